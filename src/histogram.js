@@ -1,0 +1,89 @@
+// Latency histogram in microseconds with HdrHistogram's bucket layout (1 µs to 2^32 µs, about
+// 71 minutes, 3 significant digits): each power of two is split into 1024 linear sub-buckets,
+// so a recorded value is off by at most 1/1024 of itself. Recording is two integer operations
+// and an array increment: no allocation, no strings. Histograms of the same layout merge by
+// adding counts, which loses nothing.
+
+const SUB_BUCKET_BITS = 10; // half of the 2048 sub-buckets of the first bucket
+const SUB_BUCKET_MASK = (1 << (SUB_BUCKET_BITS + 1)) - 1; // 2047
+const MAX_VALUE = 0xffffffff;
+const LENGTH = ((32 - SUB_BUCKET_BITS) << SUB_BUCKET_BITS) + (1 << SUB_BUCKET_BITS); // 23552
+
+function indexOf(v) {
+  const bucket = 31 - Math.clz32(v | SUB_BUCKET_MASK) - SUB_BUCKET_BITS;
+  return (bucket << SUB_BUCKET_BITS) + (v >>> bucket);
+}
+
+// The highest value that falls into the same bucket as index, as HdrHistogram reports.
+function highestOf(index) {
+  const bucket = Math.max(0, (index >>> SUB_BUCKET_BITS) - 1);
+  const sub = index - (bucket << SUB_BUCKET_BITS);
+  return sub * 2 ** bucket + 2 ** bucket - 1;
+}
+
+export class Histogram {
+  constructor() {
+    this.counts = new Float64Array(LENGTH);
+    this.count = 0;
+    this.sum = 0; // exact, for the mean
+    this.min = Infinity;
+    this.max = 0;
+  }
+
+  /** Records one latency in microseconds (rounded, clamped to the range). */
+  record(us) {
+    let v = Math.round(us);
+    if (v < 0) v = 0;
+    else if (v > MAX_VALUE) v = MAX_VALUE;
+    this.counts[indexOf(v)]++;
+    this.count++;
+    this.sum += v;
+    if (v < this.min) this.min = v;
+    if (v > this.max) this.max = v;
+  }
+
+  /** Adds another histogram's counts to this one. */
+  merge(other) {
+    const a = this.counts;
+    const b = other.counts;
+    for (let i = 0; i < LENGTH; i++) if (b[i] !== 0) a[i] += b[i];
+    this.count += other.count;
+    this.sum += other.sum;
+    if (other.min < this.min) this.min = other.min;
+    if (other.max > this.max) this.max = other.max;
+  }
+
+  /** The value below or at which `percent` % of the recordings fall, in µs. */
+  percentile(percent) {
+    if (this.count === 0) return 0;
+    const target = Math.max(1, Math.ceil((percent / 100) * this.count));
+    let seen = 0;
+    const counts = this.counts;
+    for (let i = 0; i < LENGTH; i++) {
+      seen += counts[i];
+      if (seen >= target) return Math.min(highestOf(i), this.max);
+    }
+    return this.max;
+  }
+
+  mean() {
+    return this.count === 0 ? 0 : this.sum / this.count;
+  }
+
+  /** A compact form for sending between processes: [index, count] pairs of the used buckets. */
+  toJSON() {
+    const pairs = [];
+    for (let i = 0; i < LENGTH; i++) if (this.counts[i] !== 0) pairs.push(i, this.counts[i]);
+    return { pairs, count: this.count, sum: this.sum, min: this.min, max: this.max };
+  }
+
+  static fromJSON(json) {
+    const h = new Histogram();
+    for (let k = 0; k < json.pairs.length; k += 2) h.counts[json.pairs[k]] = json.pairs[k + 1];
+    h.count = json.count;
+    h.sum = json.sum;
+    h.min = json.min === null ? Infinity : json.min;
+    h.max = json.max;
+    return h;
+  }
+}

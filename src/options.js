@@ -1,0 +1,118 @@
+// loadtest 8's options, checked and turned into what a run needs. Every bad value is an Error
+// with a one-line message naming the option, thrown before any connection is made.
+
+import { bodyBytes, checkRequestParts, createRequests } from './request.js';
+
+let instances = 0;
+
+/** A non-negative number (integer when asked), or the default when absent; throws otherwise. */
+export function number(name, value, { integer = false, min = 0, fallback } = {}) {
+  if (value === undefined || value === null || value === '' || value === false) return fallback;
+  const n = typeof value === 'number' ? value : Number(String(value).trim());
+  if (!Number.isFinite(n) || (typeof value !== 'number' && String(value).trim() === '')) {
+    throw new Error(`${name} must be a number, got '${value}'`);
+  }
+  if (integer && !Number.isInteger(n)) throw new Error(`${name} must be a whole number, got '${value}'`);
+  if (n < min) throw new Error(`${name} must be ${min === 0 ? 'zero or more' : `at least ${min}`}, got '${value}'`);
+  return n;
+}
+
+export function parseUrl(url) {
+  if (!url || typeof url !== 'string') throw new Error('missing URL to load-test');
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`invalid URL '${url}'`);
+  }
+  if (parsed.protocol === 'https:') throw new Error(`https is not supported yet (plain http:// only): '${url}'`);
+  if (parsed.protocol !== 'http:') throw new Error(`invalid URL '${url}': must start with http://`);
+  if (!parsed.hostname) throw new Error(`invalid URL '${url}': no host`);
+  return parsed;
+}
+
+/** loadtest 8's headers option: an object, a "name:value" string, or an array of them. */
+export function normalizeHeaders(raw) {
+  const headers = {};
+  const addText = (text) => {
+    const colon = String(text).indexOf(':');
+    if (colon <= 0) throw new Error(`invalid header '${text}': use name:value`);
+    headers[text.slice(0, colon).trim().toLowerCase()] = text.slice(colon + 1).trim();
+  };
+  if (!raw) return headers;
+  if (Array.isArray(raw)) raw.forEach(addText);
+  else if (typeof raw === 'string') addText(raw);
+  else if (typeof raw === 'object') for (const k in raw) headers[k.toLowerCase()] = String(raw[k]);
+  else throw new Error('headers must be an object, a string or an array of strings');
+  return headers;
+}
+
+/**
+ * Checks the options and returns the run's configuration. `host` is the resolved address;
+ * everything else comes from the options.
+ */
+export function configure(options, { version, resolvedHost }) {
+  if (!options || typeof options !== 'object') throw new Error('options must be an object with a url');
+  const url = parseUrl(options.url);
+  const maxRequests = number('maxRequests', options.maxRequests, { integer: true, fallback: 0 });
+  let maxSeconds = number('maxSeconds', options.maxSeconds, { fallback: 0 });
+  // loadtest 8: with neither limit, 10 seconds.
+  if (!maxRequests && !maxSeconds) maxSeconds = 10;
+  const concurrency = number('concurrency', options.concurrency, { integer: true, min: 1, fallback: 10 });
+  const timeout = number('timeout', options.timeout, { fallback: 0 });
+  const requestsPerSecond = number('requestsPerSecond', options.requestsPerSecond ?? options.rps, { fallback: 0 });
+  const method = String(options.method || 'GET').toUpperCase();
+  const headers = normalizeHeaders(options.headers);
+  checkRequestParts(method, headers);
+  let cookies = options.cookies;
+  if (typeof cookies === 'string') cookies = [cookies];
+  if (cookies !== undefined && cookies !== null && !Array.isArray(cookies)) throw new Error('cookies must be a string or an array of strings');
+  for (const f of ['statusCallback', 'contentInspector', 'indexParamCallback', 'requestGenerator']) {
+    if (options[f] !== undefined && options[f] !== null && typeof options[f] !== 'function') throw new Error(`${f} must be a function`);
+  }
+  if (options.requestGenerator && options.requestGenerator.length >= 3) {
+    throw new Error(
+      "requestGenerator(params, options, client, callback) is loadtest 8's node:http form; " +
+        'here it is requestGenerator(index, options) returning { method, path, headers, body }',
+    );
+  }
+  const body = options.body ?? options.data;
+  const contentType = options.contentType || headers['content-type'];
+  const path = url.pathname + url.search;
+  const config = {
+    url: options.url,
+    method,
+    path,
+    hostHeader: headers.host || url.host,
+    host: resolvedHost || url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : 80,
+    headers,
+    cookies: cookies || [],
+    body,
+    bodyBytes: typeof body === 'function' ? null : bodyBytes(body, contentType),
+    bodyText: typeof body === 'string' ? body : body && typeof body === 'object' && !(body instanceof Uint8Array) ? JSON.stringify(body) : null,
+    contentType,
+    keepAlive: Boolean(options.agentKeepAlive ?? options.keepalive ?? options.keepAlive),
+    concurrency,
+    maxRequests,
+    maxSeconds,
+    timeout,
+    requestsPerSecond,
+    indexParam: options.indexParam || options.index || null,
+    indexParamCallback: options.indexParamCallback || null,
+    requestGenerator: options.requestGenerator || null,
+    statusCallback: options.statusCallback || null,
+    contentInspector: options.contentInspector || null,
+    quiet: Boolean(options.quiet),
+    failFast: Boolean(options.failFast),
+    signal: options.signal || null,
+    instanceIndex: instances++,
+    version,
+  };
+  if (config.bodyText !== null && config.contentType === 'application/x-www-form-urlencoded' && typeof body === 'object') {
+    config.bodyText = new TextDecoder().decode(config.bodyBytes);
+  }
+  config.requests = createRequests(config);
+  return config;
+}
+

@@ -1,0 +1,571 @@
+// Incremental HTTP/1.1 response parser: a byte-level state machine over Uint8Array chunks.
+//
+// Framing follows RFC 9112 section 6.3, never the size of a packet:
+// - no body after 1xx, 204, 304 or a reply to HEAD, whatever the headers say;
+// - Transfer-Encoding overrides Content-Length; chunked only when it is the final coding,
+//   otherwise the body runs to the close; a message with both must not reuse the connection;
+// - Content-Length, else the body is delimited by the server closing the connection.
+// Interim 1xx responses are skipped (101 Switching Protocols ends HTTP on the connection, so it
+// is reported as final and the connection must close).
+//
+// The parser keeps its state between chunks, so any split of the bytes gives the same result.
+// The common case (no capture) allocates nothing: it only keeps integers. When `capture` is on
+// (a statusCallback or contentInspector wants them) the head and body bytes are copied out,
+// because adapters may reuse their read buffers.
+
+export const MAX_HEAD_BYTES = 64 * 1024;
+
+// States
+const S_IDLE = 0; // no request outstanding
+const S_STATUS = 1;
+const S_HEADER_START = 2; // first byte of a header line (or the blank line)
+const S_HEADER_NAME = 3;
+const S_HEADER_VALUE = 4;
+const S_HEAD_END_LF = 5; // saw CR of the blank line
+const S_BODY_LENGTH = 6;
+const S_BODY_CLOSE = 7; // until the server closes
+const S_CHUNK_SIZE = 8;
+const S_CHUNK_EXT = 9;
+const S_CHUNK_DATA = 10;
+const S_CHUNK_DATA_CR = 11;
+const S_CHUNK_DATA_LF = 12;
+const S_TRAILER_START = 13;
+const S_TRAILER_LINE = 14;
+const S_TRAILER_END_LF = 15;
+const S_DEAD = 16; // after an error or a 101: nothing more is HTTP on this connection
+
+// Header names we act on, matched case-insensitively byte by byte.
+const NAMES = ['content-length', 'transfer-encoding', 'connection'].map((s) => new TextEncoder().encode(s));
+const H_CONTENT_LENGTH = 1;
+const H_TRANSFER_ENCODING = 2;
+const H_CONNECTION = 4;
+
+// Status line prefix "HTTP/1." then one digit, SP, three digits.
+const HTTP_PREFIX = new TextEncoder().encode('HTTP/1.');
+
+const CR = 13;
+const LF = 10;
+const SP = 32;
+const HT = 9;
+const COMMA = 44;
+const SEMI = 59;
+
+// Token matcher for comma-separated header values ("chunked", "close", "keep-alive").
+const TOKEN_CHUNKED = new TextEncoder().encode('chunked');
+const TOKEN_CLOSE = new TextEncoder().encode('close');
+const TOKEN_KEEP_ALIVE = new TextEncoder().encode('keep-alive');
+
+function lower(b) {
+  return b >= 65 && b <= 90 ? b | 0x20 : b;
+}
+
+function hexValue(b) {
+  if (b >= 48 && b <= 57) return b - 48;
+  b |= 0x20;
+  if (b >= 97 && b <= 102) return b - 87;
+  return -1;
+}
+
+export class ResponseParser {
+  /**
+   * @param {(parser: ResponseParser) => void} onResponse called when a final response is complete;
+   *   read statusCode, shouldClose (and head/body with capture) from the parser.
+   * @param {(reason: string) => void} onError called once when the bytes are not HTTP/1.x;
+   *   the connection cannot be used any more.
+   */
+  constructor(onResponse, onError, capture = false) {
+    this.onResponse = onResponse;
+    this.onError = onError;
+    this.capture = capture;
+    this.state = S_IDLE;
+    this.noBody = false; // the request was HEAD
+    this.reset();
+    this.shouldClose = false;
+    this.bytesSeen = 0; // bytes of the current response so far (0: nothing arrived yet)
+    this.headChunks = null;
+    this.bodyChunks = null;
+  }
+
+  reset() {
+    this.statusCode = 0;
+    this.httpMinor = 1;
+    this.pos = 0; // position inside the status line or the current name
+    this.headBytes = 0;
+    this.nameMask = 0;
+    this.nameLen = 0;
+    this.current = 0; // header being parsed
+    this.contentLength = -1;
+    this.valueNumber = -1; // content-length being parsed
+    this.clEnded = false;
+    this.tokenMask = 0; // which tokens still match in the current value item
+    this.tokenLen = 0;
+    this.tokenStarted = false;
+    this.teSeen = false;
+    this.teChunked = false; // the last coding so far is chunked
+    this.connClose = false;
+    this.connKeepAlive = false;
+    this.remaining = 0;
+    this.chunkDigits = 0;
+  }
+
+  /** Called when a request has been written; isHead: the request method was HEAD. */
+  expect(isHead) {
+    if (this.state === S_DEAD) return;
+    this.noBody = isHead;
+    this.state = S_STATUS;
+    this.reset();
+    this.bytesSeen = 0;
+    if (this.capture) {
+      this.headChunks = [];
+      this.bodyChunks = [];
+    }
+  }
+
+  /** Whether a response is expected or in progress. */
+  get busy() {
+    return this.state !== S_IDLE && this.state !== S_DEAD;
+  }
+
+  /**
+   * Feeds bytes; may call onResponse several times (pipelined responses) or onError once.
+   * Returns where it stopped: before `end` when a response completed and no other was expected.
+   */
+  execute(buf, start = 0, end = buf.length) {
+    let i = start;
+    while (i < end) {
+      const state = this.state;
+      if (state === S_BODY_LENGTH) {
+        const n = Math.min(this.remaining, end - i);
+        if (this.capture) this.bodyChunks.push(buf.slice(i, i + n));
+        this.remaining -= n;
+        this.bytesSeen += n;
+        i += n;
+        if (this.remaining === 0) this.complete();
+        continue;
+      }
+      if (state === S_CHUNK_DATA) {
+        const n = Math.min(this.remaining, end - i);
+        if (this.capture) this.bodyChunks.push(buf.slice(i, i + n));
+        this.remaining -= n;
+        this.bytesSeen += n;
+        i += n;
+        if (this.remaining === 0) this.state = S_CHUNK_DATA_CR;
+        continue;
+      }
+      if (state === S_BODY_CLOSE) {
+        if (this.capture) this.bodyChunks.push(buf.slice(i, end));
+        this.bytesSeen += end - i;
+        return end;
+      }
+      if (state === S_IDLE || state === S_DEAD) return i;
+      if (state <= S_HEAD_END_LF) {
+        i = this.parseHead(buf, i, end);
+        continue;
+      }
+      i = this.parseChunkedFraming(buf, i, end);
+    }
+    return end;
+  }
+
+  /** The connection closed; completes a close-delimited body, else reports what was cut. */
+  finish() {
+    const state = this.state;
+    if (state === S_BODY_CLOSE) {
+      this.complete();
+      return true;
+    }
+    return state === S_IDLE || state === S_DEAD;
+  }
+
+  fail(reason) {
+    this.state = S_DEAD;
+    this.onError(reason);
+  }
+
+  complete() {
+    this.state = S_IDLE;
+    this.onResponse(this);
+  }
+
+  // Status line and headers. Returns the index after the bytes consumed.
+  parseHead(buf, i, end) {
+    const head0 = i;
+    while (i < end) {
+      const b = buf[i++];
+      if (++this.headBytes > MAX_HEAD_BYTES) {
+        this.fail('response head over 64 KiB');
+        return end;
+      }
+      switch (this.state) {
+        case S_STATUS:
+          if (!this.statusByte(b)) {
+            this.fail('malformed status line');
+            return end;
+          }
+          break;
+        case S_HEADER_START:
+          if (b === CR) {
+            this.state = S_HEAD_END_LF;
+          } else if (b === LF) {
+            this.captureHead(buf, head0, i);
+            return this.headComplete(i);
+          } else if (b === SP || b === HT) {
+            // obs-fold: the previous value goes on (RFC 9112 5.2 lets us treat it as SP)
+            this.state = S_HEADER_VALUE;
+            this.valueByte(SP);
+          } else {
+            this.state = S_HEADER_NAME;
+            this.nameMask = H_CONTENT_LENGTH | H_TRANSFER_ENCODING | H_CONNECTION;
+            this.nameLen = 0;
+            this.nameByte(b);
+          }
+          break;
+        case S_HEADER_NAME:
+          if (b === 58 /* : */) {
+            this.startValue();
+          } else if (b === LF) {
+            this.fail('malformed header line');
+            return end;
+          } else {
+            this.nameByte(b);
+          }
+          break;
+        case S_HEADER_VALUE:
+          if (b === LF) {
+            if (this.endValue()) this.state = S_HEADER_START;
+            else return end;
+          } else if (b !== CR) {
+            this.valueByte(b);
+          }
+          break;
+        case S_HEAD_END_LF:
+          if (b !== LF) {
+            this.fail('malformed header block');
+            return end;
+          }
+          this.captureHead(buf, head0, i);
+          return this.headComplete(i);
+      }
+    }
+    this.captureHead(buf, head0, i);
+    return i;
+  }
+
+  captureHead(buf, from, to) {
+    this.bytesSeen += to - from;
+    if (this.capture && to > from) this.headChunks.push(buf.slice(from, to));
+  }
+
+  // "HTTP/1.x NNN reason CRLF"; pos counts bytes of the line.
+  statusByte(b) {
+    const pos = this.pos++;
+    if (pos < 7) return b === HTTP_PREFIX[pos];
+    if (pos === 7) {
+      if (b < 48 || b > 57) return false;
+      this.httpMinor = b - 48;
+      return true;
+    }
+    if (pos === 8) return b === SP;
+    if (pos <= 11) {
+      if (b < 48 || b > 57) return false;
+      this.statusCode = this.statusCode * 10 + (b - 48);
+      return true;
+    }
+    if (pos === 12) {
+      // A reason phrase may be empty; some servers even omit the SP before CRLF.
+      if (b === LF) this.state = S_HEADER_START;
+      else if (b === CR) this.pos = 13; // wait for LF
+      else if (b !== SP) return false;
+      if (this.statusCode < 100) return false;
+      return true;
+    }
+    if (b === LF) this.state = S_HEADER_START;
+    return true;
+  }
+
+  nameByte(b) {
+    const mask = this.nameMask;
+    if (mask !== 0) {
+      const n = this.nameLen;
+      const lb = lower(b);
+      if (mask & H_CONTENT_LENGTH && NAMES[0][n] !== lb) this.nameMask &= ~H_CONTENT_LENGTH;
+      if (mask & H_TRANSFER_ENCODING && NAMES[1][n] !== lb) this.nameMask &= ~H_TRANSFER_ENCODING;
+      if (mask & H_CONNECTION && NAMES[2][n] !== lb) this.nameMask &= ~H_CONNECTION;
+    }
+    this.nameLen++;
+  }
+
+  startValue() {
+    const n = this.nameLen;
+    let h = 0;
+    if (this.nameMask & H_CONTENT_LENGTH && n === 14) h = H_CONTENT_LENGTH;
+    else if (this.nameMask & H_TRANSFER_ENCODING && n === 17) h = H_TRANSFER_ENCODING;
+    else if (this.nameMask & H_CONNECTION && n === 10) h = H_CONNECTION;
+    this.current = h;
+    this.state = S_HEADER_VALUE;
+    if (h === H_CONTENT_LENGTH) {
+      this.valueNumber = -1;
+      this.clEnded = false;
+    }
+    else if (h === H_TRANSFER_ENCODING) this.teSeen = true;
+    this.startToken();
+  }
+
+  startToken() {
+    this.tokenLen = 0;
+    this.tokenStarted = false;
+    this.tokenMask = 7; // chunked | close | keep-alive
+  }
+
+  valueByte(b) {
+    const h = this.current;
+    if (h === 0) return;
+    if (h === H_CONTENT_LENGTH) {
+      // valueNumber: -1 no digit yet, -2 invalid (sticky), else the digits so far
+      const v = this.valueNumber;
+      if (b === SP || b === HT) {
+        if (v >= 0) this.clEnded = true;
+      } else if (b === COMMA) {
+        // "Content-Length: 5, 5": a list of identical values is allowed (RFC 9110 8.6)
+        if (this.commitLength()) {
+          this.valueNumber = -1;
+          this.clEnded = false;
+        } else {
+          this.valueNumber = -2;
+        }
+      } else if (b >= 48 && b <= 57 && v !== -2 && !this.clEnded) {
+        const next = (v < 0 ? 0 : v) * 10 + (b - 48);
+        this.valueNumber = next > Number.MAX_SAFE_INTEGER ? -2 : next;
+      } else {
+        this.valueNumber = -2;
+      }
+      return;
+    }
+    // Token lists: Transfer-Encoding and Connection.
+    if (b === COMMA) {
+      this.endToken();
+      this.startToken();
+      return;
+    }
+    if (b === SP || b === HT) {
+      if (this.tokenStarted) this.tokenMask = 0; // inner whitespace: not one of our tokens
+      return;
+    }
+    // ";" starts transfer-coding parameters; the coding name has ended.
+    if (b === SEMI) {
+      this.tokenStarted = true;
+      this.tokenMask |= 8; // frozen
+      return;
+    }
+    if (this.tokenMask & 8) return;
+    this.tokenStarted = true;
+    const n = this.tokenLen++;
+    const lb = lower(b);
+    if (this.tokenMask & 1 && TOKEN_CHUNKED[n] !== lb) this.tokenMask &= ~1;
+    if (this.tokenMask & 2 && TOKEN_CLOSE[n] !== lb) this.tokenMask &= ~2;
+    if (this.tokenMask & 4 && TOKEN_KEEP_ALIVE[n] !== lb) this.tokenMask &= ~4;
+  }
+
+  endToken() {
+    if (!this.tokenStarted) return;
+    const n = this.tokenLen;
+    const m = this.tokenMask;
+    if (this.current === H_TRANSFER_ENCODING) {
+      // Only the last coding matters: chunked must be final.
+      this.teChunked = (m & 1) !== 0 && n === 7;
+    } else if (this.current === H_CONNECTION) {
+      if (m & 2 && n === 5) this.connClose = true;
+      if (m & 4 && n === 10) this.connKeepAlive = true;
+    }
+  }
+
+  commitLength() {
+    const v = this.valueNumber;
+    if (v < 0) return false;
+    if (this.contentLength >= 0 && this.contentLength !== v) return false;
+    this.contentLength = v;
+    return true;
+  }
+
+  // End of a header line. Returns false after failing.
+  endValue() {
+    const h = this.current;
+    if (h === H_CONTENT_LENGTH) {
+      if (!this.commitLength()) {
+        this.fail('invalid content-length');
+        return false;
+      }
+    } else if (h !== 0) {
+      this.endToken();
+    }
+    this.current = 0;
+    return true;
+  }
+
+  headComplete(i) {
+    const status = this.statusCode;
+    if (status < 200 && status !== 101) {
+      // Interim response: the final one follows for the same request.
+      this.state = S_STATUS;
+      const noBody = this.noBody;
+      this.reset();
+      this.noBody = noBody;
+      if (this.capture) this.headChunks = [];
+      return i;
+    }
+    const keepAliveDefault = this.httpMinor >= 1 ? !this.connClose : this.connKeepAlive && !this.connClose;
+    this.shouldClose = !keepAliveDefault;
+    if (status === 101) {
+      this.shouldClose = true;
+      this.complete();
+      this.state = S_DEAD;
+      return i;
+    }
+    if (this.noBody || status === 204 || status === 304) {
+      this.complete();
+      return i;
+    }
+    if (this.teSeen) {
+      // Both headers: a sign of smuggling; finish this response but do not reuse the connection.
+      if (this.contentLength >= 0) this.shouldClose = true;
+      if (this.teChunked) {
+        this.nextChunk();
+      } else {
+        this.state = S_BODY_CLOSE;
+        this.shouldClose = true;
+      }
+      return i;
+    }
+    if (this.contentLength >= 0) {
+      if (this.contentLength === 0) {
+        this.complete();
+        return i;
+      }
+      this.remaining = this.contentLength;
+      this.state = S_BODY_LENGTH;
+      return i;
+    }
+    this.state = S_BODY_CLOSE;
+    this.shouldClose = true;
+    return i;
+  }
+
+  // Chunk sizes, extensions, CRLFs and trailers (chunk data is handled in execute()).
+  parseChunkedFraming(buf, i, end) {
+    const from = i;
+    while (i < end) {
+      const b = buf[i++];
+      switch (this.state) {
+        case S_CHUNK_SIZE: {
+          const v = hexValue(b);
+          if (v >= 0) {
+            if (++this.chunkDigits > 13) return this.failAt('chunk size too large', from, end);
+            this.remaining = this.remaining * 16 + v;
+          } else if (this.chunkDigits === 0) {
+            return this.failAt('invalid chunk size', from, end);
+          } else if (b === LF) {
+            this.afterChunkSize();
+            this.bytesSeen += i - from;
+            return i;
+          } else if (b === SEMI || b === SP || b === HT || b === CR) {
+            this.state = S_CHUNK_EXT;
+          } else {
+            return this.failAt('invalid chunk size', from, end);
+          }
+          break;
+        }
+        case S_CHUNK_EXT:
+          if (b === LF) {
+            this.afterChunkSize();
+            this.bytesSeen += i - from;
+            return i;
+          }
+          break;
+        case S_CHUNK_DATA_CR:
+          if (b === CR) this.state = S_CHUNK_DATA_LF;
+          else if (b === LF) this.nextChunk();
+          else return this.failAt('missing CRLF after chunk data', from, end);
+          break;
+        case S_CHUNK_DATA_LF:
+          if (b !== LF) return this.failAt('missing CRLF after chunk data', from, end);
+          this.nextChunk();
+          break;
+        case S_TRAILER_START:
+          if (b === CR) this.state = S_TRAILER_END_LF;
+          else if (b === LF) return this.trailersDone(from, i);
+          else this.state = S_TRAILER_LINE;
+          break;
+        case S_TRAILER_LINE:
+          if (++this.headBytes > MAX_HEAD_BYTES) return this.failAt('trailers over 64 KiB', from, end);
+          if (b === LF) this.state = S_TRAILER_START;
+          break;
+        case S_TRAILER_END_LF:
+          if (b !== LF) return this.failAt('malformed trailers', from, end);
+          return this.trailersDone(from, i);
+      }
+    }
+    this.bytesSeen += i - from;
+    return i;
+  }
+
+  nextChunk() {
+    this.state = S_CHUNK_SIZE;
+    this.chunkDigits = 0;
+    this.remaining = 0;
+  }
+
+  afterChunkSize() {
+    if (this.remaining === 0) {
+      this.headBytes = 0;
+      this.state = S_TRAILER_START;
+    } else {
+      this.state = S_CHUNK_DATA;
+    }
+  }
+
+  trailersDone(from, i) {
+    this.bytesSeen += i - from;
+    this.complete();
+    return i;
+  }
+
+  failAt(reason, from, end) {
+    this.fail(reason);
+    return end;
+  }
+
+}
+
+const decoder = new TextDecoder();
+
+export function decodeChunks(chunks) {
+  if (!chunks || chunks.length === 0) return '';
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  let total = 0;
+  for (const c of chunks) total += c.length;
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return decoder.decode(all);
+}
+
+/** Parses a captured head into a lower-cased header object (loadtest 8 gives node's headers). */
+export function parseHeaders(headText) {
+  const headers = {};
+  const lines = headText.split(/\r?\n/);
+  // The captured head may include interim responses; the final one is the last status line.
+  let startLine = 0;
+  for (let k = 0; k < lines.length; k++) if (lines[k].startsWith('HTTP/')) startLine = k;
+  for (let k = startLine + 1; k < lines.length; k++) {
+    const line = lines[k];
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    headers[name] = name in headers ? headers[name] + ', ' + value : value;
+  }
+  return headers;
+}

@@ -1,0 +1,49 @@
+// The text report, in loadtest 8's shape (same labels and order), with latency in ms to the µs.
+
+import pc from 'picocolors';
+
+const label = (text) => (text + ':').padEnd(21);
+
+export function formatReport(r, color = false) {
+  const c = pc.createColors(color);
+  const lines = [''];
+  lines.push(label('Target URL') + r.url);
+  if (r.maxRequests) lines.push(label('Max requests') + r.maxRequests);
+  else if (r.maxSeconds) lines.push(label('Max time (s)') + r.maxSeconds);
+  lines.push(label('Concurrency level') + r.concurrency);
+  lines.push(label('Running on cores') + r.cores);
+  lines.push(label('Agent') + r.agent);
+  if (r.runtime) lines.push(label('Runtime') + `${r.runtime} (${r.socket})`);
+  if (r.requestsPerSecond) lines.push(label('Target rps') + r.requestsPerSecond);
+  lines.push('');
+  lines.push(label('Completed requests') + c.bold(r.totalRequests));
+  lines.push(label('Total errors') + (r.totalErrors ? c.red(r.totalErrors) : r.totalErrors));
+  if (r.inFlight) lines.push(label('In flight at stop') + r.inFlight);
+  if (r.retries) lines.push(label('Retried') + `${r.retries} (the server closed a kept-alive connection under them)`);
+  lines.push(label('Total time') + `${round(r.totalTimeSeconds, 3)} s`);
+  lines.push(label('Mean latency') + `${r.meanLatencyMs} ms`);
+  lines.push(label('Effective rps') + c.bold(r.effectiveRps));
+  lines.push('');
+  lines.push('Percentage of the requests served within a certain time');
+  for (const p of Object.keys(r.percentiles)) {
+    lines.push(`  ${p}%      ${r.percentiles[p]} ms`);
+  }
+  lines.push(` 100%      ${r.maxLatencyMs} ms (longest request)`);
+  if (r.totalErrors) {
+    lines.push('');
+    for (const code of Object.keys(r.errorCodes)) {
+      const padding = ' '.repeat(code.length < 4 ? 4 - code.length : 1);
+      lines.push(c.red(` ${padding}${code}:   ${r.errorCodes[code]} errors`));
+    }
+  }
+  if (r.unexpectedData) {
+    lines.push('');
+    lines.push(c.yellow(`Warning: ${r.unexpectedData} times the server sent bytes after a complete response; those connections were closed.`));
+  }
+  return lines.join('\n');
+}
+
+function round(x, digits) {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}

@@ -1,0 +1,117 @@
+// Request bytes. A request shape is encoded once into a Uint8Array and written as is for every
+// request; only requests that differ (an index parameter, a body function, a request generator)
+// are encoded again.
+
+const encoder = new TextEncoder();
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * Encodes one request.
+ * @param {{method: string, path: string, headers: Record<string, string>, body: Uint8Array|null}} r
+ *   headers are lower-cased names in sending order; content-length is added for a body.
+ */
+export function encodeRequest({ method, path, headers, body }) {
+  let head = `${method} ${path} HTTP/1.1\r\n`;
+  for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
+  if (body && body.length > 0) head += `content-length: ${body.length}\r\n`;
+  else if (method === 'POST' || method === 'PUT' || method === 'PATCH') head += 'content-length: 0\r\n';
+  head += '\r\n';
+  const headBytes = encoder.encode(head);
+  if (!body || body.length === 0) return headBytes;
+  const all = new Uint8Array(headBytes.length + body.length);
+  all.set(headBytes, 0);
+  all.set(body, headBytes.length);
+  return all;
+}
+
+/** A body option (string, object, bytes) as bytes; objects go as JSON, or as a form when asked. */
+export function bodyBytes(body, contentType) {
+  if (body === undefined || body === null || body === '') return null;
+  if (body instanceof Uint8Array) return body;
+  if (typeof body === 'string') return encoder.encode(body);
+  if (typeof body === 'object') {
+    if (contentType === 'application/x-www-form-urlencoded') {
+      return encoder.encode(new URLSearchParams(body).toString());
+    }
+    return encoder.encode(JSON.stringify(body));
+  }
+  return encoder.encode(String(body));
+}
+
+/** Checks a method and header names/values so that a bad one is an error before any byte is sent. */
+export function checkRequestParts(method, headers) {
+  if (!TOKEN.test(method)) throw new Error(`invalid method '${method}'`);
+  for (const name in headers) {
+    if (!TOKEN.test(name)) throw new Error(`invalid header name '${name}'`);
+    if (/[\r\n\0]/.test(String(headers[name]))) throw new Error(`invalid value for header '${name}'`);
+  }
+}
+
+/**
+ * Builds the requests of a run.
+ * Returns { fixed, isHead, build(index) }: `fixed` is the one Uint8Array every request uses, or
+ * null when requests differ, in which case build(index) returns { bytes, isHead, method, path }.
+ */
+export function createRequests(o) {
+  const baseHeaders = defaultHeaders(o);
+  const replace = o.indexParam ? indexReplacer(o.indexParam, o.indexParamCallback) : null;
+  const bodyFn = typeof o.body === 'function' ? o.body : null;
+
+  if (o.requestGenerator) {
+    return {
+      fixed: null,
+      isHead: false,
+      build(index) {
+        const g = o.requestGenerator(index, o) || {};
+        const method = String(g.method || o.method).toUpperCase();
+        const path = g.path || o.path;
+        const headers = { ...baseHeaders };
+        if (g.headers) for (const k in g.headers) headers[k.toLowerCase()] = String(g.headers[k]);
+        const body = g.body !== undefined ? bodyBytes(g.body, headers['content-type']) : o.bodyBytes;
+        if (body && !headers['content-type']) headers['content-type'] = 'text/plain';
+        checkRequestParts(method, headers);
+        return { bytes: encodeRequest({ method, path, headers, body }), isHead: method === 'HEAD', method, path };
+      },
+    };
+  }
+
+  const isHead = o.method === 'HEAD';
+  if (!replace && !bodyFn) {
+    const bytes = encodeRequest({ method: o.method, path: o.path, headers: baseHeaders, body: o.bodyBytes });
+    const shape = { bytes, isHead, method: o.method, path: o.path };
+    return { fixed: bytes, isHead, build: () => shape };
+  }
+  return {
+    fixed: null,
+    isHead,
+    build(index) {
+      const value = replace ? replace.value(index) : '';
+      const path = replace ? replace.in(o.path, value) : o.path;
+      let body = o.bodyBytes;
+      if (bodyFn) body = bodyBytes(bodyFn(index), o.contentType);
+      else if (replace && o.bodyText) body = encoder.encode(replace.in(o.bodyText, value));
+      return { bytes: encodeRequest({ method: o.method, path, headers: baseHeaders, body }), isHead, method: o.method, path };
+    },
+  };
+}
+
+function defaultHeaders(o) {
+  // loadtest 8 sends host, user-agent and accept unless given; custom headers override them.
+  const headers = {
+    host: o.hostHeader,
+    'user-agent': `loadtest/${o.version}`,
+    accept: '*/*',
+    connection: o.keepAlive ? 'keep-alive' : 'close',
+  };
+  if (o.cookies && o.cookies.length) headers.cookie = o.cookies.join('; ');
+  if (o.body !== undefined && o.body !== null && o.body !== '') headers['content-type'] = o.contentType || 'text/plain';
+  for (const name in o.headers) headers[name] = o.headers[name];
+  return headers;
+}
+
+function indexReplacer(param, callback) {
+  return {
+    value: (index) => String(callback ? callback(index) : index),
+    in: (text, value) => text.split(param).join(value),
+  };
+}

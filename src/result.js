@@ -1,0 +1,65 @@
+// The result of a run, with loadtest 8's keys (totalRequests, totalErrors, effectiveRps, rps,
+// meanLatencyMs, percentiles, errorCodes, show()) and a few more that it lacked.
+
+import { formatReport } from './report.js';
+
+const PERCENTILES = [50, 90, 95, 99];
+
+const ms = (us) => Math.round(us) / 1000; // µs resolution, in ms
+
+/** Builds the result object from a run's config and Stats. */
+export function makeResult(config, stats, extra = {}) {
+  const h = stats.histogram;
+  const elapsedSeconds = stats.elapsedMs / 1000;
+  const totalRequests = stats.completed + stats.failed;
+  const errorCodes = {};
+  for (let code = 0; code < stats.statusCounts.length; code++) {
+    if (code >= 400 && stats.statusCounts[code] > 0) errorCodes[code] = stats.statusCounts[code];
+  }
+  Object.assign(errorCodes, stats.customErrors, stats.errors);
+  const statusCodes = {};
+  for (let code = 0; code < stats.statusCounts.length; code++) {
+    if (stats.statusCounts[code] > 0) statusCodes[code] = stats.statusCounts[code];
+  }
+  const percentiles = {};
+  for (const p of PERCENTILES) percentiles[p] = ms(h.percentile(p));
+  const effectiveRps = elapsedSeconds > 0 ? Math.round(totalRequests / elapsedSeconds) : 0;
+  const result = {
+    url: config.url,
+    cores: 1,
+    maxRequests: config.maxRequests,
+    maxSeconds: config.maxSeconds,
+    concurrency: config.concurrency,
+    agent: config.keepAlive ? 'keepalive' : 'none',
+    requestsPerSecond: config.requestsPerSecond || undefined,
+    runtime: extra.runtime,
+    socket: extra.socket,
+    totalRequests,
+    totalErrors: stats.failed + stats.httpErrors,
+    totalTimeSeconds: elapsedSeconds,
+    elapsedSeconds,
+    accumulatedMs: ms(h.sum),
+    meanLatencyMs: Math.round(h.mean()) / 1000,
+    minLatencyMs: h.count ? ms(h.min) : 0,
+    maxLatencyMs: ms(h.max),
+    percentiles,
+    effectiveRps,
+    rps: effectiveRps,
+    errorCodes,
+    statusCodes,
+    requestsSent: stats.sent,
+    inFlight: stats.inFlightAtStop,
+    retries: stats.retries,
+    connections: stats.connections,
+    unexpectedData: stats.unexpectedData,
+    abortReason: stats.abortReason || null,
+  };
+  Object.defineProperty(result, 'histogram', { value: h, enumerable: false });
+  Object.defineProperty(result, 'show', {
+    value: function show(color = false) {
+      console.log(formatReport(this, color));
+    },
+    enumerable: false,
+  });
+  return result;
+}

@@ -1,0 +1,25 @@
+// The socket interface: the only thing the core needs from a runtime.
+//
+//   adapter.connect(host, port, handlers) → socket
+//     host      an IP address or name; port a number
+//     handlers  an object whose methods the adapter calls (as methods, with `this` = handlers):
+//                 data(chunk)  chunk is a Uint8Array that is the handler's only until it returns
+//                              (adapters may reuse their read buffer: copy what you keep)
+//                 error(err)   at most once; err.code names it ('ECONNREFUSED', 'ECONNRESET',
+//                              'EPIPE', 'ENOTFOUND', ...). close() always follows.
+//                 close()      exactly once, when the connection is gone for any reason
+//   socket.write(bytes)  queues a Uint8Array; allowed before the connection is up (the adapter
+//                        sends it once connected) and never copied by the core afterwards
+//   socket.end()         half-closes after the queued writes; close() follows
+//   socket.destroy()     drops the connection at once; after it no handler is called
+//
+// Adapters also carry `name` (e.g. 'node:net') for the report. Nothing else: timers, parsing,
+// reconnection and accounting are the core's, so every adapter behaves the same.
+
+/** Checks that an object has the adapter's shape, so a wrong one fails at start, not mid-run. */
+export function checkAdapter(adapter) {
+  if (!adapter || typeof adapter.connect !== 'function' || typeof adapter.name !== 'string') {
+    throw new Error('a socket adapter needs connect(host, port, handlers) and a name');
+  }
+  return adapter;
+}
