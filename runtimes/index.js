@@ -38,3 +38,28 @@ export async function resolveHost(host) {
 }
 
 export { readFile };
+
+const proc = globalThis.process;
+
+/** Command-line arguments after the script (all three runtimes provide node's process). */
+export const argv = () => proc.argv.slice(2);
+
+export const exit = (code) => proc.exit(code);
+
+export const stdoutIsTTY = () => Boolean(proc.stdout && proc.stdout.isTTY);
+
+/** Calls fn on Ctrl-C (SIGINT) and SIGTERM; returns a function that removes the handlers. */
+export function onInterrupt(fn) {
+  proc.on('SIGINT', fn);
+  proc.on('SIGTERM', fn);
+  return () => {
+    proc.off('SIGINT', fn);
+    proc.off('SIGTERM', fn);
+  };
+}
+
+/** Imports a user's module (a body or request generator) given as a path relative to the cwd. */
+export function importUserModule(path) {
+  const base = `file://${proc.cwd()}/`;
+  return import(new URL(path, base).href);
+}

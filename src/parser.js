@@ -204,15 +204,19 @@ export class ResponseParser {
           }
           break;
         case S_HEADER_START:
+          if (b === SP || b === HT) {
+            // obs-fold: the previous value goes on (RFC 9112 5.2 lets us treat it as SP)
+            this.state = S_HEADER_VALUE;
+            this.valueByte(SP);
+            break;
+          }
+          // Not a continuation line: the previous header's value is complete.
+          if (!this.endValue()) return end;
           if (b === CR) {
             this.state = S_HEAD_END_LF;
           } else if (b === LF) {
             this.captureHead(buf, head0, i);
             return this.headComplete(i);
-          } else if (b === SP || b === HT) {
-            // obs-fold: the previous value goes on (RFC 9112 5.2 lets us treat it as SP)
-            this.state = S_HEADER_VALUE;
-            this.valueByte(SP);
           } else {
             this.state = S_HEADER_NAME;
             this.nameMask = H_CONTENT_LENGTH | H_TRANSFER_ENCODING | H_CONNECTION;
@@ -232,8 +236,7 @@ export class ResponseParser {
           break;
         case S_HEADER_VALUE:
           if (b === LF) {
-            if (this.endValue()) this.state = S_HEADER_START;
-            else return end;
+            this.state = S_HEADER_START; // endValue() waits: an obs-fold line may continue it
           } else if (b !== CR) {
             this.valueByte(b);
           }
@@ -348,7 +351,7 @@ export class ResponseParser {
       return;
     }
     if (b === SP || b === HT) {
-      if (this.tokenStarted) this.tokenMask = 0; // inner whitespace: not one of our tokens
+      if (this.tokenStarted) this.tokenMask |= 16; // the token ended, unless more of it follows
       return;
     }
     // ";" starts transfer-coding parameters; the coding name has ended.
@@ -358,6 +361,7 @@ export class ResponseParser {
       return;
     }
     if (this.tokenMask & 8) return;
+    if (this.tokenMask & 16) this.tokenMask = 0; // inner whitespace: not one of our tokens
     this.tokenStarted = true;
     const n = this.tokenLen++;
     const lb = lower(b);

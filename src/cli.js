@@ -1,0 +1,259 @@
+#!/usr/bin/env node
+// The loadtest command: loadtest 8's flags, parsed with mri. Every problem ends in one line on
+// stderr and a non-zero exit (2: bad usage, 1: the run failed), never a stack trace.
+
+import mri from 'mri';
+import { runLoadTest, VERSION } from './index.js';
+import { number } from './options.js';
+import { argv, exit, stdoutIsTTY, onInterrupt, readFile, importUserModule } from '../runtimes/index.js';
+
+const HELP = `Usage: loadtest [options] URL
+
+  -n, --maxRequests N     requests to send (default: none; then -t 10)
+  -c, --concurrency N     connections open at once, in total (default 10)
+  -t, --maxSeconds S      stop after S seconds (default 10 when no -n)
+  -k, --keepalive         reuse connections (default: a new connection per request)
+      --rps N             send N requests per second in total
+  -m, --method M          GET (default), POST, PUT, PATCH, DELETE, HEAD, ...
+  -d, --timeout MS        fail a request that takes longer than MS ms (default 0: none)
+  -T, --contentType T     content type of the body (default text/plain)
+  -H, --header h:v        add a header (repeatable)
+  -C, --cookie n=v        add a cookie (repeatable)
+  -P, --postBody S        POST the string S       -p, --postFile F    POST the file F
+  -u, --putFile F         PUT the file F
+  -A, --patchBody S       PATCH the string S      -a, --patchFile F   PATCH the file F
+      --data S            send S as the body (with -m)
+  -R, --requestGenerator F  module whose default export(index, options) returns
+                          { method, path, headers, body } for request index
+      --index S           replace S in the URL and body with the request index
+      --socket NAME       force a socket adapter (node)
+      --insecure, --cert F, --key F   TLS options (https is not supported yet)
+      --cores N           processes to use (only 1 for now)
+      --tcp               accepted for loadtest 8 compatibility: raw sockets are always used
+      --quiet             no progress lines
+  -V, --version           print the version
+  -h, --help              this help
+`;
+
+const STRINGS = {
+  n: 'maxRequests', c: 'concurrency', t: 'maxSeconds', m: 'method', d: 'timeout', T: 'contentType',
+  H: 'header', C: 'cookie', P: 'postBody', p: 'postFile', u: 'putFile', A: 'patchBody', a: 'patchFile',
+  R: 'requestGenerator', s: 'secureProtocol',
+};
+const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'cores', 'socket', 'proxy'];
+const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
+const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug'];
+
+class UsageError extends Error {}
+
+function fail(message, code) {
+  console.error(`loadtest: ${message}`);
+  exit(code);
+}
+
+// mri reads "-n -5" as two flags; join a negative number to its flag so that the number check
+// can say what is wrong with it.
+function joinNegativeNumbers(args) {
+  const out = [];
+  for (const arg of args) {
+    const prev = out[out.length - 1];
+    if (/^-[0-9.]/.test(arg) && prev && /^--?[A-Za-z]+$/.test(prev)) {
+      const name = prev.replace(/^-+/, '');
+      out[out.length - 1] = `--${STRINGS[name] || name}=${arg}`;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
+function parseArgs(args) {
+  let unknown = null;
+  const longOnly = Object.fromEntries([...LONG_STRINGS, ...LONG_BOOLEANS].map((name) => [name, []]));
+  const parsed = mri(joinNegativeNumbers(args), {
+    alias: { ...STRINGS, ...BOOLEANS, ...longOnly },
+    string: [...Object.keys(STRINGS), ...Object.values(STRINGS), ...LONG_STRINGS],
+    boolean: [...Object.keys(BOOLEANS), ...Object.values(BOOLEANS), ...LONG_BOOLEANS],
+    unknown: (flag) => {
+      unknown = unknown || flag;
+    },
+  });
+  if (unknown) throw new UsageError(`unknown option '${unknown}' (see loadtest --help)`);
+  return parsed;
+}
+
+const list = (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v);
+
+function flagValue(args, name) {
+  const v = last(args[name]);
+  // mri leaves a string flag without value as ''.
+  if (v === '') throw new UsageError(`option --${name} needs a value`);
+  return v;
+}
+
+async function readBodyFile(path) {
+  if (path.endsWith('.js') || path.endsWith('.mjs')) {
+    const mod = await importUserModule(path).catch((err) => {
+      throw new UsageError(`cannot load body module '${path}': ${err.message.split('\n')[0]}`);
+    });
+    const fn = typeof mod.default === 'function' ? mod.default : null;
+    if (!fn) throw new UsageError(`body module '${path}' must export a default function`);
+    return fn;
+  }
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read body file '${path}' (${err.code || err.message})`);
+  }
+}
+
+/** Turns the parsed flags into loadTest() options. */
+async function toOptions(args) {
+  if (args._.length === 0) throw new UsageError('missing URL to load-test (see loadtest --help)');
+  if (args._.length > 1) throw new UsageError(`too many arguments: ${args._.join(' ')}`);
+  const o = { url: String(args._[0]) };
+  const num = (flag, name, opts) => {
+    const v = flagValue(args, name);
+    if (v === undefined) return undefined;
+    try {
+      return number(`-${flag}/--${name}`, v, opts);
+    } catch (err) {
+      throw new UsageError(err.message);
+    }
+  };
+  o.maxRequests = num('n', 'maxRequests', { integer: true });
+  o.concurrency = num('c', 'concurrency', { integer: true, min: 1 });
+  o.maxSeconds = num('t', 'maxSeconds', {});
+  o.timeout = num('d', 'timeout', {});
+  const rps = flagValue(args, 'rps') ?? flagValue(args, 'requestsPerSecond');
+  if (rps !== undefined) {
+    try {
+      o.requestsPerSecond = number('--rps', rps, {});
+    } catch (err) {
+      throw new UsageError(err.message);
+    }
+  }
+  const cores = num('', 'cores', { integer: true, min: 1 });
+  if (cores !== undefined && cores !== 1) throw new UsageError(`--cores ${cores}: multi-core runs are not available yet, use --cores 1`);
+  if (flagValue(args, 'proxy') !== undefined) throw new UsageError('--proxy is not supported');
+  o.agentKeepAlive = Boolean(args.keepalive || args.agent);
+  o.quiet = Boolean(args.quiet);
+  o.insecure = Boolean(args.insecure);
+  o.method = flagValue(args, 'method');
+  o.contentType = flagValue(args, 'contentType');
+  o.headers = list(args.header);
+  o.cookies = list(args.cookie);
+  o.indexParam = flagValue(args, 'index');
+  o.socket = flagValue(args, 'socket');
+  o.secureProtocol = flagValue(args, 'secureProtocol');
+  // Body flags, in loadtest 8's order of precedence; each sets its method.
+  const data = flagValue(args, 'data');
+  if (data !== undefined) o.body = data;
+  const bodies = [
+    ['postBody', 'POST', false], ['postFile', 'POST', true], ['putFile', 'PUT', true],
+    ['patchBody', 'PATCH', false], ['patchFile', 'PATCH', true],
+  ];
+  for (const [name, method, isFile] of bodies) {
+    const v = flagValue(args, name);
+    if (v === undefined) continue;
+    o.method = method;
+    o.body = isFile ? await readBodyFile(v) : v;
+  }
+  for (const name of ['cert', 'key']) {
+    const path = flagValue(args, name);
+    if (path === undefined) continue;
+    try {
+      o[name] = await readFile(path);
+    } catch (err) {
+      throw new UsageError(`cannot read --${name} file '${path}' (${err.code || err.message})`);
+    }
+  }
+  const generator = flagValue(args, 'requestGenerator');
+  if (generator !== undefined) {
+    const mod = await importUserModule(generator).catch((err) => {
+      throw new UsageError(`cannot load request generator '${generator}': ${err.message.split('\n')[0]}`);
+    });
+    if (typeof mod.default !== 'function') throw new UsageError(`request generator '${generator}' must export a default function`);
+    o.requestGenerator = mod.default;
+  }
+  o.failFast = true;
+  return o;
+}
+
+// Why a run where nothing got a response failed, in words.
+function describeFailure(result, target) {
+  const reasons = Object.keys(result.errorCodes);
+  const reason = result.abortReason || reasons[0] || 'no response';
+  const words = {
+    ECONNREFUSED: `connection refused by ${target}`,
+    ECONNRESET: `connection reset by ${target}`,
+    EHOSTUNREACH: `host unreachable: ${target}`,
+    ENETUNREACH: `network unreachable: ${target}`,
+    timeout: `every request to ${target} timed out`,
+    'closed before response': `${target} closed every connection before responding`,
+  };
+  if (words[reason]) return words[reason];
+  if (reason.startsWith('malformed response')) return `${reason} from ${target}`;
+  return `every request to ${target} failed: ${reason}`;
+}
+
+async function main() {
+  let args;
+  let options;
+  try {
+    args = parseArgs(argv());
+    if (args.help) {
+      console.log(HELP);
+      return exit(0);
+    }
+    if (args.version) {
+      console.log(`loadtest version: ${VERSION}`);
+      return exit(0);
+    }
+    options = await toOptions(args);
+  } catch (err) {
+    return fail(err.message, 2);
+  }
+  let run = null;
+  let progress = null;
+  const removeInterrupt = onInterrupt(() => {
+    // Ctrl-C: stop and still print what was done; a second one quits at once.
+    if (run && !run.stopping) run.stop();
+    else exit(130);
+  });
+  let result;
+  try {
+    result = await runLoadTest(options, {
+      onStart(r) {
+        run = r;
+        if (!options.quiet) progress = setInterval(() => showProgress(r, options), 5000);
+      },
+    });
+  } catch (err) {
+    return fail(err.message, 2);
+  } finally {
+    if (progress) clearInterval(progress);
+    removeInterrupt();
+  }
+  const target = new URL(options.url).host;
+  if (result.totalRequests > 0 && Object.keys(result.statusCodes).length === 0) {
+    return fail(describeFailure(result, target), 1);
+  }
+  if (result.totalRequests === 0 && result.inFlight > 0) {
+    result.show(stdoutIsTTY());
+    return fail(`no response from ${target} before the stop (${result.inFlight} requests in flight)`, 1);
+  }
+  result.show(stdoutIsTTY());
+  exit(0);
+}
+
+function showProgress(run, options) {
+  const s = run.snapshot();
+  const seconds = s.elapsedMs / 1000;
+  const done = s.completed + s.failed;
+  const share = options.maxRequests ? ` (${Math.floor((done / options.maxRequests) * 100)}%)` : '';
+  console.log(`Requests: ${done}${share}, requests per second: ${Math.round(done / seconds)}, errors: ${s.failed}, elapsed: ${seconds.toFixed(1)} s`);
+}
+
+main().catch((err) => fail(err && err.message ? err.message : String(err), 1));
