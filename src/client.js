@@ -62,6 +62,7 @@ class Connection {
     const run = this.run;
     this.responsesOnSocket = 0;
     this.socketError = null;
+    this.parser.restart();
     run.stats.connections++;
     this.socket = run.adapter.connect(run.host, run.port, this);
   }

@@ -108,6 +108,11 @@ export class ResponseParser {
     this.chunkDigits = 0;
   }
 
+  /** A new connection: forget a failure or a 101 of the previous one. */
+  restart() {
+    this.state = S_IDLE;
+  }
+
   /** Called when a request has been written; isHead: the request method was HEAD. */
   expect(isHead) {
     if (this.state === S_DEAD) return;

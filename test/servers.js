@@ -1,0 +1,84 @@
+// Raw node:net servers for the end-to-end tests: each behaves like a kind of real server (and
+// runs on node, bun and deno alike). They count the requests they read, so that a test can
+// compare what the server received with what loadtest reports.
+
+import net from 'node:net';
+
+const HEAD_END = '\r\n\r\n';
+
+/**
+ * Starts a server on 127.0.0.1, port 0. `respond(ctx, request)` is called for each complete
+ * request read from a connection; ctx = { socket, index (on this connection), server }.
+ * request = { method, path, headers, body }.
+ */
+export function rawServer(respond, { pauseOnConnect = false } = {}) {
+  const state = { requests: 0, connections: 0, bodies: [], paths: [] };
+  const sockets = new Set();
+  const server = net.createServer({ pauseOnConnect }, (socket) => {
+    state.connections++;
+    sockets.add(socket);
+    socket.setNoDelay(true);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    let buffered = '';
+    let index = 0;
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('latin1');
+      for (;;) {
+        const end = buffered.indexOf(HEAD_END);
+        if (end < 0) return;
+        const head = buffered.slice(0, end);
+        const lines = head.split('\r\n');
+        const [method, path] = lines[0].split(' ');
+        const headers = {};
+        for (const line of lines.slice(1)) {
+          const colon = line.indexOf(':');
+          headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+        }
+        const length = Number(headers['content-length'] || 0);
+        if (buffered.length < end + 4 + length) return;
+        const body = Buffer.from(buffered.slice(end + 4, end + 4 + length), 'latin1').toString('utf8');
+        buffered = buffered.slice(end + 4 + length);
+        state.requests++;
+        state.paths.push(path);
+        state.bodies.push(body);
+        respond({ socket, index: index++, server: state }, { method, path, headers, body });
+      }
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      state.port = server.address().port;
+      state.url = `http://127.0.0.1:${state.port}/`;
+      state.close = () =>
+        new Promise((done) => {
+          for (const s of sockets) s.destroy();
+          server.close(() => done());
+        });
+      resolve(state);
+    });
+  });
+}
+
+/** Writes `text` in pieces of `size` bytes, one per event-loop turn, so they arrive apart. */
+export function writeInPieces(socket, text, size, then) {
+  const bytes = Buffer.from(text);
+  let at = 0;
+  const step = () => {
+    if (socket.destroyed) return;
+    socket.write(bytes.subarray(at, at + size));
+    at += size;
+    if (at < bytes.length) setTimeout(step, 1);
+    else if (then) then();
+  };
+  step();
+}
+
+export const ok = (body = 'OK', extra = '') =>
+  `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+
+/** The command that runs a script on the current runtime (for CLI tests). */
+export function runtimeCommand(script) {
+  if (globalThis.Deno) return [globalThis.Deno.execPath(), ['run', '-A', script]];
+  return [globalThis.process.execPath, [script]];
+}
