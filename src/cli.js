@@ -117,7 +117,7 @@ async function toOptions(args) {
     const v = flagValue(args, name);
     if (v === undefined) return undefined;
     try {
-      return number(`-${flag}/--${name}`, v, opts);
+      return number(flag ? `-${flag}/--${name}` : `--${name}`, v, opts);
     } catch (err) {
       throw new UsageError(err.message);
     }
