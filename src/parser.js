@@ -196,6 +196,32 @@ export class ResponseParser {
   parseHead(buf, i, end) {
     const head0 = i;
     while (i < end) {
+      // Fast path: bytes whose meaning we ignore (the reason phrase, names of headers we do
+      // not act on, their values) are skipped in a tight loop to the byte that matters.
+      const state = this.state;
+      if ((state === S_HEADER_VALUE && this.current === 0) || (state === S_STATUS && this.pos > 12)) {
+        let j = i;
+        while (j < end && buf[j] !== LF) j++;
+        this.headBytes += j - i;
+        i = j;
+      } else if (state === S_HEADER_NAME && this.nameMask === 0) {
+        let j = i;
+        while (j < end) {
+          const c = buf[j];
+          if (c === 58 || c === LF) break;
+          j++;
+        }
+        this.headBytes += j - i;
+        this.nameLen += j - i;
+        i = j;
+      }
+      if (i === end) {
+        if (this.headBytes > MAX_HEAD_BYTES) {
+          this.fail('response head over 64 KiB');
+          return end;
+        }
+        break;
+      }
       const b = buf[i++];
       if (++this.headBytes > MAX_HEAD_BYTES) {
         this.fail('response head over 64 KiB');
