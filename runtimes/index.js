@@ -4,6 +4,8 @@
 import { lookup } from 'node:dns/promises';
 import { readFile } from 'node:fs/promises';
 import * as nodeNet from './node.js';
+import * as bunNet from './bun.js';
+import * as denoNet from './deno.js';
 
 function detect() {
   if (typeof globalThis.Bun !== 'undefined') return { name: 'bun', version: globalThis.Bun.version };
@@ -13,14 +15,31 @@ function detect() {
 
 export const runtime = detect();
 
-const adapters = { node: nodeNet };
+const adapters = {
+  node: nodeNet,
+  bun: runtime.name === 'bun' ? bunNet : null,
+  deno: runtime.name === 'deno' ? denoNet : null,
+};
 
-/** The socket adapter: the runtime's own by default; `forced` ('node') picks one by name. */
-export function pickAdapter(forced) {
-  const key = forced || 'node'; // node:net serves all three runtimes until the native adapters land
+// Each runtime's default, chosen by measurement (bench/README.md, "Socket adapters").
+const DEFAULTS = { node: 'node', bun: 'bun', deno: 'deno' };
+
+/**
+ * The socket adapter: the runtime's own by default; `forced` ('node', 'bun', 'deno') picks one.
+ * With `tls` ({ servername, rejectUnauthorized, ca, cert, key }) its connections are TLS.
+ */
+export function pickAdapter(forced, tls = null) {
+  // LOADTEST_SOCKET changes the default, so a whole test suite can run on another adapter.
+  const key = forced || globalThis.process.env.LOADTEST_SOCKET || DEFAULTS[runtime.name];
+  if (!(key in adapters)) throw new Error(`unknown socket adapter '${forced}' (node, bun or deno)`);
   const adapter = adapters[key];
-  if (!adapter) throw new Error(`no socket adapter '${forced}' on ${runtime.name} (have: ${Object.keys(adapters).join(', ')})`);
-  return { name: adapter.name, connect: adapter.connect };
+  if (!adapter) throw new Error(`socket adapter '${key}' needs the ${key} runtime; this is ${runtime.name} (try --socket node)`);
+  if (!tls) return { name: adapter.name, connect: adapter.connect };
+  if (!tls.rejectUnauthorized && !adapter.canSkipVerify) {
+    throw new Error(`--insecure: ${runtime.name}'s own TLS cannot skip certificate checks for one connection; use --socket node, or pass the server's CA with --ca`);
+  }
+  const connect = adapter.connect;
+  return { name: adapter.tlsName, connect: (host, port, handlers) => connect(host, port, handlers, tls) };
 }
 
 /** Resolves a host name once, before the run, so connections do not each pay for a lookup. */

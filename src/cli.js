@@ -26,8 +26,11 @@ const HELP = `Usage: loadtest [options] URL
   -R, --requestGenerator F  module whose default export(index, options) returns
                           { method, path, headers, body } for request index
       --index S           replace S in the URL and body with the request index
-      --socket NAME       force a socket adapter (node)
-      --insecure, --cert F, --key F   TLS options (https is not supported yet)
+      --socket NAME       force a socket adapter: node (node:net/node:tls), bun
+                          (Bun.connect) or deno (Deno.connect); default: the runtime's own
+      --insecure          do not check the server's certificate (https)
+      --ca F              trust the CA certificate(s) in F (PEM) for https
+      --cert F, --key F   client certificate and key (PEM) for https
       --cores N           processes to use (only 1 for now)
       --tcp               accepted for loadtest 8 compatibility: raw sockets are always used
       --quiet             no progress lines
@@ -40,7 +43,7 @@ const STRINGS = {
   H: 'header', C: 'cookie', P: 'postBody', p: 'postFile', u: 'putFile', A: 'patchBody', a: 'patchFile',
   R: 'requestGenerator', s: 'secureProtocol',
 };
-const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'cores', 'socket', 'proxy'];
+const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy'];
 const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
 const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug'];
 
@@ -160,7 +163,7 @@ async function toOptions(args) {
     o.method = method;
     o.body = isFile ? await readBodyFile(v) : v;
   }
-  for (const name of ['cert', 'key']) {
+  for (const name of ['cert', 'key', 'ca']) {
     const path = flagValue(args, name);
     if (path === undefined) continue;
     try {
@@ -192,6 +195,7 @@ function describeFailure(result, target) {
     ENETUNREACH: `network unreachable: ${target}`,
     timeout: `every request to ${target} timed out`,
     'closed before response': `${target} closed every connection before responding`,
+    CERT_ERROR: `certificate check failed for ${target} (use --ca FILE to trust its CA, or --insecure)`,
   };
   if (words[reason]) return words[reason];
   if (reason.startsWith('malformed response')) return `${reason} from ${target}`;

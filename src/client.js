@@ -9,7 +9,7 @@ import { ResponseParser, decodeChunks, parseHeaders } from './parser.js';
 import { Histogram } from './histogram.js';
 
 // Failures that mean the target cannot be reached at all (no connection was ever made).
-const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
+const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_ERROR']);
 
 export class Stats {
   constructor() {

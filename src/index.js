@@ -22,9 +22,9 @@ export function loadTest(options, callback) {
 
 async function runLoadTest(options, hooks = {}) {
   const url = parseUrl(options && options.url);
-  const adapter = pickAdapter(options.socket);
   const resolvedHost = await resolveHost(url.hostname);
   const config = configure(options, { version: VERSION, resolvedHost });
+  const adapter = pickAdapter(options.socket, config.tls);
   const run = new Run(config, adapter);
   if (hooks.onStart) hooks.onStart(run);
   const stats = await run.start();

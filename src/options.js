@@ -25,8 +25,7 @@ export function parseUrl(url) {
   } catch {
     throw new Error(`invalid URL '${url}'`);
   }
-  if (parsed.protocol === 'https:') throw new Error(`https is not supported yet (plain http:// only): '${url}'`);
-  if (parsed.protocol !== 'http:') throw new Error(`invalid URL '${url}': must start with http://`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`invalid URL '${url}': must start with http:// or https://`);
   if (!parsed.hostname) throw new Error(`invalid URL '${url}': no host`);
   return parsed;
 }
@@ -85,7 +84,8 @@ export function configure(options, { version, resolvedHost }) {
     path,
     hostHeader: headers.host || url.host,
     host: resolvedHost || url.hostname.replace(/^\[|\]$/g, ''),
-    port: url.port ? Number(url.port) : 80,
+    port: url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80,
+    tls: url.protocol === 'https:' ? tlsConfig(url, options) : null,
     headers,
     cookies: cookies || [],
     body,
@@ -116,3 +116,17 @@ export function configure(options, { version, resolvedHost }) {
   return config;
 }
 
+
+// What a TLS adapter needs. The server name is the URL's host unless that is an IP address
+// (SNI carries names only); certificates are checked unless `insecure`.
+function tlsConfig(url, options) {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const isIp = /^[0-9.]+$/.test(host) || host.includes(':');
+  return {
+    servername: isIp ? null : host,
+    rejectUnauthorized: !options.insecure,
+    ca: options.ca || null,
+    cert: options.cert || null,
+    key: options.key || null,
+  };
+}

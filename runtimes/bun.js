@@ -1,0 +1,155 @@
+// The socket interface (src/socket.js) on Bun.connect.
+//
+// One handlers object serves every socket (Bun passes the socket; socket.data holds our
+// wrapper), so a connection costs no closures. Bun's write() returns how many bytes the kernel
+// took: the rest waits for drain(). Chunks come as Buffers (Uint8Arrays) and are passed on
+// without a copy.
+
+import { certificateError } from './cert-error.js';
+
+export const name = 'Bun.connect';
+export const tlsName = 'Bun.connect tls';
+export const canSkipVerify = true;
+
+const handlers = {
+  open(socket) {
+    const w = socket.data;
+    if (w.dead) {
+      socket.terminate();
+      return;
+    }
+    w.socket = socket;
+    socket.setNoDelay(true);
+    if (w.pending !== null) w.flush();
+    if (w.ending && w.pending === null) socket.end();
+  },
+  data(socket, chunk) {
+    const w = socket.data;
+    if (!w.dead) w.handlers.data(chunk);
+  },
+  drain(socket) {
+    const w = socket.data;
+    if (!w.dead && w.pending !== null) {
+      w.flush();
+      if (w.ending && w.pending === null) socket.end();
+    }
+  },
+  end(socket) {
+    // The server half-closed: we have nothing more to say either.
+    socket.end();
+  },
+  close(socket, err) {
+    const w = socket.data;
+    if (err && !w.dead && !w.failed) w.fail(err);
+    w.closed();
+  },
+  error(socket, err) {
+    const w = socket.data;
+    if (!w.dead && !w.failed) w.fail(err);
+  },
+  connectError(socket, err) {
+    const w = socket.data;
+    if (!w.dead && !w.failed) w.fail(err);
+    w.closed();
+  },
+  handshake(socket, success, authorizationError) {
+    const w = socket.data;
+    if (!success && authorizationError && !w.dead) {
+      w.fail(tlsError(authorizationError));
+      socket.terminate();
+    }
+  },
+};
+
+class BunSocket {
+  constructor(h) {
+    this.handlers = h;
+    this.socket = null;
+    this.pending = null; // bytes not yet taken by the kernel
+    this.dead = false; // destroyed by us: no more callbacks
+    this.failed = false;
+    this.isClosed = false;
+    this.ending = false;
+  }
+
+  write(bytes) {
+    if (this.dead || this.isClosed) return;
+    if (this.socket === null || this.pending !== null) {
+      this.pending = this.pending === null ? bytes : concat(this.pending, bytes);
+      return;
+    }
+    const n = this.socket.write(bytes);
+    if (n < bytes.length) this.pending = bytes.subarray(n < 0 ? 0 : n);
+  }
+
+  flush() {
+    const bytes = this.pending;
+    const n = this.socket.write(bytes);
+    this.pending = n >= bytes.length ? null : bytes.subarray(n < 0 ? 0 : n);
+  }
+
+  end() {
+    if (this.dead) return;
+    this.ending = true;
+    if (this.socket !== null && this.pending === null) this.socket.end();
+  }
+
+  destroy() {
+    if (this.dead) return;
+    this.dead = true;
+    if (this.socket !== null) this.socket.terminate();
+  }
+
+  fail(err) {
+    this.failed = true;
+    this.handlers.error(normalize(err));
+  }
+
+  closed() {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    if (!this.dead) this.handlers.close();
+  }
+}
+
+function concat(a, b) {
+  const all = new Uint8Array(a.length + b.length);
+  all.set(a, 0);
+  all.set(b, a.length);
+  return all;
+}
+
+// Bun's errors carry node-style codes for most failures; keep them, name the rest.
+function normalize(err) {
+  if (err && typeof err.code === 'string') return certificateError(err);
+  const e = err instanceof Error ? err : new Error(String(err));
+  if (!e.code) e.code = e.name && e.name !== 'Error' ? e.name : 'socket error';
+  return e;
+}
+
+function tlsError(err) {
+  const e = certificateError(err);
+  if (e !== err) return e;
+  const t = new Error(`certificate error: ${err.message || err.code || err}`);
+  t.code = 'CERT_ERROR';
+  return t;
+}
+
+/** tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. */
+export function connect(host, port, h, tls = null) {
+  const w = new BunSocket(h);
+  const options = { hostname: host, port, socket: handlers, data: w };
+  if (tls) {
+    options.tls = {
+      serverName: tls.servername,
+      rejectUnauthorized: tls.rejectUnauthorized,
+      ...(tls.ca ? { ca: tls.ca } : {}),
+      ...(tls.cert ? { cert: tls.cert } : {}),
+      ...(tls.key ? { key: tls.key } : {}),
+    };
+  }
+  // Failures arrive through connectError/close; the promise needs no handler of its own, but
+  // a rejection must not surface as unhandled.
+  globalThis.Bun.connect(options).catch(() => {});
+  return w;
+}

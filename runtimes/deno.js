@@ -1,0 +1,181 @@
+// The socket interface (src/socket.js) on Deno.connect / Deno.connectTls.
+//
+// Each connection runs one read loop into its own reused 64 KiB buffer (the chunk handed to
+// data() is a view of it, valid until data() returns) and one write loop that finishes partial
+// writes in order.
+
+export const name = 'Deno.connect';
+export const tlsName = 'Deno.connectTls';
+
+// Deno cannot skip certificate checks for one connection, only for the whole process
+// (--unsafely-ignore-certificate-errors).
+export const canSkipVerify = false;
+
+const READ_BUFFER = 64 * 1024;
+
+// Deno's error classes by name → the node-style codes the core reports.
+const CODES = {
+  ConnectionRefused: 'ECONNREFUSED',
+  ConnectionReset: 'ECONNRESET',
+  ConnectionAborted: 'ECONNABORTED',
+  BrokenPipe: 'EPIPE',
+  NotConnected: 'ENOTCONN',
+  TimedOut: 'ETIMEDOUT',
+  AddrNotAvailable: 'EADDRNOTAVAIL',
+  NotFound: 'ENOTFOUND',
+  NetworkUnreachable: 'ENETUNREACH',
+  HostUnreachable: 'EHOSTUNREACH',
+};
+
+function normalize(err) {
+  const e = err instanceof Error ? err : new Error(String(err));
+  if (!e.code || typeof e.code !== 'string') e.code = CODES[e.name] || e.name || 'socket error';
+  // Deno reports a failed certificate check as InvalidData with the reason in the message.
+  if (e.name === 'InvalidData' && /certificate|UnknownIssuer|NotValidForName|Expired/i.test(e.message)) {
+    const t = new Error(`certificate error: ${e.message}`);
+    t.code = 'CERT_ERROR';
+    return t;
+  }
+  return e;
+}
+
+class DenoSocket {
+  constructor(h) {
+    this.handlers = h;
+    this.conn = null;
+    this.queue = [];
+    this.writing = false;
+    this.dead = false;
+    this.failed = false;
+    this.isClosed = false;
+    this.ending = false;
+  }
+
+  start(promise) {
+    promise.then(
+      (conn) => {
+        if (this.dead) {
+          conn.close();
+          return;
+        }
+        this.conn = conn;
+        if (conn.setNoDelay) conn.setNoDelay(true);
+        this.readLoop();
+        if (this.queue.length > 0) this.writeLoop();
+        else if (this.ending) this.shutdown();
+      },
+      (err) => {
+        this.fail(err);
+        this.closed();
+      },
+    );
+  }
+
+  async readLoop() {
+    const conn = this.conn;
+    const buf = new Uint8Array(READ_BUFFER);
+    try {
+      for (;;) {
+        const n = await conn.read(buf);
+        if (this.dead) return;
+        if (n === null) break;
+        this.handlers.data(buf.subarray(0, n));
+        if (this.dead) return;
+      }
+    } catch (err) {
+      if (this.dead) return;
+      this.fail(err);
+    }
+    this.closeConn();
+    this.closed();
+  }
+
+  write(bytes) {
+    if (this.dead || this.isClosed) return;
+    this.queue.push(bytes);
+    if (this.conn !== null && !this.writing) this.writeLoop();
+  }
+
+  async writeLoop() {
+    this.writing = true;
+    const conn = this.conn;
+    try {
+      while (this.queue.length > 0) {
+        let bytes = this.queue[0];
+        while (bytes.length > 0) {
+          const n = await conn.write(bytes);
+          if (this.dead) return;
+          bytes = bytes.subarray(n);
+        }
+        this.queue.shift();
+      }
+    } catch (err) {
+      if (this.dead || this.isClosed) return;
+      this.fail(err);
+      this.closeConn();
+      this.closed();
+      return;
+    } finally {
+      this.writing = false;
+    }
+    if (this.ending) this.shutdown();
+  }
+
+  shutdown() {
+    this.conn.closeWrite().catch(() => {});
+  }
+
+  end() {
+    if (this.dead) return;
+    this.ending = true;
+    if (this.conn !== null && !this.writing && this.queue.length === 0) this.shutdown();
+  }
+
+  destroy() {
+    if (this.dead) return;
+    this.dead = true;
+    this.closeConn();
+  }
+
+  closeConn() {
+    const conn = this.conn;
+    this.conn = null;
+    if (conn !== null) {
+      try {
+        conn.close();
+      } catch {
+        // already closed
+      }
+    }
+  }
+
+  fail(err) {
+    if (this.dead || this.failed) return;
+    this.failed = true;
+    this.handlers.error(normalize(err));
+  }
+
+  closed() {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    if (!this.dead) this.handlers.close();
+  }
+}
+
+/** tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. */
+export function connect(host, port, h, tls = null) {
+  const w = new DenoSocket(h);
+  const Deno = globalThis.Deno;
+  if (tls) {
+    const options = { hostname: tls.servername || host, port };
+    if (tls.ca) options.caCerts = [String(tls.ca)];
+    if (tls.cert && tls.key) {
+      options.cert = String(tls.cert);
+      options.key = String(tls.key);
+    }
+    w.start(Deno.connectTls(options));
+  } else {
+    w.start(Deno.connect({ hostname: host, port, transport: 'tcp' }));
+  }
+  return w;
+}

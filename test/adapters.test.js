@@ -1,0 +1,248 @@
+// The socket interface's contract (src/socket.js), checked the same way on every adapter this
+// runtime has: node:net everywhere, plus Bun.connect on bun and Deno.connect on deno.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import tls from 'node:tls';
+import { readFileSync } from 'node:fs';
+import { runtime, pickAdapter } from '../runtimes/index.js';
+import { loadTest } from '../src/index.js';
+
+const pem = (name) => readFileSync(new URL(`./tls/${name}.pem`, import.meta.url), 'utf8');
+const names = ['node', runtime.name === 'node' ? null : runtime.name].filter(Boolean);
+
+// Records what an adapter reports, and resolves when close() comes.
+function recorder() {
+  const r = { chunks: [], errors: [], closes: 0 };
+  r.closed = new Promise((resolve) => {
+    r.handlers = {
+      data(chunk) {
+        assert.ok(chunk instanceof Uint8Array);
+        r.chunks.push(Uint8Array.from(chunk)); // copy: the adapter may reuse its buffer
+      },
+      error(err) {
+        r.errors.push(err);
+      },
+      close() {
+        r.closes++;
+        resolve();
+      },
+    };
+  });
+  r.bytes = () => Buffer.concat(r.chunks);
+  return r;
+}
+
+function listen(server) {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+}
+
+function closeServer(server) {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+const within = (promise, ms, what) =>
+  Promise.race([promise, new Promise((_, reject) => setTimeout(() => reject(new Error(`${what}: no close within ${ms} ms`)), ms))]);
+
+const pattern = (n) => {
+  const b = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) b[i] = (i * 31 + 7) & 255;
+  return b;
+};
+
+for (const name of names) {
+  test(`${name}: writes made before the connection is up are sent; data split across reads arrives whole and in order`, async () => {
+    const payload = pattern(200 * 1024);
+    const server = net.createServer((socket) => {
+      socket.once('data', async () => {
+        for (let at = 0; at < payload.length; at += 1500) {
+          socket.write(payload.subarray(at, at + 1500));
+          if (at % 30000 === 0) await new Promise((r) => setTimeout(r, 1));
+        }
+        socket.end();
+      });
+    });
+    const port = await listen(server);
+    try {
+      const r = recorder();
+      const sock = pickAdapter(name).connect('127.0.0.1', port, r.handlers);
+      sock.write(new TextEncoder().encode('go'));
+      await within(r.closed, 5000, name);
+      assert.ok(r.chunks.length > 1, 'several reads');
+      assert.ok(r.bytes().equals(payload), 'same bytes, same order');
+      assert.deepEqual(r.errors, []);
+      assert.equal(r.closes, 1);
+    } finally {
+      await closeServer(server);
+    }
+  });
+
+  test(`${name}: the server closing gives close() once and no error`, async () => {
+    const server = net.createServer((socket) => socket.end('bye'));
+    const port = await listen(server);
+    try {
+      const r = recorder();
+      pickAdapter(name).connect('127.0.0.1', port, r.handlers);
+      await within(r.closed, 5000, name);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(r.bytes().toString(), 'bye');
+      assert.deepEqual(r.errors, []);
+      assert.equal(r.closes, 1);
+    } finally {
+      await closeServer(server);
+    }
+  });
+
+  test(`${name}: a reset is an ECONNRESET error, then close()`, async () => {
+    const server = net.createServer((socket) => socket.once('data', () => socket.resetAndDestroy()));
+    const port = await listen(server);
+    try {
+      const r = recorder();
+      pickAdapter(name).connect('127.0.0.1', port, r.handlers).write(new TextEncoder().encode('x'));
+      await within(r.closed, 5000, name);
+      assert.deepEqual(r.errors.map((e) => e.code), ['ECONNRESET']);
+      assert.equal(r.closes, 1);
+    } finally {
+      await closeServer(server);
+    }
+  });
+
+  test(`${name}: a refused connection is an ECONNREFUSED error, then close()`, async () => {
+    const server = net.createServer();
+    const port = await listen(server);
+    await closeServer(server);
+    const r = recorder();
+    pickAdapter(name).connect('127.0.0.1', port, r.handlers);
+    await within(r.closed, 5000, name);
+    assert.deepEqual(r.errors.map((e) => e.code), ['ECONNREFUSED']);
+    assert.equal(r.closes, 1);
+  });
+
+  test(`${name}: a 16 MiB write to a server that reads late is delivered whole (partial writes, backpressure)`, async () => {
+    const payload = pattern(16 * 1024 * 1024);
+    let received = [];
+    const done = new Promise((resolve) => {
+      const server = net.createServer({ pauseOnConnect: true }, (socket) => {
+        // Read nothing for a while so that the client's writes cannot all be taken at once.
+        setTimeout(() => socket.resume(), 200);
+        let total = 0;
+        socket.on('data', (chunk) => {
+          received.push(chunk);
+          total += chunk.length;
+          if (total >= payload.length) socket.end('done');
+        });
+      });
+      listen(server).then((port) => resolve({ server, port }));
+    });
+    const { server, port } = await done;
+    try {
+      const r = recorder();
+      const sock = pickAdapter(name).connect('127.0.0.1', port, r.handlers);
+      sock.write(payload);
+      await within(r.closed, 15000, name);
+      assert.equal(r.bytes().toString(), 'done');
+      assert.ok(Buffer.concat(received).equals(payload), 'every byte, in order');
+      assert.deepEqual(r.errors, []);
+    } finally {
+      await closeServer(server);
+    }
+  });
+
+  test(`${name}: after destroy() no handler is called`, async () => {
+    const server = net.createServer((socket) => socket.write('hello'));
+    const port = await listen(server);
+    try {
+      const calls = [];
+      const sock = pickAdapter(name).connect('127.0.0.1', port, {
+        data: () => calls.push('data'),
+        error: () => calls.push('error'),
+        close: () => calls.push('close'),
+      });
+      sock.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.deepEqual(calls, []);
+    } finally {
+      await closeServer(server);
+    }
+  });
+
+  test(`${name}: TLS handshake with the test CA, and data both ways`, async () => {
+    const server = tls.createServer({ key: pem('server-key'), cert: pem('server') }, (socket) => {
+      socket.on('data', (d) => socket.end(`echo:${d}`));
+      socket.on('error', () => {});
+    });
+    const port = await listen(server);
+    try {
+      const r = recorder();
+      const sock = pickAdapter(name, { servername: null, rejectUnauthorized: true, ca: pem('ca') }).connect('127.0.0.1', port, r.handlers);
+      sock.write(new TextEncoder().encode('hi'));
+      await within(r.closed, 5000, name);
+      assert.deepEqual(r.errors, []);
+      assert.equal(r.bytes().toString(), 'echo:hi');
+    } finally {
+      await closeServer(server);
+    }
+  });
+
+  test(`${name}: a self-signed certificate fails the check, and insecure skips it where the adapter can`, async () => {
+    const server = tls.createServer({ key: pem('self-signed-key'), cert: pem('self-signed') }, (socket) => {
+      socket.on('data', () => socket.end('ok'));
+      socket.on('error', () => {});
+    });
+    const port = await listen(server);
+    try {
+      const strict = recorder();
+      pickAdapter(name, { servername: null, rejectUnauthorized: true }).connect('127.0.0.1', port, strict.handlers).write(new TextEncoder().encode('x'));
+      await within(strict.closed, 5000, name);
+      assert.equal(strict.errors.length, 1);
+      assert.equal(strict.errors[0].code, 'CERT_ERROR');
+      assert.equal(strict.bytes().length, 0);
+      const insecure = { servername: null, rejectUnauthorized: false };
+      if (name === 'deno') {
+        assert.throws(() => pickAdapter(name, insecure), /cannot skip certificate checks.*--socket node/);
+        return;
+      }
+      const loose = recorder();
+      pickAdapter(name, insecure).connect('127.0.0.1', port, loose.handlers).write(new TextEncoder().encode('x'));
+      await within(loose.closed, 5000, name);
+      assert.deepEqual(loose.errors, []);
+      assert.equal(loose.bytes().toString(), 'ok');
+    } finally {
+      await closeServer(server);
+    }
+  });
+
+  test(`${name}: a load test over https counts every request`, async () => {
+    let served = 0;
+    const server = tls.createServer({ key: pem('server-key'), cert: pem('server') }, (socket) => {
+      socket.on('error', () => {});
+      let buffered = '';
+      socket.on('data', (d) => {
+        buffered += d;
+        let end;
+        while ((end = buffered.indexOf('\r\n\r\n')) >= 0) {
+          buffered = buffered.slice(end + 4);
+          served++;
+          socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nOK');
+        }
+      });
+    });
+    const port = await listen(server);
+    try {
+      const result = await loadTest({ url: `https://127.0.0.1:${port}/`, socket: name, ca: pem('ca'), maxRequests: 300, concurrency: 3, agentKeepAlive: true });
+      assert.equal(result.totalRequests, 300);
+      assert.equal(result.totalErrors, 0);
+      assert.equal(served, 300);
+      assert.match(result.socket, /tls|Tls/);
+    } finally {
+      await closeServer(server);
+    }
+  });
+}
+
+test('asking for an adapter this runtime lacks, or an unknown one, is a one-line error', () => {
+  const missing = runtime.name === 'bun' ? 'deno' : 'bun';
+  assert.throws(() => pickAdapter(missing), new RegExp(`socket adapter '${missing}' needs the ${missing} runtime`));
+  assert.throws(() => pickAdapter('uv'), /unknown socket adapter 'uv'/);
+});
