@@ -36,6 +36,9 @@ export function pickAdapter(forced, tls = null) {
   if (!adapter) throw new Error(`socket adapter '${key}' needs the ${key} runtime; this is ${runtime.name} (try --socket node)`);
   if (!tls) return { name: adapter.name, connect: adapter.connect };
   if (!tls.rejectUnauthorized && !adapter.canSkipVerify) {
+    // Deno.connectTls always verifies; node:tls on Deno can skip the check. Fall back to it
+    // unless the adapter was asked for by name, where silently verifying would be a lie.
+    if (!forced) return pickAdapter('node', tls);
     throw new Error(`--insecure: ${runtime.name}'s own TLS cannot skip certificate checks for one connection; use --socket node, or pass the server's CA with --ca`);
   }
   const connect = adapter.connect;

@@ -3,6 +3,7 @@
 // counts what it served so that tests can compare with what the client reports.
 
 import http from 'node:http';
+import https from 'node:https';
 
 export function startServer(options = {}, callback) {
   const promise = new Promise((resolve, reject) => {
@@ -24,20 +25,23 @@ export function startServer(options = {}, callback) {
       }
       if (o.logger) o.logger(req, res);
     };
-    const server = http.createServer((req, res) => {
+    // With cert and key (PEM) it serves https.
+    const tls = o.cert && o.key ? { cert: o.cert, key: o.key } : null;
+    const handle = (req, res) => {
       // Read (and drop) the body before answering, as a real server would.
       req.resume();
       req.on('end', () => {
         if (delay > 0) setTimeout(() => answer(req, res), delay);
         else answer(req, res);
       });
-    });
+    };
+    const server = tls ? https.createServer(tls, handle) : http.createServer(handle);
     server.keepAliveTimeout = 30000;
     server.on('error', (err) => reject(new Error(`could not start test server on port ${o.port}: ${err.code || err.message}`)));
     // No host: every interface, as loadtest 8's test server (tests pass 127.0.0.1).
     server.listen(Number(o.port), o.host, () => {
       const { port } = server.address();
-      if (!o.quiet) console.log(`Listening on http://${o.host || 'localhost'}:${port}/`);
+      if (!o.quiet) console.log(`Listening on ${tls ? 'https' : 'http'}://${o.host || 'localhost'}:${port}/`);
       resolve({
         port,
         server,

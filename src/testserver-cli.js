@@ -4,7 +4,7 @@
 import mri from 'mri';
 import { startServer } from './index.js';
 import { number } from './options.js';
-import { argv, exit, onInterrupt } from '../runtimes/index.js';
+import { argv, exit, onInterrupt, readFile } from '../runtimes/index.js';
 
 function fail(message) {
   console.error(`testserver-loadtest: ${message}`);
@@ -13,14 +13,14 @@ function fail(message) {
 
 let bad = null;
 const args = mri(argv(), {
-  string: ['delay', 'error', 'percent', 'cores', 'host'],
+  string: ['delay', 'error', 'percent', 'cores', 'host', 'cert', 'key'],
   boolean: ['quiet', 'help'],
-  alias: { delay: [], error: [], percent: [], cores: [], host: [], quiet: [], help: ['h'] },
+  alias: { delay: [], error: [], percent: [], cores: [], host: [], cert: [], key: [], quiet: [], help: ['h'] },
   unknown: (flag) => (bad = flag),
 });
 if (bad) fail(`unknown option '${bad}'`);
 if (args.help) {
-  console.log('Usage: testserver-loadtest [--delay ms] [--error 5xx] [--percent yy] [--host H] [--quiet] [port]');
+  console.log('Usage: testserver-loadtest [--delay ms] [--error 5xx] [--percent yy] [--host H] [--cert F --key F] [--quiet] [port]');
   exit(0);
 }
 try {
@@ -32,6 +32,11 @@ try {
     host: args.host || undefined,
     quiet: Boolean(args.quiet),
   };
+  if (Boolean(args.cert) !== Boolean(args.key)) fail('--cert and --key go together (https)');
+  if (args.cert) {
+    options.cert = await readFile(args.cert).catch((e) => fail(`cannot read --cert '${args.cert}' (${e.code})`));
+    options.key = await readFile(args.key).catch((e) => fail(`cannot read --key '${args.key}' (${e.code})`));
+  }
   const cores = number('--cores', args.cores, { integer: true, min: 1, fallback: 1 });
   if (cores !== 1) fail('--cores: the test server runs on one core for now');
   const server = await startServer(options);

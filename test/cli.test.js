@@ -330,3 +330,22 @@ test('testserver-loadtest: --delay abc is one line on stderr and a non-zero exit
   assertOneLineError(r, /--delay must be a number, got 'abc'/, { prefix: 'testserver-loadtest: ' });
   assert.equal(r.stdout, '');
 });
+
+test('https: --insecure runs against a server our CA does not vouch for; without it, one line about the certificate; --ca trusts it', async () => {
+  const { startServer } = await import('../src/index.js');
+  const pemFile = (name) => readFileSync(new URL(`./tls/${name}.pem`, import.meta.url));
+  const server = await startServer({ port: 0, host: '127.0.0.1', quiet: true, cert: pemFile('server'), key: pemFile('server-key') });
+  try {
+    const url = `https://127.0.0.1:${server.port}/`;
+    const ok = await runCli([url, '-n', '50', '-c', '2', '-k', '--insecure']);
+    assertSuccess(ok, 50);
+    assert.equal(server.requests, 50);
+    const strict = await runCli([url, '-n', '50', '-c', '2', '-k']);
+    assertOneLineError(strict, /certificate check failed for 127\.0\.0\.1:\d+/, { code: 1 });
+    assert.equal(server.requests, 50, 'no request got through an unverified connection');
+    const trusted = await runCli([url.replace('127.0.0.1', 'localhost'), '-n', '10', '--ca', fileURLToPath(new URL('./tls/ca.pem', import.meta.url))]);
+    assertSuccess(trusted, 10);
+  } finally {
+    await server.close();
+  }
+});
