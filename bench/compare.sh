@@ -3,7 +3,11 @@
 # nginx runs pinned to core 0, each tool pinned to core 1, in interleaved rounds (the machines
 # are shared and noisy: compare within a round, quote medians of the ratios).
 #
-#   bash bench/compare.sh [seconds=5] [rounds=3] [connections=10]
+#   bash bench/compare.sh [seconds=5] [rounds=3] [connections=10] [tools|adapters]
+#
+# tools (default): wrk, loadtest on node/bun/deno with their default adapters, autocannon.
+# adapters: loadtest on every runtime × socket adapter it can run (node:net everywhere,
+# Bun.connect, Deno.connect), to choose each runtime's default.
 #
 # Needs wrk and nginx (apt-get install wrk nginx); autocannon is fetched with npx if missing.
 # Prints one line per tool and round: requests/s and CPU µs per request (user+sys / requests).
@@ -12,6 +16,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_RUN=${1:-5}
 ROUNDS=${2:-3}
 CONNS=${3:-10}
+MODE=${4:-tools}
 PORT=8089
 URL="http://127.0.0.1:$PORT/"
 BIN="$PWD/node_modules/.bin"
@@ -33,16 +38,25 @@ run() {
   case $name in
     wrk) requests=$(awk '/requests in/ {print $1}' "$TMP/out") ;;
     autocannon) requests=$(grep -o '"total":[0-9]*' "$TMP/out" | head -1 | cut -d: -f2) ;;
-    *) requests=$(awk '/Completed requests:/ {print $3}' "$TMP/out") ;;
+    *) requests=$(awk '/Completed requests:/ {print $3}' "$TMP/out") ;;  # loadtest
   esac
   awk -v n="$name" -v r="$requests" -v s="$SECONDS_PER_RUN" '{ cpu = $1 + $2; printf "%-16s %10.0f req/s %8.2f µs CPU/req\n", n, r / s, cpu * 1e6 / r }' <(tail -1 "$TMP/time")
 }
 
+LT=(src/cli.js "$URL" -k -c "$CONNS" -t "$SECONDS_PER_RUN" --quiet)
 for round in $(seq "$ROUNDS"); do
   echo "round $round"
+  if [ "$MODE" = adapters ]; then
+    run node/node:net node "${LT[@]}"
+    run bun/Bun.connect "$BIN/bun" "${LT[@]}" --socket bun
+    run bun/node:net "$BIN/bun" "${LT[@]}" --socket node
+    run deno/Deno.connect "$BIN/deno" run -A "${LT[@]}" --socket deno
+    run deno/node:net "$BIN/deno" run -A "${LT[@]}" --socket node
+    continue
+  fi
   run wrk wrk -t1 -c"$CONNS" -d"${SECONDS_PER_RUN}s" "$URL"
-  run loadtest-node node src/cli.js "$URL" -k -c "$CONNS" -t "$SECONDS_PER_RUN" --quiet
-  run loadtest-bun "$BIN/bun" src/cli.js "$URL" -k -c "$CONNS" -t "$SECONDS_PER_RUN" --quiet
-  run loadtest-deno "$BIN/deno" run -A src/cli.js "$URL" -k -c "$CONNS" -t "$SECONDS_PER_RUN" --quiet
+  run loadtest-node node "${LT[@]}"
+  run loadtest-bun "$BIN/bun" "${LT[@]}"
+  run loadtest-deno "$BIN/deno" run -A "${LT[@]}"
   run autocannon $AUTOCANNON -c "$CONNS" -d "$SECONDS_PER_RUN" -j "$URL"
 done
