@@ -3,6 +3,9 @@
 
 import { lookup } from 'node:dns/promises';
 import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawnNode, spawnBun, spawnDeno } from './spawn.js';
 import * as nodeNet from './node.js';
 import * as bunNet from './bun.js';
 import * as denoNet from './deno.js';
@@ -82,6 +85,41 @@ export function onInterrupt(fn) {
 
 /** Imports a user's module (a body or request generator) given as a path relative to the cwd. */
 export function importUserModule(path) {
-  const base = `file://${proc.cwd()}/`;
-  return import(new URL(path, base).href);
+  return import(new URL(path, cwdUrl()).href);
 }
+
+/** The working directory as a file: URL ending in '/', to resolve relative paths against. */
+export const cwdUrl = () => pathToFileURL(proc.cwd() + '/').href;
+
+/** Starts a child process of this runtime running `script` (see runtimes/spawn.js). */
+export function spawnChild(script, env = {}) {
+  if (runtime.name === 'bun') return spawnBun(script, env);
+  if (runtime.name === 'deno') return spawnDeno(script, env);
+  return spawnNode(script, env);
+}
+
+/** The cores this process may use. */
+export const availableCores = () => (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
+
+/** For a child process: fn(line) for each line on stdin. */
+export function onStdinLine(fn) {
+  let rest = '';
+  proc.stdin.setEncoding('utf8');
+  proc.stdin.on('data', (text) => {
+    rest += text;
+    let nl;
+    while ((nl = rest.indexOf('\n')) >= 0) {
+      const line = rest.slice(0, nl);
+      rest = rest.slice(nl + 1);
+      fn(line);
+    }
+  });
+}
+
+/** For a child process: one line to the parent, then a callback once it is flushed. */
+export function writeLine(text, then) {
+  proc.stdout.write(text + '\n', then);
+}
+
+/** A file: URL as a path (for starting a script in a child process). */
+export const pathOf = (url) => fileURLToPath(url);

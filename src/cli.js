@@ -5,7 +5,9 @@
 import mri from 'mri';
 import { runLoadTest, VERSION } from './index.js';
 import { number } from './options.js';
-import { argv, exit, stdoutIsTTY, onInterrupt, readFile, importUserModule } from '../runtimes/index.js';
+import { argv, exit, stdoutIsTTY, onInterrupt, readFile, pathOf, cwdUrl } from '../runtimes/index.js';
+
+const absolute = (path) => pathOf(new URL(path, cwdUrl()));
 
 const HELP = `Usage: loadtest [options] URL
 
@@ -31,7 +33,7 @@ const HELP = `Usage: loadtest [options] URL
       --insecure          do not check the server's certificate (https)
       --ca F              trust the CA certificate(s) in F (PEM) for https
       --cert F, --key F   client certificate and key (PEM) for https
-      --cores N           processes to use (only 1 for now)
+      --cores N           processes (cores) to use, at most the machine's (default 1)
       --tcp               accepted for loadtest 8 compatibility: raw sockets are always used
       --quiet             no progress lines
   -V, --version           print the version
@@ -96,14 +98,6 @@ function flagValue(args, name) {
 }
 
 async function readBodyFile(path) {
-  if (path.endsWith('.js') || path.endsWith('.mjs')) {
-    const mod = await importUserModule(path).catch((err) => {
-      throw new UsageError(`cannot load body module '${path}': ${err.message.split('\n')[0]}`);
-    });
-    const fn = typeof mod.default === 'function' ? mod.default : null;
-    if (!fn) throw new UsageError(`body module '${path}' must export a default function`);
-    return fn;
-  }
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
@@ -137,8 +131,7 @@ async function toOptions(args) {
       throw new UsageError(err.message);
     }
   }
-  const cores = num('', 'cores', { integer: true, min: 1 });
-  if (cores !== undefined && cores !== 1) throw new UsageError(`--cores ${cores}: multi-core runs are not available yet, use --cores 1`);
+  o.cores = num('', 'cores', { integer: true, min: 1 });
   if (flagValue(args, 'proxy') !== undefined) throw new UsageError('--proxy is not supported');
   o.agentKeepAlive = Boolean(args.keepalive || args.agent);
   o.quiet = Boolean(args.quiet);
@@ -161,25 +154,21 @@ async function toOptions(args) {
     const v = flagValue(args, name);
     if (v === undefined) continue;
     o.method = method;
-    o.body = isFile ? await readBodyFile(v) : v;
+    // A .js file makes a body per request; its path goes on, so that children can load it too.
+    if (isFile && /\.m?js$/.test(v)) o.bodyModule = absolute(v);
+    else o.body = isFile ? await readBodyFile(v) : v;
   }
   for (const name of ['cert', 'key', 'ca']) {
     const path = flagValue(args, name);
     if (path === undefined) continue;
     try {
-      o[name] = await readFile(path);
+      o[name] = await readFile(path, 'utf8');
     } catch (err) {
       throw new UsageError(`cannot read --${name} file '${path}' (${err.code || err.message})`);
     }
   }
   const generator = flagValue(args, 'requestGenerator');
-  if (generator !== undefined) {
-    const mod = await importUserModule(generator).catch((err) => {
-      throw new UsageError(`cannot load request generator '${generator}': ${err.message.split('\n')[0]}`);
-    });
-    if (typeof mod.default !== 'function') throw new UsageError(`request generator '${generator}' must export a default function`);
-    o.requestGenerator = mod.default;
-  }
+  if (generator !== undefined) o.requestGenerator = absolute(generator);
   o.failFast = true;
   return o;
 }
@@ -231,7 +220,7 @@ async function main() {
     result = await runLoadTest(options, {
       onStart(r) {
         run = r;
-        if (!options.quiet) progress = setInterval(() => showProgress(r, options), 5000);
+        if (!options.quiet && r.snapshot) progress = setInterval(() => showProgress(r, options), 5000);
       },
     });
   } catch (err) {
@@ -249,6 +238,10 @@ async function main() {
     return fail(`no response from ${target} before the stop (${result.inFlight} requests in flight)`, 1);
   }
   result.show(stdoutIsTTY());
+  if (result.childErrors.length > 0) {
+    const more = result.childErrors.length > 1 ? ` (and ${result.childErrors.length - 1} more)` : '';
+    return fail(`${result.childErrors[0]}${more}`, 1);
+  }
   exit(0);
 }
 

@@ -6,32 +6,10 @@
 // current socket, so a request costs no closures or objects of its own.
 
 import { ResponseParser, decodeChunks, parseHeaders } from './parser.js';
-import { Histogram } from './histogram.js';
+import { Stats } from './stats.js';
 
 // Failures that mean the target cannot be reached at all (no connection was ever made).
 const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_ERROR']);
-
-export class Stats {
-  constructor() {
-    this.histogram = new Histogram();
-    this.statusCounts = new Uint32Array(1000);
-    this.errors = {}; // reason → count, for requests that got no response
-    this.customErrors = {}; // "status:code" → count, from contentInspector
-    this.sent = 0;
-    this.completed = 0; // got a response, whatever its status
-    this.failed = 0; // got no response
-    this.httpErrors = 0; // completed with status >= 400 or a custom error
-    this.inFlightAtStop = 0;
-    this.retries = 0; // requests re-sent after a kept-alive connection closed under them
-    this.connections = 0; // connections opened
-    this.unexpectedData = 0; // bytes after a complete response, nobody's reply
-  }
-
-  fail(reason) {
-    this.failed++;
-    this.errors[reason] = (this.errors[reason] || 0) + 1;
-  }
-}
 
 class Connection {
   constructor(run, id) {
@@ -253,6 +231,8 @@ export class Run {
     this.maxRequests = config.maxRequests || Infinity;
     this.timeout = config.timeout || 0;
     this.rate = config.requestsPerSecond || 0;
+    this.indexStride = config.indexStride || 1;
+    this.indexOffset = config.indexOffset || 0;
     this.fixed = config.requests.fixed;
     this.fixedIsHead = config.requests.isHead;
     this.build = config.requests.build;
@@ -281,7 +261,9 @@ export class Run {
   begin() {
     this.startTime = performance.now();
     const c = this.config;
-    if (c.maxSeconds) this.timers.push(setTimeout(() => this.stop(), c.maxSeconds * 1000));
+    // stopAt (a wall-clock time) lets the children of a multi-core run stop together.
+    if (c.stopAt) this.timers.push(setTimeout(() => this.stop(), Math.max(0, c.stopAt - Date.now())));
+    else if (c.maxSeconds) this.timers.push(setTimeout(() => this.stop(), c.maxSeconds * 1000));
     if (this.timeout) {
       // One sweep for all connections instead of a timer per request.
       const every = Math.max(5, Math.min(250, Math.floor(this.timeout / 10)));
@@ -314,7 +296,8 @@ export class Run {
       }
       return -2;
     }
-    return this.stats.sent++;
+    // Children of a multi-core run interleave their indexes so that they stay unique.
+    return this.stats.sent++ * this.indexStride + this.indexOffset;
   }
 
   allowed() {

@@ -1,12 +1,16 @@
 // The API: loadTest() and startServer(), as in loadtest 8. This entry point joins the portable
-// core to the runtime (socket adapter, name lookup); the core itself never asks which it is.
+// core to the runtime (socket adapter, name lookup, child processes); the core itself never
+// asks which runtime it is on.
 
-import { configure, parseUrl } from './options.js';
+import { configure, parseUrl, number } from './options.js';
 import { Run } from './client.js';
+import { runOnCores } from './cores.js';
 import { makeResult } from './result.js';
 import { VERSION } from './version.js';
-import { runtime, pickAdapter, resolveHost } from '../runtimes/index.js';
+import { runtime, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf } from '../runtimes/index.js';
 import { startServer as startTestServer } from '../runtimes/testserver.js';
+
+const WORKER = pathOf(new URL('./worker.js', import.meta.url));
 
 /**
  * Runs a load test. Resolves to the result (it has show()); also calls callback(error, result)
@@ -20,19 +24,83 @@ export function loadTest(options, callback) {
   return promise;
 }
 
-async function runLoadTest(options, hooks = {}) {
+/** Checks the options, resolves the host, loads modules: a Run ready to start. */
+export async function prepare(options) {
   const url = parseUrl(options && options.url);
+  const loaded = await loadModules(options);
   const resolvedHost = await resolveHost(url.hostname);
-  const config = configure(options, { version: VERSION, resolvedHost });
-  const adapter = pickAdapter(options.socket, config.tls);
-  const run = new Run(config, adapter);
-  if (hooks.onStart) hooks.onStart(run);
-  const stats = await run.start();
-  return makeResult(config, stats, { runtime: `${runtime.name} ${runtime.version}`, socket: adapter.name });
+  const config = configure(loaded, { version: VERSION, resolvedHost });
+  const adapter = pickAdapter(loaded.socket, config.tls);
+  return { config, adapter, run: new Run(config, adapter) };
 }
 
-/** For the CLI: the same run, with a hook that receives the Run (progress, stop on Ctrl-C). */
-export { runLoadTest };
+// requestGenerator and bodyModule may be module paths, so that child processes can load them.
+async function loadModules(options) {
+  const o = { ...options };
+  if (typeof o.requestGenerator === 'string') o.requestGenerator = await importDefault(o.requestGenerator, 'request generator');
+  if (o.bodyModule) o.body = await importDefault(o.bodyModule, 'body module');
+  return o;
+}
+
+async function importDefault(path, what) {
+  let mod;
+  try {
+    mod = await importUserModule(path);
+  } catch (err) {
+    throw new Error(`cannot load ${what} '${path}': ${String(err.message).split('\n')[0]}`);
+  }
+  if (typeof mod.default !== 'function') throw new Error(`${what} '${path}' must export a default function`);
+  return mod.default;
+}
+
+/**
+ * The run behind loadTest() and the CLI. hooks.onStart(handle) receives something to stop
+ * (Ctrl-C): the Run itself, or the children's handle on several cores.
+ */
+export async function runLoadTest(options, hooks = {}) {
+  const cores = number('cores', options && options.cores, { integer: true, min: 1, fallback: 1 });
+  const machine = availableCores();
+  if (cores > machine) throw new Error(`cores ${cores}: this machine has ${machine}`);
+  if (cores > 1) return runOnSeveralCores(options, cores, hooks);
+  const { config, adapter, run } = await prepare(options);
+  if (hooks.onStart) hooks.onStart(run);
+  const stats = await run.start();
+  return makeResult(config, stats, describe(adapter));
+}
+
+async function runOnSeveralCores(options, cores, hooks) {
+  const functions = ['statusCallback', 'contentInspector', 'indexParamCallback', 'requestGenerator', 'body'].filter((k) => typeof options[k] === 'function');
+  if (functions.length > 0) {
+    throw new Error(`cores ${cores}: ${functions.join(', ')} cannot be sent to child processes (give requestGenerator and bodyModule as module paths)`);
+  }
+  // Everything is checked here, once, so that children do not each fail with the same error.
+  const { config, adapter } = await prepare(options);
+  // A child needs at least one connection and one request.
+  const used = Math.min(cores, config.concurrency, config.maxRequests || Infinity);
+  const pem = (v) => (v === undefined || v === null || typeof v === 'string' ? v : new TextDecoder().decode(v));
+  const childOptions = {
+    ...options,
+    concurrency: config.concurrency,
+    maxRequests: config.maxRequests,
+    maxSeconds: config.maxSeconds,
+    requestsPerSecond: config.requestsPerSecond,
+    ca: pem(options.ca),
+    cert: pem(options.cert),
+    key: pem(options.key),
+    signal: undefined,
+    failFast: options.failFast,
+  };
+  const onStart = (handle) => {
+    if (options.signal) options.signal.addEventListener('abort', () => handle.stop(), { once: true });
+    if (hooks.onStart) hooks.onStart(handle);
+  };
+  const { stats, childErrors } = await runOnCores(childOptions, used, spawnChild, WORKER, { onStart });
+  return makeResult(config, stats, { ...describe(adapter), cores: used, childErrors });
+}
+
+function describe(adapter) {
+  return { runtime: `${runtime.name} ${runtime.version}`, socket: adapter.name };
+}
 
 /** Starts the test server; resolves to an object with port, requests and close(). */
 export function startServer(options, callback) {

@@ -106,6 +106,8 @@ export function configure(options, { version, resolvedHost }) {
     quiet: Boolean(options.quiet),
     failFast: Boolean(options.failFast),
     signal: options.signal || null,
+    indexStride: options.indexStride || 1,
+    indexOffset: options.indexOffset || 0,
     instanceIndex: instances++,
     version,
   };

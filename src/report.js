@@ -26,7 +26,7 @@ export function formatReport(r, color = false) {
   lines.push('');
   lines.push('Percentage of the requests served within a certain time');
   for (const p of Object.keys(r.percentiles)) {
-    lines.push(`  ${p}%      ${r.percentiles[p]} ms`);
+    lines.push(`  ${(p + '%').padEnd(9)}${r.percentiles[p]} ms`);
   }
   lines.push(` 100%      ${r.maxLatencyMs} ms (longest request)`);
   if (r.totalErrors) {
@@ -36,6 +36,8 @@ export function formatReport(r, color = false) {
       lines.push(c.red(` ${padding}${code}:   ${r.errorCodes[code]} errors`));
     }
   }
+  if (r.childErrors && r.childErrors.length) lines.push('');
+  for (const line of r.childErrors || []) lines.push(c.red(`Error: ${line}`));
   if (r.unexpectedData) {
     lines.push('');
     lines.push(c.yellow(`Warning: ${r.unexpectedData} times the server sent bytes after a complete response; those connections were closed.`));

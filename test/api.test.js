@@ -16,7 +16,7 @@ test('loadTest resolves to a result with loadtest 8 keys, and show() prints the 
     for (const key of ['totalRequests', 'totalErrors', 'totalTimeSeconds', 'effectiveRps', 'rps', 'meanLatencyMs', 'minLatencyMs', 'maxLatencyMs', 'errorCodes']) {
       assert.ok(key in result, key);
     }
-    assert.deepEqual(Object.keys(result.percentiles), ['50', '90', '95', '99']);
+    assert.deepEqual(Object.keys(result.percentiles), ['50', '75', '90', '95', '99', '99.9', '99.99']);
     assert.equal(result.totalRequests, 100);
     assert.equal(server.requests, 100);
     assert.ok(result.minLatencyMs <= result.percentiles[50] && result.percentiles[50] <= result.percentiles[99]);

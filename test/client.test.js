@@ -252,7 +252,8 @@ test('requestsPerSecond keeps a steady rate', async () => {
   try {
     const result = await loadTest({ url: server.url, requestsPerSecond: 100, maxSeconds: 1, concurrency: 5, agentKeepAlive: true });
     assert.ok(server.requests >= 90 && server.requests <= 102, `sent ${server.requests} in 1 s at 100 rps`);
-    assert.equal(result.requestsSent, server.requests);
+    // A request written just as the run stopped is in flight, and may not have reached the server.
+    assert.ok(server.requests >= result.requestsSent - result.inFlight && server.requests <= result.requestsSent);
   } finally {
     await server.close();
   }

@@ -1,0 +1,123 @@
+// Starting a child process of the same runtime, one way per runtime: node's child_process,
+// Bun.spawn and Deno.Command. Each returns the same small handle:
+//   send(line)        writes one line to the child's stdin
+//   onLine(fn)        fn(line) for each line the child writes on stdout
+//   exited            Promise of { code, signal } once the child is gone and its stdout read
+//   stderrTail()      the last lines it wrote on stderr (for reporting why it died)
+//   kill()
+// Children talk to the parent in a few lines per run (ready, go, stop, result): nothing per
+// request crosses the pipe, so the cost of the pipe itself does not matter.
+
+const MAX_STDERR = 4096;
+
+function lineSplitter(fn) {
+  let rest = '';
+  return (text) => {
+    rest += text;
+    let nl;
+    while ((nl = rest.indexOf('\n')) >= 0) {
+      const line = rest.slice(0, nl);
+      rest = rest.slice(nl + 1);
+      fn(line);
+    }
+  };
+}
+
+function tail(text) {
+  return text.length > MAX_STDERR ? text.slice(-MAX_STDERR) : text;
+}
+
+/** node: child_process.spawn of process.execPath with the same node flags. */
+export async function spawnNode(script, env) {
+  const { spawn } = await import('node:child_process');
+  const proc = globalThis.process;
+  const child = spawn(proc.execPath, [...proc.execArgv, script], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...proc.env, ...env } });
+  let stderr = '';
+  const listeners = [];
+  const split = lineSplitter((line) => listeners.forEach((fn) => fn(line)));
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', split);
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (t) => (stderr = tail(stderr + t)));
+  child.stdin.on('error', () => {}); // a child that died cannot be written to; exited says why
+  const exited = new Promise((resolve) => {
+    child.on('error', (err) => resolve({ code: null, signal: null, error: err.message }));
+    child.on('close', (code, signal) => resolve({ code, signal }));
+  });
+  return {
+    pid: child.pid,
+    send: (line) => child.stdin.writable && child.stdin.write(line + '\n'),
+    onLine: (fn) => listeners.push(fn),
+    exited,
+    stderrTail: () => stderr,
+    kill: () => child.kill('SIGKILL'),
+  };
+}
+
+// Bun.spawn and Deno.Command both give web streams for stdout and stderr.
+async function pump(stream, fn) {
+  const decoder = new TextDecoder();
+  const reader = stream.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    fn(decoder.decode(value, { stream: true }));
+  }
+}
+
+function webHandle(pid, write, stdout, stderrStream, status, kill) {
+  let stderr = '';
+  const listeners = [];
+  const split = lineSplitter((line) => listeners.forEach((fn) => fn(line)));
+  const reading = Promise.all([pump(stdout, split), pump(stderrStream, (t) => (stderr = tail(stderr + t)))]).catch(() => {});
+  return {
+    pid,
+    send: (line) => write(line + '\n'),
+    onLine: (fn) => listeners.push(fn),
+    exited: Promise.all([status, reading]).then(([s]) => s),
+    stderrTail: () => stderr,
+    kill,
+  };
+}
+
+/** bun: Bun.spawn of the same bun executable. */
+export async function spawnBun(script, env) {
+  const Bun = globalThis.Bun;
+  const proc = Bun.spawn([globalThis.process.execPath, script], {
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { ...globalThis.process.env, ...env },
+  });
+  const write = (text) => {
+    try {
+      proc.stdin.write(text);
+      proc.stdin.flush();
+    } catch {
+      // the child is gone; exited says why
+    }
+  };
+  const status = proc.exited.then(() => ({ code: proc.exitCode, signal: proc.signalCode || null }));
+  return webHandle(proc.pid, write, proc.stdout, proc.stderr, status, () => proc.kill('SIGKILL'));
+}
+
+/**
+ * deno: Deno.Command of the same deno executable with `run` and the permissions a child needs
+ * (network, reading its modules and files, the environment) rather than all of them.
+ */
+export async function spawnDeno(script, env) {
+  const Deno = globalThis.Deno;
+  const args = ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', script];
+  const child = new Deno.Command(Deno.execPath(), { args, stdin: 'piped', stdout: 'piped', stderr: 'piped', env }).spawn();
+  const writer = child.stdin.getWriter();
+  const encoder = new TextEncoder();
+  const write = (text) => writer.write(encoder.encode(text)).catch(() => {});
+  const status = child.status.then((s) => ({ code: s.code, signal: s.signal || null }));
+  return webHandle(child.pid, write, child.stdout, child.stderr, status, () => {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  });
+}

@@ -1,0 +1,119 @@
+// Multi-core runs: the parent splits the work, starts one child process per core (of the same
+// runtime; `spawnChild` comes from runtimes/), starts them together, and adds up their Stats.
+//
+// The pipe protocol, one line each way per step:
+//   parent → child   job <options as JSON>      the child prepares (DNS, modules) and answers
+//   child → parent   ready                      (or: fail <message>)
+//   parent → child   go <stopAt>                 all at once; stopAt: wall-clock ms or 0
+//   parent → child   stop                        Ctrl-C in the parent
+//   child → parent   result <Stats as JSON>      then it exits
+
+import { Stats } from './stats.js';
+
+const READY_TIMEOUT_MS = 30000;
+
+/** total split into `parts` whole shares that add up exactly: 10 on 3 is 4, 3, 3. */
+export function split(total, parts) {
+  const base = Math.floor(total / parts);
+  const extra = total - base * parts;
+  return Array.from({ length: parts }, (_, i) => base + (i < extra ? 1 : 0));
+}
+
+/** The options each child runs with: its share of requests, connections and rate. */
+export function shares(options, cores) {
+  const maxRequests = options.maxRequests ? split(options.maxRequests, cores) : null;
+  const concurrency = split(options.concurrency, cores);
+  return concurrency.map((c, i) => ({
+    ...options,
+    cores: 1,
+    concurrency: c,
+    maxRequests: maxRequests ? maxRequests[i] : options.maxRequests,
+    // A steady rate divides exactly (no rounding: a share may be fractional).
+    requestsPerSecond: options.requestsPerSecond ? options.requestsPerSecond / cores : options.requestsPerSecond,
+    // Child i sends requests i, i + cores, i + 2·cores, ...: indexes stay unique.
+    indexStride: cores,
+    indexOffset: i,
+  }));
+}
+
+/**
+ * Runs `options` on `cores` children. Resolves to { stats, childErrors, cores } whatever the
+ * children do: a child that dies is reported with its reason, never waited for forever.
+ * hooks.onStart({ stop }) receives a handle to stop all children (Ctrl-C).
+ */
+export async function runOnCores(options, cores, spawnChild, workerScript, hooks = {}) {
+  const jobs = shares(options, cores);
+  const children = await Promise.all(jobs.map(() => spawnChild(workerScript)));
+  const state = children.map(() => ({ ready: false, result: null, failure: null }));
+  let started = false;
+  let stopping = false;
+
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    children.forEach((child, i) => (state[i].ready ? child.send('stop') : child.kill()));
+  };
+  const startIfAllReady = () => {
+    if (started) return;
+    const waiting = state.filter((s, i) => !s.ready && !s.done && !state[i].failure);
+    if (waiting.length > 0) return;
+    started = true;
+    // One deadline for all children, so they stop at the same moment.
+    const stopAt = options.maxSeconds ? Date.now() + options.maxSeconds * 1000 : 0;
+    children.forEach((child, i) => state[i].ready && child.send(`go ${stopAt}`));
+  };
+
+  children.forEach((child, i) => {
+    child.onLine((line) => {
+      if (line === 'ready') {
+        state[i].ready = true;
+        if (stopping) child.send('stop');
+        startIfAllReady();
+      } else if (line.startsWith('result ')) {
+        state[i].result = Stats.fromJSON(JSON.parse(line.slice(7)));
+      } else if (line.startsWith('fail ')) {
+        state[i].failure = line.slice(5);
+      }
+    });
+    child.send(`job ${JSON.stringify(jobs[i])}`);
+  });
+  if (hooks.onStart) hooks.onStart({ stop, get stopping() { return stopping; } });
+
+  const readyTimer = setTimeout(() => {
+    children.forEach((child, i) => {
+      if (!state[i].ready) {
+        state[i].failure = state[i].failure || `not ready after ${READY_TIMEOUT_MS / 1000} s`;
+        child.kill();
+      }
+    });
+  }, READY_TIMEOUT_MS);
+
+  const exits = await Promise.all(
+    children.map(async (child, i) => {
+      const status = await child.exited;
+      state[i].done = true;
+      startIfAllReady(); // a child that died before it was ready must not hold the others
+      return status;
+    }),
+  );
+  clearTimeout(readyTimer);
+
+  const stats = new Stats();
+  const childErrors = [];
+  exits.forEach((status, i) => {
+    const s = state[i];
+    if (s.result) stats.merge(s.result);
+    if (s.result && status.code === 0) return;
+    const how = status.signal ? `killed by ${status.signal}` : `exited with code ${status.code}`;
+    const why = s.failure || lastLine(children[i].stderrTail()) || status.error || 'no result';
+    childErrors.push(`child ${i + 1} of ${cores} ${s.result ? 'reported, then ' : ''}${how}: ${why}`);
+  });
+  return { stats, childErrors, cores };
+}
+
+function lastLine(text) {
+  const lines = text.trim().split('\n').map((l) => l.trim()).filter(Boolean);
+  // Skip stack frames: the message is the line before them.
+  const message = lines.filter((l) => !l.startsWith('at ')).pop();
+  return message || '';
+}

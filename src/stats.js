@@ -1,0 +1,62 @@
+// The counters of a run. A child process sends its Stats to the parent as JSON (histogram as
+// sparse bucket counts, no per-request data) and the parent adds them up without loss.
+
+import { Histogram } from './histogram.js';
+
+const COUNTERS = ['sent', 'completed', 'failed', 'httpErrors', 'inFlightAtStop', 'retries', 'connections', 'unexpectedData'];
+
+export class Stats {
+  constructor() {
+    this.histogram = new Histogram();
+    this.statusCounts = new Uint32Array(1000);
+    this.errors = {}; // reason → count, for requests that got no response
+    this.customErrors = {}; // "status:code" → count, from contentInspector
+    this.sent = 0;
+    this.completed = 0; // got a response, whatever its status
+    this.failed = 0; // got no response
+    this.httpErrors = 0; // completed with status >= 400 or a custom error
+    this.inFlightAtStop = 0;
+    this.retries = 0; // requests re-sent after a kept-alive connection closed under them
+    this.connections = 0; // connections opened
+    this.unexpectedData = 0; // bytes after a complete response, nobody's reply
+    this.elapsedMs = 0;
+    this.abortReason = null;
+  }
+
+  fail(reason) {
+    this.failed++;
+    this.errors[reason] = (this.errors[reason] || 0) + 1;
+  }
+
+  toJSON() {
+    const json = { histogram: this.histogram.toJSON(), statusCounts: {}, errors: this.errors, customErrors: this.customErrors };
+    for (const key of COUNTERS) json[key] = this[key];
+    for (let code = 0; code < this.statusCounts.length; code++) if (this.statusCounts[code]) json.statusCounts[code] = this.statusCounts[code];
+    json.elapsedMs = this.elapsedMs;
+    json.abortReason = this.abortReason;
+    return json;
+  }
+
+  static fromJSON(json) {
+    const s = new Stats();
+    s.histogram = Histogram.fromJSON(json.histogram);
+    for (const key of COUNTERS) s[key] = json[key];
+    for (const code in json.statusCounts) s.statusCounts[code] = json.statusCounts[code];
+    s.errors = { ...json.errors };
+    s.customErrors = { ...json.customErrors };
+    s.elapsedMs = json.elapsedMs;
+    s.abortReason = json.abortReason;
+    return s;
+  }
+
+  /** Adds another run's counts (a child's) to these. Elapsed time is the longest. */
+  merge(other) {
+    this.histogram.merge(other.histogram);
+    for (const key of COUNTERS) this[key] += other[key];
+    for (let code = 0; code < this.statusCounts.length; code++) this.statusCounts[code] += other.statusCounts[code];
+    for (const k in other.errors) this.errors[k] = (this.errors[k] || 0) + other.errors[k];
+    for (const k in other.customErrors) this.customErrors[k] = (this.customErrors[k] || 0) + other.customErrors[k];
+    this.elapsedMs = Math.max(this.elapsedMs, other.elapsedMs);
+    this.abortReason = this.abortReason || other.abortReason;
+  }
+}

@@ -1,0 +1,39 @@
+// A child of a multi-core run (see src/cores.js for the protocol): prepares the job it is
+// given, says ready, starts on `go`, and sends its Stats back in one line.
+
+import { prepare } from './index.js';
+import { onStdinLine, writeLine, onInterrupt, exit } from '../runtimes/index.js';
+
+let prepared = null;
+let started = false;
+
+function finish(line, code) {
+  writeLine(line, () => exit(code));
+}
+
+onStdinLine(async (line) => {
+  if (line.startsWith('job ')) {
+    try {
+      prepared = await prepare(JSON.parse(line.slice(4)));
+    } catch (err) {
+      return finish(`fail ${err.message}`, 2);
+    }
+    writeLine('ready');
+  } else if (line.startsWith('go ') && prepared && !started) {
+    started = true;
+    const stopAt = Number(line.slice(3));
+    if (stopAt) prepared.run.config.stopAt = stopAt;
+    finish(`result ${JSON.stringify(await prepared.run.start())}`, 0);
+  } else if (line === 'stop' && prepared) {
+    if (started) return prepared.run.stop();
+    // Stopped before it began: report an empty run rather than nothing.
+    started = true;
+    prepared.run.stopping = true;
+    finish(`result ${JSON.stringify(await prepared.run.start())}`, 0);
+  }
+});
+
+// Ctrl-C in a terminal reaches the whole process group: stop and report, as the parent does.
+onInterrupt(() => {
+  if (started) prepared.run.stop();
+});
