@@ -8,6 +8,7 @@
 # tools (default): wrk, loadtest on node/bun/deno with their default adapters, autocannon.
 # adapters: loadtest on every runtime × socket adapter it can run (node:net everywhere,
 # Bun.connect, Deno.connect), to choose each runtime's default.
+# cores: loadtest --cores 1 (on core 1) and --cores 2 (on cores 0 and 1) on each runtime.
 #
 # Needs wrk and nginx (apt-get install wrk nginx); autocannon is fetched with npx if missing.
 # Prints one line per tool and round: requests/s and CPU µs per request (user+sys / requests).
@@ -33,7 +34,7 @@ AUTOCANNON=${AUTOCANNON:-$(command -v autocannon || echo "npx --yes autocannon@9
 # run NAME COMMAND... : runs pinned to core 1 and prints "NAME rps cpu_us_per_request"
 run() {
   local name=$1; shift
-  /usr/bin/time -f "%U %S" -o "$TMP/time" taskset -c 1 "$@" > "$TMP/out" 2>&1 || true
+  /usr/bin/time -f "%U %S" -o "$TMP/time" taskset -c "${PIN:-1}" "$@" > "$TMP/out" 2>&1 || true
   local requests
   case $name in
     wrk) requests=$(awk '/requests in/ {print $1}' "$TMP/out") ;;
@@ -46,6 +47,15 @@ run() {
 LT=(src/cli.js "$URL" -k -c "$CONNS" -t "$SECONDS_PER_RUN" --quiet)
 for round in $(seq "$ROUNDS"); do
   echo "round $round"
+  if [ "$MODE" = cores ]; then
+    # --cores 2 shares core 0 with nginx: the machine has two.
+    for rt in node bun deno; do
+      exe=("$BIN/$rt"); [ "$rt" = node ] && exe=(node); [ "$rt" = deno ] && exe=("$BIN/deno" run -A)
+      run "$rt/cores-1" "${exe[@]}" "${LT[@]}" --cores 1
+      PIN=0,1 run "$rt/cores-2" "${exe[@]}" "${LT[@]}" --cores 2
+    done
+    continue
+  fi
   if [ "$MODE" = adapters ]; then
     run node/node:net node "${LT[@]}"
     run bun/Bun.connect "$BIN/bun" "${LT[@]}" --socket bun
