@@ -15,7 +15,10 @@ const HELP = `Usage: loadtest [options] URL
   -c, --concurrency N     connections open at once, in total (default 10)
   -t, --maxSeconds S      stop after S seconds (default 10 when no -n)
   -k, --keepalive         reuse connections (default: a new connection per request)
-      --rps N             send N requests per second in total
+      --rps N             open model: N requests per second in total, on a fixed schedule;
+                          latency counts from each request's time in the schedule
+      --max-connections N with --rps: open more connections, up to N, when all are busy
+                          (default: requests wait in the schedule for a free one)
   -m, --method M          GET (default), POST, PUT, PATCH, DELETE, HEAD, ...
   -d, --timeout MS        fail a request that takes longer than MS ms (default 0: none)
   -T, --contentType T     content type of the body (default text/plain)
@@ -45,7 +48,7 @@ const STRINGS = {
   H: 'header', C: 'cookie', P: 'postBody', p: 'postFile', u: 'putFile', A: 'patchBody', a: 'patchFile',
   R: 'requestGenerator', s: 'secureProtocol',
 };
-const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy'];
+const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections'];
 const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
 const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug'];
 
@@ -132,6 +135,8 @@ async function toOptions(args) {
     }
   }
   o.cores = num('', 'cores', { integer: true, min: 1 });
+  o.maxConnections = num('', 'max-connections', { integer: true, min: 1 });
+  if (o.maxConnections !== undefined && !o.requestsPerSecond) throw new UsageError('--max-connections goes with --rps (the open model)');
   if (flagValue(args, 'proxy') !== undefined) throw new UsageError('--proxy is not supported');
   o.agentKeepAlive = Boolean(args.keepalive || args.agent);
   o.quiet = Boolean(args.quiet);

@@ -9,6 +9,10 @@ import { ResponseParser, decodeChunks, parseHeaders } from './parser.js';
 import { Stats } from './stats.js';
 
 // Failures that mean the target cannot be reached at all (no connection was ever made).
+// A request that leaves more than this after its time, on a free connection, shows the tool
+// itself falling behind (CPU-bound), not the server.
+const LATE_MS = 10;
+
 const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_ERROR']);
 
 class Connection {
@@ -33,7 +37,7 @@ class Connection {
     this.socketError = null; // reported at close
     this.responseDone = false;
     this.parseError = null;
-    this.waiting = false; // waiting for the rate limiter
+    this.idle = false; // in the open model: no request due, waiting in run.idle
   }
 
   open() {
@@ -72,6 +76,9 @@ class Connection {
     this.index = index;
     this.bytes = bytes;
     this.retried = false;
+    // Closed model: latency from now. Open model: from the request's time in the schedule, so
+    // that waiting for a free connection counts (no coordinated omission).
+    this.startTime = run.open ? run.intendedTime : performance.now();
     this.send();
   }
 
@@ -82,7 +89,6 @@ class Connection {
     this.responseDone = false;
     this.parseError = null;
     this.parser.expect(this.isHead);
-    this.startTime = performance.now();
     this.socket.write(this.bytes);
   }
 
@@ -230,7 +236,16 @@ export class Run {
     this.keepAlive = config.keepAlive;
     this.maxRequests = config.maxRequests || Infinity;
     this.timeout = config.timeout || 0;
-    this.rate = config.requestsPerSecond || 0;
+    // Open model (a rate): this process sends its share of one schedule: request k of all
+    // processes is due at origin + k / rate; this one takes k = offset, offset + stride, ...
+    this.open = (config.requestsPerSecond || 0) > 0;
+    this.period = this.open ? 1000 / config.requestsPerSecond : 0; // ms between this process's requests
+    this.phase = this.open ? (this.period * (config.indexOffset || 0)) / (config.indexStride || 1) : 0;
+    this.origin = 0;
+    this.scheduleEnd = Infinity; // requests due after the deadline are not part of the run
+    this.intendedTime = 0; // of the request being claimed
+    this.idle = [];
+    this.maxConnections = Math.max(config.concurrency, config.maxConnections || 0);
     this.indexStride = config.indexStride || 1;
     this.indexOffset = config.indexOffset || 0;
     this.fixed = config.requests.fixed;
@@ -245,7 +260,6 @@ export class Run {
     this.stopping = false;
     this.done = false;
     this.timers = [];
-    this.waiting = [];
     this.startTime = 0;
     this.connectFailures = 0;
     this.abortReason = null;
@@ -262,16 +276,21 @@ export class Run {
     this.startTime = performance.now();
     const c = this.config;
     // stopAt (a wall-clock time) lets the children of a multi-core run stop together.
-    if (c.stopAt) this.timers.push(setTimeout(() => this.stop(), Math.max(0, c.stopAt - Date.now())));
-    else if (c.maxSeconds) this.timers.push(setTimeout(() => this.stop(), c.maxSeconds * 1000));
+    let runMs = c.maxSeconds ? c.maxSeconds * 1000 : 0;
+    if (c.stopAt) runMs = Math.max(0, c.stopAt - Date.now());
+    if (runMs) this.timers.push(setTimeout(() => this.deadline(), runMs));
     if (this.timeout) {
       // One sweep for all connections instead of a timer per request.
       const every = Math.max(5, Math.min(250, Math.floor(this.timeout / 10)));
       this.timers.push(setInterval(() => this.sweep(), every));
     }
-    if (this.rate) {
-      const every = Math.max(1, Math.min(20, Math.floor(1000 / this.rate)));
-      this.timers.push(setInterval(() => this.tick(), every));
+    if (this.open) {
+      // One clock for the schedule of every process: startAt is wall-clock time.
+      this.origin = c.startAt ? this.startTime + (c.startAt - Date.now()) : this.startTime;
+      if (runMs) this.scheduleEnd = Math.max(0, Math.ceil((this.startTime + runMs - this.origin - this.phase) / this.period));
+      // Timers are coarse (1 ms at best on all three runtimes): each tick sends every request
+      // whose time has come, never one timer per request.
+      this.timers.push(setInterval(() => this.tick(), 1));
     }
     if (c.signal) {
       if (c.signal.aborted) return this.stop();
@@ -286,31 +305,55 @@ export class Run {
     this.check();
   }
 
-  // Hands out the next request index: -1 no more, -2 wait for the rate limiter.
+  // Hands out the next request index: -1 no more, -2 none due yet (open model).
   claim(conn) {
-    if (this.stopping || this.stats.sent >= this.maxRequests) return -1;
-    if (this.rate && this.stats.sent >= this.allowed()) {
-      if (!conn.waiting) {
-        conn.waiting = true;
-        this.waiting.push(conn);
+    const stats = this.stats;
+    if (this.stopping || stats.sent >= this.maxRequests || stats.sent >= this.scheduleEnd) return -1;
+    if (this.open) {
+      const intended = this.origin + this.phase + stats.sent * this.period;
+      if (intended > performance.now()) {
+        if (!conn.idle) {
+          conn.idle = true;
+          this.idle.push(conn);
+        }
+        return -2;
       }
-      return -2;
+      this.intendedTime = intended;
     }
     // Children of a multi-core run interleave their indexes so that they stay unique.
-    return this.stats.sent++ * this.indexStride + this.indexOffset;
+    return stats.sent++ * this.indexStride + this.indexOffset;
   }
 
-  allowed() {
-    return Math.floor(((performance.now() - this.startTime) * this.rate) / 1000) + 1;
+  // Requests of the schedule due by `now` (capped by the run's limits).
+  due(now) {
+    const n = Math.floor((now - this.origin - this.phase) / this.period) + 1;
+    return Math.max(0, Math.min(n, this.maxRequests, this.scheduleEnd));
   }
 
   tick() {
-    const waiting = this.waiting;
-    while (waiting.length > 0 && !this.stopping && this.stats.sent < this.allowed()) {
-      const conn = waiting.shift();
-      conn.waiting = false;
+    if (this.stopping) return;
+    const now = performance.now();
+    const stats = this.stats;
+    const due = this.due(now);
+    const idle = this.idle;
+    while (stats.sent < due && !this.stopping) {
+      let conn = idle.pop();
+      if (conn === undefined) {
+        if (this.connections.length >= this.maxConnections) break;
+        // Allowed to grow: a new connection rather than a wait in the queue.
+        conn = new Connection(this, this.connections.length);
+        this.connections.push(conn);
+      }
+      conn.idle = false;
+      // The tool's own lateness: a free connection, yet the request leaves after its time.
+      const lag = now - (this.origin + this.phase + stats.sent * this.period);
+      if (lag > LATE_MS) stats.lateSends++;
+      if (lag > stats.maxLagMs) stats.maxLagMs = lag;
       conn.next();
     }
+    // What is due but has no free connection waits in the schedule: only its count is kept.
+    const queued = due - stats.sent;
+    if (queued > stats.maxQueue) stats.maxQueue = queued;
   }
 
   sweep() {
@@ -326,6 +369,12 @@ export class Run {
       this.abortReason = reason;
       this.stop();
     }
+  }
+
+  deadline() {
+    // A late timer must not drop requests that were due before the deadline.
+    if (this.open) this.tick();
+    this.stop();
   }
 
   /** Ends the run now: requests still out are reported as in flight. */
@@ -352,8 +401,12 @@ export class Run {
     this.stopping = true;
     for (const t of this.timers) clearTimeout(t), clearInterval(t);
     for (const conn of this.connections) conn.drop();
-    this.stats.elapsedMs = performance.now() - this.startTime;
+    const now = performance.now();
+    // The open model's clock starts at the schedule's origin (a child may wait a moment for it).
+    this.stats.elapsedMs = now - (this.open ? Math.max(this.origin, this.startTime) : this.startTime);
     this.stats.abortReason = this.abortReason;
+    // Due in the schedule but never sent (every connection was busy until the stop).
+    if (this.open) this.stats.notSent = Math.max(0, this.due(now) - this.stats.sent);
     this.resolve(this.stats);
   }
 

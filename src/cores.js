@@ -4,7 +4,7 @@
 // The pipe protocol, one line each way per step:
 //   parent → child   job <options as JSON>      the child prepares (DNS, modules) and answers
 //   child → parent   ready                      (or: fail <message>)
-//   parent → child   go <stopAt>                 all at once; stopAt: wall-clock ms or 0
+//   parent → child   go <startAt> <stopAt>       all at once; wall-clock ms (stopAt 0: none)
 //   parent → child   stop                        Ctrl-C in the parent
 //   child → parent   result <Stats as JSON>      then it exits
 
@@ -58,9 +58,11 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
     const waiting = state.filter((s, i) => !s.ready && !s.done && !state[i].failure);
     if (waiting.length > 0) return;
     started = true;
-    // One deadline for all children, so they stop at the same moment.
-    const stopAt = options.maxSeconds ? Date.now() + options.maxSeconds * 1000 : 0;
-    children.forEach((child, i) => state[i].ready && child.send(`go ${stopAt}`));
+    // One origin for the schedule and one deadline for all children: a moment just ahead, so
+    // that every child has its `go` before it comes.
+    const startAt = Date.now() + 20;
+    const stopAt = options.maxSeconds ? startAt + options.maxSeconds * 1000 : 0;
+    children.forEach((child, i) => state[i].ready && child.send(`go ${startAt} ${stopAt}`));
   };
 
   children.forEach((child, i) => {

@@ -60,6 +60,7 @@ export function configure(options, { version, resolvedHost }) {
   const concurrency = number('concurrency', options.concurrency, { integer: true, min: 1, fallback: 10 });
   const timeout = number('timeout', options.timeout, { fallback: 0 });
   const requestsPerSecond = number('requestsPerSecond', options.requestsPerSecond ?? options.rps, { fallback: 0 });
+  const maxConnections = number('maxConnections', options.maxConnections, { integer: true, fallback: 0 });
   const method = String(options.method || 'GET').toUpperCase();
   const headers = normalizeHeaders(options.headers);
   checkRequestParts(method, headers);
@@ -98,6 +99,7 @@ export function configure(options, { version, resolvedHost }) {
     maxSeconds,
     timeout,
     requestsPerSecond,
+    maxConnections,
     indexParam: options.indexParam || options.index || null,
     indexParamCallback: options.indexParamCallback || null,
     requestGenerator: options.requestGenerator || null,

@@ -15,6 +15,7 @@ export function formatReport(r, color = false) {
   lines.push(label('Agent') + r.agent);
   if (r.runtime) lines.push(label('Runtime') + `${r.runtime} (${r.socket})`);
   if (r.requestsPerSecond) lines.push(label('Target rps') + r.requestsPerSecond);
+  if (r.requestsPerSecond) lines.push(label('Achieved rps') + `${r.achievedRps} (requests sent per second)`);
   lines.push('');
   lines.push(label('Completed requests') + c.bold(r.totalRequests));
   lines.push(label('Total errors') + (r.totalErrors ? c.red(r.totalErrors) : r.totalErrors));
@@ -24,7 +25,7 @@ export function formatReport(r, color = false) {
   lines.push(label('Mean latency') + `${r.meanLatencyMs} ms`);
   lines.push(label('Effective rps') + c.bold(r.effectiveRps));
   lines.push('');
-  lines.push('Percentage of the requests served within a certain time');
+  lines.push('Percentage of the requests served within a certain time' + (r.requestsPerSecond ? ' (from their time in the schedule)' : ''));
   for (const p of Object.keys(r.percentiles)) {
     lines.push(`  ${(p + '%').padEnd(9)}${r.percentiles[p]} ms`);
   }
@@ -35,6 +36,13 @@ export function formatReport(r, color = false) {
       const padding = ' '.repeat(code.length < 4 ? 4 - code.length : 1);
       lines.push(c.red(` ${padding}${code}:   ${r.errorCodes[code]} errors`));
     }
+  }
+  if (r.requestsPerSecond && (r.maxQueue || r.notSent)) {
+    lines.push('');
+    lines.push(c.yellow(`Queue: up to ${r.maxQueue} requests waited for a free connection` + (r.notSent ? `; ${r.notSent} were still waiting at the stop (not sent)` : '') + '. Their wait is in the latency; raise -c or --max-connections to send them on time.'));
+  }
+  if (r.requestsPerSecond && r.lateSends > r.requestsSent / 100) {
+    lines.push(c.red(`Warning: loadtest itself fell behind its schedule: ${r.lateSends} requests left a free connection over 10 ms late (worst ${r.maxLagMs} ms). It is CPU-bound: use --cores, or a lower --rps.`));
   }
   if (r.childErrors && r.childErrors.length) lines.push('');
   for (const line of r.childErrors || []) lines.push(c.red(`Error: ${line}`));

@@ -55,6 +55,12 @@ export function makeResult(config, stats, extra = {}) {
     unexpectedData: stats.unexpectedData,
     abortReason: stats.abortReason || null,
     childErrors: extra.childErrors || [],
+    // Open model (requestsPerSecond): the schedule kept, or not.
+    achievedRps: config.requestsPerSecond && elapsedSeconds > 0 ? Math.round((stats.sent / elapsedSeconds) * 10) / 10 : undefined,
+    notSent: stats.notSent,
+    maxQueue: stats.maxQueue,
+    lateSends: stats.lateSends,
+    maxLagMs: Math.round(stats.maxLagMs * 1000) / 1000,
   };
   Object.defineProperty(result, 'histogram', { value: h, enumerable: false });
   Object.defineProperty(result, 'show', {

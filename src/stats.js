@@ -3,7 +3,9 @@
 
 import { Histogram } from './histogram.js';
 
-const COUNTERS = ['sent', 'completed', 'failed', 'httpErrors', 'inFlightAtStop', 'retries', 'connections', 'unexpectedData'];
+const COUNTERS = ['sent', 'completed', 'failed', 'httpErrors', 'inFlightAtStop', 'retries', 'connections', 'unexpectedData', 'notSent', 'lateSends'];
+// Largest values, not sums, when merging.
+const MAXIMA = ['maxQueue', 'maxLagMs'];
 
 export class Stats {
   constructor() {
@@ -19,6 +21,10 @@ export class Stats {
     this.retries = 0; // requests re-sent after a kept-alive connection closed under them
     this.connections = 0; // connections opened
     this.unexpectedData = 0; // bytes after a complete response, nobody's reply
+    this.notSent = 0; // open model: due in the schedule, never sent before the stop
+    this.lateSends = 0; // open model: sent late on a free connection (the tool fell behind)
+    this.maxQueue = 0; // open model: most requests due at once with no free connection
+    this.maxLagMs = 0; // open model: the latest a request left a free connection
     this.elapsedMs = 0;
     this.abortReason = null;
   }
@@ -30,7 +36,7 @@ export class Stats {
 
   toJSON() {
     const json = { histogram: this.histogram.toJSON(), statusCounts: {}, errors: this.errors, customErrors: this.customErrors };
-    for (const key of COUNTERS) json[key] = this[key];
+    for (const key of [...COUNTERS, ...MAXIMA]) json[key] = this[key];
     for (let code = 0; code < this.statusCounts.length; code++) if (this.statusCounts[code]) json.statusCounts[code] = this.statusCounts[code];
     json.elapsedMs = this.elapsedMs;
     json.abortReason = this.abortReason;
@@ -40,7 +46,7 @@ export class Stats {
   static fromJSON(json) {
     const s = new Stats();
     s.histogram = Histogram.fromJSON(json.histogram);
-    for (const key of COUNTERS) s[key] = json[key];
+    for (const key of [...COUNTERS, ...MAXIMA]) s[key] = json[key];
     for (const code in json.statusCounts) s.statusCounts[code] = json.statusCounts[code];
     s.errors = { ...json.errors };
     s.customErrors = { ...json.customErrors };
@@ -53,6 +59,7 @@ export class Stats {
   merge(other) {
     this.histogram.merge(other.histogram);
     for (const key of COUNTERS) this[key] += other[key];
+    for (const key of MAXIMA) this[key] = Math.max(this[key], other[key]);
     for (let code = 0; code < this.statusCounts.length; code++) this.statusCounts[code] += other.statusCounts[code];
     for (const k in other.errors) this.errors[k] = (this.errors[k] || 0) + other.errors[k];
     for (const k in other.customErrors) this.customErrors[k] = (this.customErrors[k] || 0) + other.customErrors[k];

@@ -21,7 +21,8 @@ onStdinLine(async (line) => {
     writeLine('ready');
   } else if (line.startsWith('go ') && prepared && !started) {
     started = true;
-    const stopAt = Number(line.slice(3));
+    const [startAt, stopAt] = line.slice(3).split(' ').map(Number);
+    prepared.run.config.startAt = startAt;
     if (stopAt) prepared.run.config.stopAt = stopAt;
     finish(`result ${JSON.stringify(await prepared.run.start())}`, 0);
   } else if (line === 'stop' && prepared) {

@@ -1,0 +1,90 @@
+// The open model (--rps): a fixed schedule kept by the clock, latency from each request's time
+// in the schedule, so that a stalling server shows in the percentiles (no coordinated omission).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadTest } from '../src/index.js';
+import { rawServer, ok } from './servers.js';
+
+// A server that holds every response that arrives in the first 300 ms of each second until
+// those 300 ms are over, like a server pausing for garbage collection.
+function stallingServer() {
+  const t0 = Date.now();
+  return rawServer(({ socket }) => {
+    const phase = (Date.now() - t0) % 1000;
+    const reply = () => !socket.destroyed && socket.write(ok());
+    if (phase < 300) setTimeout(reply, 300 - phase);
+    else reply();
+  });
+}
+
+test('--rps 500 for 2 s sends 1000 requests, evenly', async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  const sentAt = [];
+  try {
+    const result = await loadTest({
+      url: server.url, requestsPerSecond: 500, maxSeconds: 2, concurrency: 10, agentKeepAlive: true,
+      statusCallback: (error, r) => sentAt.push(r.requestIndex),
+    });
+    assert.ok(Math.abs(server.requests - 1000) <= 10, `server read ${server.requests}`);
+    assert.ok(Math.abs(result.requestsSent - 1000) <= 10, `sent ${result.requestsSent}`);
+    assert.equal(result.totalErrors, 0);
+    assert.equal(result.notSent, 0);
+    assert.ok(Math.abs(result.achievedRps - 500) <= 5, `achieved ${result.achievedRps}`);
+    assert.equal(sentAt.length, result.totalRequests, 'statusCallback works in the open model');
+  } finally {
+    await server.close();
+  }
+});
+
+test('a server stalling 300 ms of every second shows in the percentiles: p90 >= 150 ms at --rps 200', async () => {
+  const server = await stallingServer();
+  try {
+    const result = await loadTest({ url: server.url, requestsPerSecond: 200, maxSeconds: 2, concurrency: 10, agentKeepAlive: true });
+    assert.ok(result.percentiles[90] >= 150, `p90 ${result.percentiles[90]} ms`);
+    assert.ok(result.percentiles[50] < 50, `p50 ${result.percentiles[50]} ms: most requests are fast`);
+    assert.ok(result.maxQueue > 10, `requests waited for a connection: ${result.maxQueue}`);
+    assert.equal(server.connections, 10, 'by default the connections do not grow');
+    assert.equal(result.requestsSent, result.totalRequests + result.inFlight);
+  } finally {
+    await server.close();
+  }
+});
+
+test('--max-connections opens more connections instead of queueing', async () => {
+  const server = await stallingServer();
+  try {
+    const result = await loadTest({ url: server.url, requestsPerSecond: 200, maxSeconds: 1.5, concurrency: 2, maxConnections: 100, agentKeepAlive: true });
+    assert.ok(server.connections > 20 && server.connections <= 100, `${server.connections} connections`);
+    assert.ok(Math.abs(result.requestsSent - 300) <= 3, `sent ${result.requestsSent}`);
+    assert.equal(result.notSent, 0);
+  } finally {
+    await server.close();
+  }
+});
+
+test('requests that never found a free connection are reported as not sent', async () => {
+  const server = await rawServer(() => {});
+  try {
+    const result = await loadTest({ url: server.url, requestsPerSecond: 100, maxSeconds: 1, concurrency: 2, agentKeepAlive: true });
+    assert.equal(result.requestsSent, 2);
+    assert.equal(result.inFlight, 2);
+    assert.ok(result.notSent >= 95 && result.notSent <= 98, `not sent: ${result.notSent}`);
+    assert.equal(server.requests, 2);
+  } finally {
+    await server.close();
+  }
+});
+
+test('on 2 cores the children share one schedule: the rate and the indexes add up', async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  try {
+    const result = await loadTest({ url: server.url + 'n/I', indexParam: 'I', requestsPerSecond: 400, maxSeconds: 1, concurrency: 4, agentKeepAlive: true, cores: 2 });
+    assert.deepEqual(result.childErrors, []);
+    assert.ok(Math.abs(server.requests - 400) <= 4, `server read ${server.requests}`);
+    const indexes = server.paths.map((p) => Number(p.split('/')[2])).sort((a, b) => a - b);
+    assert.deepEqual(indexes, [...Array(indexes.length).keys()], 'indexes 0..n-1, each once');
+  } finally {
+    await server.close();
+  }
+});
