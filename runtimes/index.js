@@ -5,7 +5,7 @@ import { lookup } from 'node:dns/promises';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { spawnNode, spawnBun, spawnDeno } from './spawn.js';
+import { spawnNode, spawnBun, spawnDeno, lineSplitter } from './spawn.js';
 import * as nodeNet from './node.js';
 import * as bunNet from './bun.js';
 import * as denoNet from './deno.js';
@@ -103,17 +103,8 @@ export const availableCores = () => (os.availableParallelism ? os.availableParal
 
 /** For a child process: fn(line) for each line on stdin. */
 export function onStdinLine(fn) {
-  let rest = '';
   proc.stdin.setEncoding('utf8');
-  proc.stdin.on('data', (text) => {
-    rest += text;
-    let nl;
-    while ((nl = rest.indexOf('\n')) >= 0) {
-      const line = rest.slice(0, nl);
-      rest = rest.slice(nl + 1);
-      fn(line);
-    }
-  });
+  proc.stdin.on('data', lineSplitter(fn));
 }
 
 /** For a child process: one line to the parent, then a callback once it is flushed. */

@@ -10,7 +10,8 @@
 
 const MAX_STDERR = 4096;
 
-function lineSplitter(fn) {
+/** A text sink that calls fn(line) for every complete line. */
+export function lineSplitter(fn) {
   let rest = '';
   return (text) => {
     rest += text;

@@ -8,11 +8,11 @@
 import { ResponseParser, decodeChunks, parseHeaders } from './parser.js';
 import { Stats } from './stats.js';
 
-// Failures that mean the target cannot be reached at all (no connection was ever made).
 // A request that leaves more than this after its time, on a free connection, shows the tool
 // itself falling behind (CPU-bound), not the server.
 const LATE_MS = 10;
 
+// Failures that mean the target cannot be reached at all (no connection was ever made).
 const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_ERROR']);
 
 class Connection {
@@ -31,7 +31,8 @@ class Connection {
     this.isHead = false;
     this.method = '';
     this.path = '';
-    this.startTime = 0;
+    this.startTime = 0; // latency counts from here
+    this.sentAt = 0; // the timeout counts from here (later in the open model, after a wait)
     this.responsesOnSocket = 0;
     this.retried = false;
     this.socketError = null; // reported at close
@@ -89,6 +90,7 @@ class Connection {
     this.responseDone = false;
     this.parseError = null;
     this.parser.expect(this.isHead);
+    this.sentAt = performance.now();
     this.socket.write(this.bytes);
   }
 
@@ -210,7 +212,7 @@ class Connection {
   }
 
   timedOut(now) {
-    if (this.inFlight && now - this.startTime >= this.run.timeout) {
+    if (this.inFlight && now - this.sentAt >= this.run.timeout) {
       this.drop();
       this.finishFailed('timeout');
       this.proceed();
@@ -287,7 +289,9 @@ export class Run {
     if (this.open) {
       // One clock for the schedule of every process: startAt is wall-clock time.
       this.origin = c.startAt ? this.startTime + (c.startAt - Date.now()) : this.startTime;
-      if (runMs) this.scheduleEnd = Math.max(0, Math.ceil((this.startTime + runMs - this.origin - this.phase) / this.period));
+      // Requests due strictly before the deadline (the epsilon keeps 1500 ms / 5 ms at 300
+      // when floating point makes it 300.0000000001).
+      if (runMs) this.scheduleEnd = Math.max(0, Math.ceil((runMs - (this.origin - this.startTime) - this.phase) / this.period - 1e-9));
       // Timers are coarse (1 ms at best on all three runtimes): each tick sends every request
       // whose time has come, never one timer per request.
       this.timers.push(setInterval(() => this.tick(), 1));
