@@ -71,7 +71,8 @@ export const argv = () => proc.argv.slice(2);
 
 export const exit = (code) => proc.exit(code);
 
-export const stdoutIsTTY = () => Boolean(proc.stdout && proc.stdout.isTTY);
+/** Colour only on a terminal, and not when NO_COLOR is set (no-color.org). */
+export const wantsColor = () => Boolean(proc.stdout && proc.stdout.isTTY) && !proc.env.NO_COLOR;
 
 /** Calls fn on Ctrl-C (SIGINT) and SIGTERM; returns a function that removes the handlers. */
 export function onInterrupt(fn) {

@@ -5,7 +5,7 @@
 import mri from 'mri';
 import { runLoadTest, VERSION } from './index.js';
 import { number } from './options.js';
-import { argv, exit, stdoutIsTTY, onInterrupt, readFile, pathOf, cwdUrl } from '../runtimes/index.js';
+import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl } from '../runtimes/index.js';
 
 const absolute = (path) => pathOf(new URL(path, cwdUrl()));
 
@@ -239,10 +239,10 @@ async function main() {
     return fail(describeFailure(result, target), 1);
   }
   if (result.totalRequests === 0 && result.inFlight > 0) {
-    result.show(stdoutIsTTY());
+    result.show(wantsColor());
     return fail(`no response from ${target} before the stop (${result.inFlight} requests in flight)`, 1);
   }
-  result.show(stdoutIsTTY());
+  result.show(wantsColor());
   if (result.childErrors.length > 0) {
     const more = result.childErrors.length > 1 ? ` (and ${result.childErrors.length - 1} more)` : '';
     return fail(`${result.childErrors[0]}${more}`, 1);

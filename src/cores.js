@@ -6,6 +6,7 @@
 //   child → parent   ready                      (or: fail <message>)
 //   parent → child   go <startAt> <stopAt>       all at once; wall-clock ms (stopAt 0: none)
 //   parent → child   stop                        Ctrl-C in the parent
+//   child → parent   progress <completed> <failed>   once a second, for progress lines
 //   child → parent   result <Stats as JSON>      then it exits
 
 import { Stats } from './stats.js';
@@ -44,8 +45,9 @@ export function shares(options, cores) {
 export async function runOnCores(options, cores, spawnChild, workerScript, hooks = {}) {
   const jobs = shares(options, cores);
   const children = await Promise.all(jobs.map(() => spawnChild(workerScript)));
-  const state = children.map(() => ({ ready: false, result: null, failure: null }));
+  const state = children.map(() => ({ ready: false, result: null, failure: null, completed: 0, failed: 0 }));
   let started = false;
+  let startedAt = 0;
   let stopping = false;
 
   const stop = () => {
@@ -58,6 +60,7 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
     const waiting = state.filter((s, i) => !s.ready && !s.done && !state[i].failure);
     if (waiting.length > 0) return;
     started = true;
+    startedAt = Date.now();
     // One origin for the schedule and one deadline for all children: a moment just ahead, so
     // that every child has its `go` before it comes.
     const startAt = Date.now() + 20;
@@ -73,13 +76,22 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
         startIfAllReady();
       } else if (line.startsWith('result ')) {
         state[i].result = Stats.fromJSON(JSON.parse(line.slice(7)));
+      } else if (line.startsWith('progress ')) {
+        const [completed, failed] = line.slice(9).split(' ').map(Number);
+        state[i].completed = completed;
+        state[i].failed = failed;
       } else if (line.startsWith('fail ')) {
         state[i].failure = line.slice(5);
       }
     });
     child.send(`job ${JSON.stringify(jobs[i])}`);
   });
-  if (hooks.onStart) hooks.onStart({ stop, get stopping() { return stopping; } });
+  const snapshot = () => ({
+    completed: state.reduce((sum, s) => sum + s.completed, 0),
+    failed: state.reduce((sum, s) => sum + s.failed, 0),
+    elapsedMs: startedAt ? Date.now() - startedAt : 0,
+  });
+  if (hooks.onStart) hooks.onStart({ stop, snapshot, get stopping() { return stopping; } });
 
   const readyTimer = setTimeout(() => {
     children.forEach((child, i) => {

@@ -24,7 +24,14 @@ onStdinLine(async (line) => {
     const [startAt, stopAt] = line.slice(3).split(' ').map(Number);
     prepared.run.config.startAt = startAt;
     if (stopAt) prepared.run.config.stopAt = stopAt;
-    finish(`result ${JSON.stringify(await prepared.run.start())}`, 0);
+    // Counters once a second for the parent's progress lines: never anything per request.
+    const progress = setInterval(() => {
+      const s = prepared.run.snapshot();
+      writeLine(`progress ${s.completed} ${s.failed}`);
+    }, 1000);
+    const stats = await prepared.run.start();
+    clearInterval(progress);
+    finish(`result ${JSON.stringify(stats)}`, 0);
   } else if (line === 'stop' && prepared) {
     if (started) return prepared.run.stop();
     // Stopped before it began: report an empty run rather than nothing.
