@@ -91,7 +91,6 @@ export function configure(options, { version, resolvedHost }) {
     cookies: cookies || [],
     body,
     bodyBytes: typeof body === 'function' ? null : bodyBytes(body, contentType),
-    bodyText: typeof body === 'string' ? body : body && typeof body === 'object' && !(body instanceof Uint8Array) ? JSON.stringify(body) : null,
     contentType,
     keepAlive: Boolean(options.agentKeepAlive ?? options.keepalive ?? options.keepAlive),
     concurrency,
@@ -113,9 +112,8 @@ export function configure(options, { version, resolvedHost }) {
     instanceIndex: instances++,
     version,
   };
-  if (config.bodyText !== null && config.contentType === 'application/x-www-form-urlencoded' && typeof body === 'object') {
-    config.bodyText = new TextDecoder().decode(config.bodyBytes);
-  }
+  // The body as text, for --index to replace in it (as sent: JSON or form already applied).
+  config.bodyText = config.bodyBytes ? new TextDecoder().decode(config.bodyBytes) : null;
   config.requests = createRequests(config);
   return config;
 }
