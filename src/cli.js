@@ -27,6 +27,7 @@ const HELP = `Usage: loadtest [options] URL
   -P, --postBody S        POST the string S       -p, --postFile F    POST the file F
   -u, --putFile F         PUT the file F
   -A, --patchBody S       PATCH the string S      -a, --patchFile F   PATCH the file F
+                          (a .js file F: its default export (index) => body, per request)
       --data S            send S as the body (with -m)
   -R, --requestGenerator F  module whose default export(index, options) returns
                           { method, path, headers, body } for request index
@@ -39,6 +40,10 @@ const HELP = `Usage: loadtest [options] URL
       --cores N           processes (cores) to use, at most the machine's (default 1)
       --tcp               accepted for loadtest 8 compatibility: raw sockets are always used
       --quiet             no progress lines
+      --agent             same as -k (loadtest 8)
+      --requestsPerSecond N  same as --rps (loadtest 8)
+  -s, --secureProtocol, -r, --recover, --debug   accepted for loadtest 8 scripts; no effect
+      --proxy             not supported: a one-line error
   -V, --version           print the version
   -h, --help              this help
 `;
@@ -110,9 +115,7 @@ async function readBodyFile(path) {
 
 /** Turns the parsed flags into loadTest() options. */
 async function toOptions(args) {
-  if (args._.length === 0) throw new UsageError('missing URL to load-test (see loadtest --help)');
-  if (args._.length > 1) throw new UsageError(`too many arguments: ${args._.join(' ')}`);
-  const o = { url: String(args._[0]) };
+  const o = {};
   const num = (flag, name, opts) => {
     const v = flagValue(args, name);
     if (v === undefined) return undefined;
@@ -122,10 +125,14 @@ async function toOptions(args) {
       throw new UsageError(err.message);
     }
   };
+  // Numbers first: in "-n URL" the URL was taken as -n's value, and that is the error to name.
   o.maxRequests = num('n', 'maxRequests', { integer: true });
   o.concurrency = num('c', 'concurrency', { integer: true, min: 1 });
   o.maxSeconds = num('t', 'maxSeconds', {});
   o.timeout = num('d', 'timeout', {});
+  if (args._.length === 0) throw new UsageError('missing URL to load-test (see loadtest --help)');
+  if (args._.length > 1) throw new UsageError(`too many arguments: ${args._.join(' ')}`);
+  o.url = String(args._[0]);
   const rps = flagValue(args, 'rps') ?? flagValue(args, 'requestsPerSecond');
   if (rps !== undefined) {
     try {
@@ -162,6 +169,9 @@ async function toOptions(args) {
     // A .js file makes a body per request; its path goes on, so that children can load it too.
     if (isFile && /\.m?js$/.test(v)) o.bodyModule = absolute(v);
     else o.body = isFile ? await readBodyFile(v) : v;
+  }
+  if ((flagValue(args, 'cert') === undefined) !== (flagValue(args, 'key') === undefined)) {
+    throw new UsageError('--cert and --key go together (a client certificate and its key)');
   }
   for (const name of ['cert', 'key', 'ca']) {
     const path = flagValue(args, name);
