@@ -134,7 +134,9 @@ class Connection {
       this.proceed();
       return;
     }
-    if (this.parser.finish()) {
+    // A body delimited by the close is complete only when the close is clean: one ended by an
+    // error (a reset) may be cut short, and is incomplete (RFC 9112 section 8).
+    if (this.socketError === null && this.parser.finish()) {
       // A body delimited by the close: onResponse has run.
       this.responseDone = false;
       this.proceed();
@@ -279,7 +281,15 @@ export class Run {
     const c = this.config;
     // stopAt (a wall-clock time) lets the children of a multi-core run stop together.
     let runMs = c.maxSeconds ? c.maxSeconds * 1000 : 0;
-    if (c.stopAt) runMs = Math.max(0, c.stopAt - Date.now());
+    if (c.stopAt) {
+      runMs = c.stopAt - Date.now();
+      // A child whose `go` came after the shared deadline has nothing left to do; a runMs of 0
+      // would read as "no time limit" below and the run would never stop.
+      if (runMs <= 0) {
+        runMs = 0;
+        this.stopping = true;
+      }
+    }
     if (runMs) this.timers.push(setTimeout(() => this.deadline(), runMs));
     if (this.timeout) {
       // One sweep for all connections instead of a timer per request.
@@ -321,6 +331,15 @@ export class Run {
           this.idle.push(conn);
         }
         return -2;
+      }
+      if (conn.idle) {
+        // Woken by its own socket (the server closed it, or sent stray bytes) after its next
+        // request came due but before tick() ran: it takes that request, so it must leave the
+        // idle list, or tick() would later hand it a second request while this one is out (two
+        // requests on one connection, one of them never accounted for: the run never ends).
+        conn.idle = false;
+        const at = this.idle.indexOf(conn);
+        if (at >= 0) this.idle.splice(at, 1);
       }
       this.intendedTime = intended;
     }
@@ -434,7 +453,18 @@ export class Run {
       set: (v) => (headers = v),
       enumerable: true,
     });
-    if (this.contentInspector !== null) this.contentInspector(result);
+    if (this.contentInspector !== null) {
+      try {
+        this.contentInspector(result);
+      } catch (e) {
+        // As with statusCallback: a throw here would leave this response counted as completed
+        // without a status and its connection stalled. Count it as the inspector left it.
+        if (!this.inspectorFailed) {
+          this.inspectorFailed = true;
+          console.error(`loadtest: contentInspector threw: ${e && e.message}`);
+        }
+      }
+    }
     let error = null;
     if (result.customError !== undefined && result.customError !== null && result.customError !== false) {
       const key = result.customErrorCode !== undefined ? `${status}:${result.customErrorCode}` : String(status);

@@ -17,7 +17,10 @@ export function makeResult(config, stats, extra = {}) {
   for (let code = 0; code < stats.statusCounts.length; code++) {
     if (code >= 400 && stats.statusCounts[code] > 0) errorCodes[code] = stats.statusCounts[code];
   }
-  Object.assign(errorCodes, stats.customErrors, stats.errors);
+  // Added, not assigned: a custom error without a code is keyed by its bare status ("503"),
+  // the same key as that status's ordinary errors, and both must count.
+  for (const k in stats.customErrors) errorCodes[k] = (errorCodes[k] || 0) + stats.customErrors[k];
+  for (const k in stats.errors) errorCodes[k] = (errorCodes[k] || 0) + stats.errors[k];
   const statusCodes = {};
   for (let code = 0; code < stats.statusCounts.length; code++) {
     if (stats.statusCounts[code] > 0) statusCodes[code] = stats.statusCounts[code];
