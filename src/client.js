@@ -12,6 +12,9 @@ import { Stats } from './stats.js';
 // itself falling behind (CPU-bound), not the server.
 const LATE_MS = 10;
 
+// RFC 9110 9.2.2: methods that may be sent again without changing the outcome.
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
+
 // Failures that mean the target cannot be reached at all (no connection was ever made).
 const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_ERROR']);
 
@@ -29,6 +32,7 @@ class Connection {
     this.index = -1; // request index in flight
     this.bytes = null; // its bytes (for a retry)
     this.isHead = false;
+    this.idempotent = true; // may be sent again after a kept-alive connection closed under it
     this.method = '';
     this.path = '';
     this.startTime = 0; // latency counts from here
@@ -67,10 +71,20 @@ class Connection {
     let bytes = run.fixed;
     if (bytes !== null) {
       this.isHead = run.fixedIsHead;
+      this.idempotent = run.fixedIdempotent;
     } else {
-      const shape = run.build(index);
+      let shape;
+      try {
+        shape = run.build(index);
+      } catch (err) {
+        // A user's generator or body function threw: this request fails with the reason and
+        // the run ends, rather than an exception escaping a socket handler.
+        run.buildFailed(this, index, err);
+        return;
+      }
       bytes = shape.bytes;
       this.isHead = shape.isHead;
+      this.idempotent = IDEMPOTENT.has(shape.method);
       this.method = shape.method;
       this.path = shape.path;
     }
@@ -145,18 +159,14 @@ class Connection {
     const nothing = this.parser.bytesSeen === 0;
     const err = this.socketError;
     const benign = err === null || err.code === 'ECONNRESET' || err.code === 'EPIPE';
-    if (nothing && this.responsesOnSocket > 0 && !this.retried && benign) {
-      // The server closed a kept-alive connection as the request went out (RFC 9112 9.3.1
-      // allows the retry): it never saw the request, so send it again on a new connection.
+    if (nothing && this.responsesOnSocket > 0 && !this.retried && benign && this.idempotent) {
+      // The server closed a kept-alive connection as the request went out: it most likely never
+      // saw it, so send it once more on a new connection. RFC 9112 9.3.1 allows this for
+      // idempotent methods only; a POST or PATCH fails instead.
       this.retried = true;
       run.stats.retries++;
       this.inFlight = false;
       run.inFlight--;
-      if (run.stopping) {
-        run.stats.inFlightAtStop++;
-        run.check();
-        return;
-      }
       this.send();
       return;
     }
@@ -254,6 +264,7 @@ export class Run {
     this.indexOffset = config.indexOffset || 0;
     this.fixed = config.requests.fixed;
     this.fixedIsHead = config.requests.isHead;
+    this.fixedIdempotent = IDEMPOTENT.has(config.method);
     this.build = config.requests.build;
     this.statusCallback = config.statusCallback || null;
     this.contentInspector = config.contentInspector || null;
@@ -392,6 +403,16 @@ export class Run {
       this.abortReason = reason;
       this.stop();
     }
+  }
+
+  buildFailed(conn, index, err) {
+    const reason = `request generator threw: ${(err && err.message) || err}`;
+    conn.index = index;
+    conn.startTime = performance.now();
+    this.stats.fail(reason);
+    if (this.statusCallback !== null) this.reportFailure(conn, reason);
+    this.abortReason = reason;
+    this.stop();
   }
 
   deadline() {

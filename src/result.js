@@ -21,9 +21,14 @@ export function makeResult(config, stats, extra = {}) {
   // the same key as that status's ordinary errors, and both must count.
   for (const k in stats.customErrors) errorCodes[k] = (errorCodes[k] || 0) + stats.customErrors[k];
   for (const k in stats.errors) errorCodes[k] = (errorCodes[k] || 0) + stats.errors[k];
+  // Every response by status, those a contentInspector marked as errors included.
   const statusCodes = {};
   for (let code = 0; code < stats.statusCounts.length; code++) {
     if (stats.statusCounts[code] > 0) statusCodes[code] = stats.statusCounts[code];
+  }
+  for (const k in stats.customErrors) {
+    const code = parseInt(k, 10);
+    statusCodes[code] = (statusCodes[code] || 0) + stats.customErrors[k];
   }
   const percentiles = {};
   for (const p of PERCENTILES) percentiles[p] = ms(h.percentile(p));
