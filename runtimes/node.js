@@ -9,17 +9,33 @@ export const name = 'node:net';
 export const tlsName = 'node:tls';
 export const canSkipVerify = true;
 
+const READ_BUFFER = 64 * 1024;
+
 /** tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. */
 export function connect(host, port, handlers, tls = null) {
+  let dead = false;
+  let intoBuffer = false;
+  // Plain TCP reads into one buffer per connection (`onread`) instead of a new Buffer per read:
+  // +12-18 % req/s on node 20 against nginx (bench/README.md). The chunk handed on is a view of
+  // that buffer, valid until data() returns, as the socket interface says.
+  const onread = tls
+    ? undefined
+    : {
+        buffer: Buffer.allocUnsafe(READ_BUFFER),
+        callback(n, buf) {
+          intoBuffer = true;
+          if (!dead) handlers.data(buf.subarray(0, n));
+        },
+      };
   // noDelay: a request is one write that must leave at once, not wait for Nagle's timer.
   const socket = tls
     ? tlsModule.connect({ host, port, noDelay: true, ...tlsOptions(tls) })
-    : net.connect({ host, port, noDelay: true });
+    : net.connect({ host, port, noDelay: true, onread });
   if (tls) socket.setNoDelay(true);
-  let dead = false;
   // No setEncoding: chunks arrive as Buffers, which are Uint8Arrays, passed on without a copy.
+  // (A node:net without `onread` support emits them here instead; never both.)
   socket.on('data', (chunk) => {
-    if (!dead) handlers.data(chunk);
+    if (!dead && !intoBuffer) handlers.data(chunk);
   });
   socket.on('error', (err) => {
     if (!dead) handlers.error(tls ? certificateError(err) : err);

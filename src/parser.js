@@ -55,6 +55,13 @@ const TOKEN_CHUNKED = new TextEncoder().encode('chunked');
 const TOKEN_CLOSE = new TextEncoder().encode('close');
 const TOKEN_KEEP_ALIVE = new TextEncoder().encode('keep-alive');
 
+// A copy of bytes to keep: Uint8Array's slice, because a node Buffer's own slice() is a view,
+// and adapters reuse their read buffers.
+const sliceCopy = Uint8Array.prototype.slice;
+function copy(buf, from, to) {
+  return sliceCopy.call(buf, from, to);
+}
+
 function lower(b) {
   return b >= 65 && b <= 90 ? b | 0x20 : b;
 }
@@ -141,7 +148,7 @@ export class ResponseParser {
       const state = this.state;
       if (state === S_BODY_LENGTH) {
         const n = Math.min(this.remaining, end - i);
-        if (this.capture) this.bodyChunks.push(buf.slice(i, i + n));
+        if (this.capture) this.bodyChunks.push(copy(buf, i, i + n));
         this.remaining -= n;
         this.bytesSeen += n;
         i += n;
@@ -150,7 +157,7 @@ export class ResponseParser {
       }
       if (state === S_CHUNK_DATA) {
         const n = Math.min(this.remaining, end - i);
-        if (this.capture) this.bodyChunks.push(buf.slice(i, i + n));
+        if (this.capture) this.bodyChunks.push(copy(buf, i, i + n));
         this.remaining -= n;
         this.bytesSeen += n;
         i += n;
@@ -158,7 +165,7 @@ export class ResponseParser {
         continue;
       }
       if (state === S_BODY_CLOSE) {
-        if (this.capture) this.bodyChunks.push(buf.slice(i, end));
+        if (this.capture) this.bodyChunks.push(copy(buf, i, end));
         this.bytesSeen += end - i;
         return end;
       }
@@ -287,7 +294,7 @@ export class ResponseParser {
 
   captureHead(buf, from, to) {
     this.bytesSeen += to - from;
-    if (this.capture && to > from) this.headChunks.push(buf.slice(from, to));
+    if (this.capture && to > from) this.headChunks.push(copy(buf, from, to));
   }
 
   // "HTTP/1.x NNN reason CRLF"; pos counts bytes of the line.

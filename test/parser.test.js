@@ -5,6 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Buffer } from 'node:buffer';
 import { ResponseParser, decodeChunks, parseHeaders, MAX_HEAD_BYTES } from '../src/parser.js';
 
 const enc = new TextEncoder();
@@ -436,6 +437,17 @@ test('with capture on the body is the de-chunked payload, multi-byte UTF-8 split
   assert.equal(r.responses[0].head, OK('Transfer-Encoding: chunked\r\n'));
   const plain = feedAllWays(concat(OK(`Content-Length: ${body.length}\r\n`), body));
   assertOne(plain, { body: text });
+});
+
+test('captured chunks are copies even from a node Buffer (whose slice() is a view)', () => {
+  const buf = Buffer.from(OK('Content-Length: 5\r\n', 'hello'));
+  let got;
+  const parser = new ResponseParser((p) => (got = p), assert.fail, true);
+  parser.expect(false);
+  parser.execute(buf, 0, buf.length);
+  buf.fill(0);
+  assert.equal(decodeChunks(got.bodyChunks), 'hello');
+  assert.deepEqual(parseHeaders(decodeChunks(got.headChunks)), { 'content-length': '5' });
 });
 
 test('captured chunks are copies: reusing the read buffer does not change them', () => {
