@@ -1,5 +1,5 @@
 // The one place that asks which runtime this is. It picks the socket adapter and gathers the
-// few runtime facilities the entry points need (name lookups, reading files).
+// few runtime facilities the entry points need (name lookups, files, child processes, stdio).
 
 import { lookup } from 'node:dns/promises';
 import { readFile } from 'node:fs/promises';
@@ -34,7 +34,7 @@ const DEFAULTS = { node: 'node', bun: 'bun', deno: 'deno' };
 export function pickAdapter(forced, tls = null) {
   // LOADTEST_SOCKET changes the default, so a whole test suite can run on another adapter.
   const key = forced || globalThis.process.env.LOADTEST_SOCKET || DEFAULTS[runtime.name];
-  if (!(key in adapters)) throw new Error(`unknown socket adapter '${forced}' (node, bun or deno)`);
+  if (!(key in adapters)) throw new Error(`unknown socket adapter '${key}' (node, bun or deno)`);
   const adapter = adapters[key];
   if (!adapter) throw new Error(`socket adapter '${key}' needs the ${key} runtime; this is ${runtime.name} (try --socket node)`);
   if (!tls) return { name: adapter.name, connect: adapter.connect };
