@@ -89,3 +89,43 @@ test('on 2 cores the children share one schedule: the rate and the indexes add u
     await server.close();
   }
 });
+
+test('when loadtest itself falls behind (a blocked event loop), the report says so', async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  try {
+    const result = await loadTest({
+      url: server.url, requestsPerSecond: 200, maxSeconds: 1, concurrency: 20, agentKeepAlive: true,
+      // Blocks the event loop 40 ms on every 10th response, as a CPU-bound tool would be.
+      statusCallback: (error, r) => {
+        if (r.requestIndex % 10 === 0) {
+          const until = performance.now() + 40;
+          while (performance.now() < until);
+        }
+      },
+    });
+    assert.ok(result.lateSends > result.requestsSent / 100, `late sends: ${result.lateSends} of ${result.requestsSent}`);
+    assert.ok(result.maxLagMs >= 20, `worst lag ${result.maxLagMs} ms`);
+    const lines = [];
+    const log = console.log;
+    console.log = (line) => lines.push(line);
+    try {
+      result.show();
+    } finally {
+      console.log = log;
+    }
+    assert.match(lines.join('\n'), /loadtest itself fell behind its schedule/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a server that keeps up gives no behind-schedule warning', async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  try {
+    const result = await loadTest({ url: server.url, requestsPerSecond: 200, maxSeconds: 0.5, concurrency: 5, agentKeepAlive: true });
+    assert.ok(result.lateSends <= result.requestsSent / 100, `late sends: ${result.lateSends}`);
+    assert.equal(result.notSent, 0);
+  } finally {
+    await server.close();
+  }
+});
