@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { loadTest, startServer } from '../src/index.js';
 import { VERSION } from '../src/version.js';
 import { Histogram } from '../src/histogram.js';
-import { rawServer, ok } from './servers.js';
+import { rawServer, ok, shownReport } from './servers.js';
 
 test('loadTest resolves to a result with loadtest 8 keys, and show() prints the report', async () => {
   const server = await startServer({ port: 0, host: '127.0.0.1', quiet: true });
@@ -23,15 +23,7 @@ test('loadTest resolves to a result with loadtest 8 keys, and show() prints the 
     assert.ok(result.percentiles[99] <= result.maxLatencyMs);
     assert.ok(result.meanLatencyMs > 0 && result.effectiveRps > 0);
     assert.equal(result.rps, result.effectiveRps);
-    const lines = [];
-    const log = console.log;
-    console.log = (line) => lines.push(line);
-    try {
-      result.show();
-    } finally {
-      console.log = log;
-    }
-    const text = lines.join('\n');
+    const text = shownReport(result);
     assert.match(text, /Effective rps: +\d+/);
     assert.match(text, /Completed requests: +100/);
     assert.match(text, /99% +[\d.]+ ms/);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTest } from '../src/index.js';
-import { rawServer, ok } from './servers.js';
+import { rawServer, ok, shownReport } from './servers.js';
 
 // A server that holds every response that arrives in the first 300 ms of each second until
 // those 300 ms are over, like a server pausing for garbage collection.
@@ -105,15 +105,7 @@ test('when loadtest itself falls behind (a blocked event loop), the report says 
     });
     assert.ok(result.lateSends > result.requestsSent / 100, `late sends: ${result.lateSends} of ${result.requestsSent}`);
     assert.ok(result.maxLagMs >= 20, `worst lag ${result.maxLagMs} ms`);
-    const lines = [];
-    const log = console.log;
-    console.log = (line) => lines.push(line);
-    try {
-      result.show();
-    } finally {
-      console.log = log;
-    }
-    assert.match(lines.join('\n'), /loadtest itself fell behind its schedule/);
+    assert.match(shownReport(result), /loadtest itself fell behind its schedule/);
   } finally {
     await server.close();
   }

@@ -82,3 +82,16 @@ export function runtimeCommand(script) {
   if (globalThis.Deno) return [globalThis.Deno.execPath(), ['run', '-A', script]];
   return [globalThis.process.execPath, [script]];
 }
+
+/** What result.show() prints, as one string. */
+export function shownReport(result) {
+  const lines = [];
+  const log = console.log;
+  console.log = (line) => lines.push(line);
+  try {
+    result.show();
+  } finally {
+    console.log = log;
+  }
+  return lines.join('\n');
+}
