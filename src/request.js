@@ -81,6 +81,7 @@ export function createRequests(o) {
     const shape = { bytes, isHead, method: o.method, path: o.path };
     return { fixed: bytes, isHead, build: () => shape };
   }
+  if (replace && !bodyFn) return indexTemplate(o, baseHeaders, isHead);
   return {
     fixed: null,
     isHead,
@@ -114,4 +115,92 @@ function indexReplacer(param, callback) {
     value: (index) => String(callback ? callback(index) : index),
     in: (text, value) => text.split(param).join(value),
   };
+}
+
+const CRLF = encoder.encode('\r\n');
+const CONTENT_LENGTH = encoder.encode('content-length: ');
+const SLAB = 64 * 1024;
+
+/**
+ * Requests that differ only by --index: the request is encoded once as the parts around each
+ * place the index goes, and each request is those parts and the index's bytes written into a
+ * shared slab, with no string building or encoding. A new Uint8Array per request costs more
+ * than the rest of the request on V8 (bench/README.md); a slab is never written twice (a full
+ * one is left to the requests that point into it and a new one is started), so earlier
+ * requests' bytes stay valid for as long as a connection holds them.
+ */
+function indexTemplate(o, headers, isHead) {
+  let head = `${o.method} ${o.path} HTTP/1.1\r\n`;
+  for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
+  const headParts = head.split(o.indexParam).map((t) => encoder.encode(t));
+  const bodyParts = o.bodyText ? o.bodyText.split(o.indexParam).map((t) => encoder.encode(t)) : [];
+  const sum = (parts) => parts.reduce((n, p) => n + p.length, 0);
+  const headFixed = sum(headParts);
+  const bodyFixed = sum(bodyParts);
+  // As encodeRequest: a length for any body, and a zero length for an empty POST, PUT, PATCH.
+  const withLength = bodyParts.length > 0 || o.method === 'POST' || o.method === 'PUT' || o.method === 'PATCH';
+  const callback = o.indexParamCallback;
+  const keepPath = o.statusCallback || o.contentInspector;
+  let value = new Uint8Array(64); // the index's bytes for the current request
+  let slab = new Uint8Array(SLAB);
+  let at = 0;
+  const shape = { bytes: null, isHead, method: o.method, path: o.path };
+
+  const put = (parts, valueLength) => {
+    for (let k = 0; k < parts.length; k++) {
+      if (k > 0) {
+        slab.set(valueLength === value.length ? value : value.subarray(0, valueLength), at);
+        at += valueLength;
+      }
+      slab.set(parts[k], at);
+      at += parts[k].length;
+    }
+  };
+
+  return {
+    fixed: null,
+    isHead,
+    build(index) {
+      let n;
+      if (callback) {
+        const text = String(callback(index));
+        if (text.length * 3 > value.length) value = new Uint8Array(text.length * 3);
+        n = encoder.encodeInto(text, value).written;
+      } else {
+        n = writeDigits(value, 0, index);
+      }
+      const bodyLength = bodyParts.length > 0 ? bodyFixed + (bodyParts.length - 1) * n : 0;
+      const size = headFixed + (headParts.length - 1) * n + (withLength ? CONTENT_LENGTH.length + 20 : 0) + 2 + bodyLength;
+      if (at + size > slab.length) {
+        slab = new Uint8Array(Math.max(SLAB, size));
+        at = 0;
+      }
+      const start = at;
+      put(headParts, n);
+      if (withLength) {
+        slab.set(CONTENT_LENGTH, at);
+        at = writeDigits(slab, at + CONTENT_LENGTH.length, bodyLength);
+        slab.set(CRLF, at);
+        at += 2;
+      }
+      slab.set(CRLF, at);
+      at += 2;
+      if (bodyParts.length > 0) put(bodyParts, n);
+      shape.bytes = slab.subarray(start, at);
+      if (keepPath) shape.path = o.path.split(o.indexParam).join(new TextDecoder().decode(value.subarray(0, n)));
+      return shape;
+    },
+  };
+}
+
+// Writes a non-negative integer's decimal digits at `at`; returns the index after them.
+function writeDigits(buf, at, n) {
+  let digits = 1;
+  for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
+  const end = at + digits;
+  for (let i = end - 1; i >= at; i--) {
+    buf[i] = 48 + (n % 10);
+    n = Math.floor(n / 10);
+  }
+  return end;
 }
