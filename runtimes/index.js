@@ -102,10 +102,11 @@ export function spawnChild(script, env = {}) {
 /** The cores this process may use. */
 export const availableCores = () => (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
 
-/** For a child process: fn(line) for each line on stdin. */
-export function onStdinLine(fn) {
+/** For a child process: fn(line) for each line on stdin, and onEnd() when stdin closes. */
+export function onStdinLine(fn, onEnd) {
   proc.stdin.setEncoding('utf8');
   proc.stdin.on('data', lineSplitter(fn));
+  proc.stdin.on('end', onEnd);
 }
 
 /** For a child process: one line to the parent, then a callback once it is flushed. */

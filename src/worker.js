@@ -39,6 +39,10 @@ onStdinLine(async (line) => {
     prepared.run.stopping = true;
     finish(`result ${JSON.stringify(await prepared.run.start())}`, 0);
   }
+}, () => {
+  // The parent is gone (killed, crashed): a load generator must not go on alone.
+  if (prepared && started) prepared.run.stop();
+  exit(3);
 });
 
 // Ctrl-C in a terminal reaches the whole process group: stop and report, as the parent does.

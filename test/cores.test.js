@@ -142,3 +142,22 @@ test('--cores 0 and more cores than the machine has are one-line errors', async 
   assert.match(many.stderr, /^loadtest: cores 999: this machine has \d+\n$/);
   await assert.rejects(loadTest({ url: 'http://127.0.0.1:9/', cores: 2, statusCallback() {} }), /statusCallback cannot be sent to child processes/);
 });
+
+test('a killed parent leaves no child sending requests', async () => {
+  const server = await rawServer(({ socket }) => setTimeout(() => !socket.destroyed && socket.write(ok()), 2));
+  const [command, prefix] = runtimeCommand(CLI);
+  const child = spawn(command, [...prefix, server.url, '-t', '20', '-c', '2', '-k', '--cores', '2', '--quiet'], { stdio: ['ignore', 'ignore', 'ignore'] });
+  try {
+    const deadline = Date.now() + 15000;
+    while (server.requests < 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(server.requests >= 50, 'the children were sending');
+    child.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 1000));
+    const after = server.requests;
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(server.requests, after, 'nothing more arrived once the parent was gone');
+  } finally {
+    child.kill('SIGKILL');
+    await server.close();
+  }
+});
