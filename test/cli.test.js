@@ -4,57 +4,15 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
-import { rawServer, ok, runtimeCommand } from './servers.js';
+import { rawServer, ok, spawnScript } from './servers.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const TESTSERVER = fileURLToPath(new URL('../src/testserver-cli.js', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const HARD_TIMEOUT_MS = 20000;
-
-/**
- * Spawns `script` with `args` on this runtime and resolves, once the process has exited and its
- * output is closed, to { code, signal, stdout, stderr }. `onStdout(text, child)` sees the output
- * so far as it arrives. A process still running after 20 s is killed and the promise rejects.
- */
-function spawnScript(script, args, { onStdout } = {}) {
-  const [command, prefix] = runtimeCommand(script);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [...prefix, ...args], {
-      cwd: ROOT,
-      env: { ...globalThis.process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, HARD_TIMEOUT_MS);
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (text) => {
-      stdout += text;
-      if (onStdout) onStdout(stdout, child);
-    });
-    child.stderr.on('data', (text) => (stderr += text));
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (timedOut) reject(new Error(`${script} ${args.join(' ')}: still running after ${HARD_TIMEOUT_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
-      else resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
 
 const runCli = (args) => spawnScript(CLI, args);
 

@@ -10,27 +10,11 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { loadTest } from '../src/index.js';
 import { split, shares } from '../src/cores.js';
 import { Stats } from '../src/stats.js';
-import { rawServer, ok, runtimeCommand } from './servers.js';
+import { rawServer, ok, runtimeCommand, spawnScript } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
-function runCli(args, { interruptAfterMs } = {}) {
-  const [command, prefix] = runtimeCommand(CLI);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [...prefix, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...globalThis.process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    const killer = setTimeout(() => child.kill('SIGKILL'), 30000);
-    if (interruptAfterMs) setTimeout(() => globalThis.process.kill(child.pid, 'SIGINT'), interruptAfterMs);
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const runCli = (args, options) => spawnScript(CLI, args, options);
 
 const completed = (stdout) => Number(/Completed requests: +(\d+)/.exec(stdout)?.[1]);
 

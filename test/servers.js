@@ -3,6 +3,10 @@
 // compare what the server received with what loadtest reports.
 
 import net from 'node:net';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const HEAD_END = '\r\n\r\n';
 
@@ -95,3 +99,46 @@ export function shownReport(result) {
   }
   return lines.join('\n');
 }
+
+/**
+ * Spawns `script` with `args` on this runtime and resolves, once the process has exited and its
+ * output is closed, to { code, signal, stdout, stderr }. `onStdout(text, child)` sees the output
+ * so far as it arrives. A process still running after `timeoutMs` is killed and the promise rejects;
+ * `interruptAfterMs` sends it SIGINT (Ctrl-C) after that long.
+ */
+export function spawnScript(script, args, { onStdout, interruptAfterMs, timeoutMs = 30000 } = {}) {
+  const [command, prefix] = runtimeCommand(script);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...prefix, ...args], {
+      cwd: ROOT,
+      env: { ...globalThis.process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    // process.kill, not child.kill: deno's child_process misreports the exit code after the latter.
+    if (interruptAfterMs) setTimeout(() => globalThis.process.kill(child.pid, 'SIGINT'), interruptAfterMs);
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (text) => {
+      stdout += text;
+      if (onStdout) onStdout(stdout, child);
+    });
+    child.stderr.on('data', (text) => (stderr += text));
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) reject(new Error(`${script} ${args.join(' ')}: still running after ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      else resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
