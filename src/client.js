@@ -7,6 +7,7 @@
 
 import { ResponseParser, decodeChunks, parseHeaders } from './parser.js';
 import { Stats } from './stats.js';
+import { closeSecond } from './series.js';
 
 // A request that leaves more than this after its time, on a free connection, shows the tool
 // itself falling behind (CPU-bound), not the server.
@@ -51,13 +52,17 @@ class Connection {
     this.socketError = null;
     this.parser.restart();
     run.stats.connections++;
+    if (++run.openSockets > run.peakSockets) run.peakSockets = run.openSockets;
     this.socket = run.adapter.connect(run.host, run.port, this);
   }
 
   drop() {
     const socket = this.socket;
     this.socket = null;
-    if (socket) socket.destroy();
+    if (socket) {
+      this.run.openSockets--;
+      socket.destroy();
+    }
   }
 
   // Claims the next request and sends it, on this socket or a new one.
@@ -110,6 +115,7 @@ class Connection {
 
   // handlers for the socket
   data(chunk) {
+    this.run.stats.bytes += chunk.length;
     const used = this.parser.execute(chunk, 0, chunk.length);
     if (this.parseError !== null) {
       const reason = this.parseError;
@@ -141,8 +147,9 @@ class Connection {
   }
 
   close() {
-    this.socket = null;
     const run = this.run;
+    if (this.socket !== null) run.openSockets--;
+    this.socket = null;
     if (!this.inFlight) {
       // An idle kept-alive connection closed by the server: open a new one when needed.
       this.proceed();
@@ -190,7 +197,7 @@ class Connection {
     run.inFlight--;
     const stats = run.stats;
     stats.completed++;
-    stats.histogram.record(elapsed * 1000);
+    stats.recent.record(elapsed * 1000);
     if (run.statusCallback === null && run.contentInspector === null) {
       stats.statusCounts[status]++;
       if (status >= 400) stats.httpErrors++;
@@ -271,11 +278,16 @@ export class Run {
     this.capture = this.statusCallback !== null || this.contentInspector !== null;
     this.stats = new Stats();
     this.connections = [];
+    this.openSockets = 0;
+    this.peakSockets = 0; // most open at once in the current second
     this.inFlight = 0;
     this.stopping = false;
     this.done = false;
     this.timers = [];
     this.startTime = 0;
+    this.began = false;
+    this.waiting = null; // the timer until startAt
+    this.secondClosedAt = 0; // when the series' last second was closed
     this.connectFailures = 0;
     this.abortReason = null;
   }
@@ -283,13 +295,22 @@ export class Run {
   start() {
     return new Promise((resolve) => {
       this.resolve = resolve;
-      this.begin();
+      // startAt (wall-clock ms): the children of --cores and the shards of --shard begin together.
+      const wait = this.config.startAt ? this.config.startAt - Date.now() : 0;
+      if (wait > 0 && !this.stopping) this.waiting = setTimeout(() => this.begin(), wait);
+      else this.begin();
     });
   }
 
   begin() {
+    this.began = true;
+    this.waiting = null;
     this.startTime = performance.now();
     const c = this.config;
+    // One clock for the schedule and the series of every process: startAt is wall-clock time.
+    this.origin = c.startAt ? this.startTime + (c.startAt - Date.now()) : this.startTime;
+    this.stats.startTime = c.startAt || Date.now();
+    this.secondClosedAt = this.origin;
     // stopAt (a wall-clock time) lets the children of a multi-core run stop together.
     let runMs = c.maxSeconds ? c.maxSeconds * 1000 : 0;
     if (c.stopAt) {
@@ -307,9 +328,8 @@ export class Run {
       const every = Math.max(5, Math.min(250, Math.floor(this.timeout / 10)));
       this.timers.push(setInterval(() => this.sweep(), every));
     }
+    this.nextSecond();
     if (this.open) {
-      // One clock for the schedule of every process: startAt is wall-clock time.
-      this.origin = c.startAt ? this.startTime + (c.startAt - Date.now()) : this.startTime;
       // Requests due strictly before the deadline (the epsilon keeps 1500 ms / 5 ms at 300
       // when floating point makes it 300.0000000001).
       if (runMs) this.scheduleEnd = Math.max(0, Math.ceil((runMs - (this.origin - this.startTime) - this.phase) / this.period - 1e-9));
@@ -390,6 +410,25 @@ export class Run {
     if (queued > stats.maxQueue) stats.maxQueue = queued;
   }
 
+  // The series closes a second on each whole second from the origin; a late timer makes that
+  // second longer (its durationMs says so) rather than moving counts into the wrong one.
+  nextSecond() {
+    const due = this.origin + (this.stats.series.length + 1) * 1000;
+    this.secondTimer = setTimeout(() => {
+      // Timers may fire up to a millisecond early (node rounds to its loop's cached clock).
+      if (performance.now() < due - 0.5) return this.nextSecond();
+      this.closeSecond();
+      if (!this.done) this.nextSecond();
+    }, Math.max(0, Math.ceil(due - performance.now())));
+  }
+
+  closeSecond() {
+    const now = performance.now();
+    closeSecond(this.stats, now - this.secondClosedAt, this.peakSockets);
+    this.peakSockets = this.openSockets;
+    this.secondClosedAt = now;
+  }
+
   sweep() {
     const now = performance.now();
     for (const conn of this.connections) conn.timedOut(now);
@@ -425,6 +464,12 @@ export class Run {
   stop() {
     if (this.stopping) return;
     this.stopping = true;
+    if (!this.began) {
+      // Stopped while waiting for startAt: an empty run.
+      clearTimeout(this.waiting);
+      this.begin();
+      return;
+    }
     for (const conn of this.connections) {
       if (conn.inFlight) {
         conn.inFlight = false;
@@ -444,8 +489,12 @@ export class Run {
     this.done = true;
     this.stopping = true;
     for (const t of this.timers) clearTimeout(t), clearInterval(t);
+    clearTimeout(this.secondTimer);
     for (const conn of this.connections) conn.drop();
     const now = performance.now();
+    // The last, partial second (a run that ended on a whole second has nothing more to close).
+    const stats = this.stats;
+    if (stats.series.length === 0 || now - this.secondClosedAt >= 1 || stats.completed + stats.failed > stats.seriesTotals.ended) this.closeSecond();
     // The open model's clock starts at the schedule's origin (a child may wait a moment for it).
     this.stats.elapsedMs = now - (this.open ? Math.max(this.origin, this.startTime) : this.startTime);
     this.stats.abortReason = this.abortReason;
@@ -537,6 +586,15 @@ export class Run {
 
   /** Counters for progress lines while the run goes on. */
   snapshot() {
-    return { sent: this.stats.sent, completed: this.stats.completed, failed: this.stats.failed, elapsedMs: performance.now() - this.startTime };
+    const stats = this.stats;
+    const last = stats.series[stats.series.length - 1];
+    return {
+      sent: stats.sent,
+      completed: stats.completed,
+      failed: stats.failed,
+      elapsedMs: this.began ? performance.now() - this.startTime : 0,
+      p99Ms: last === undefined ? null : last.p99Ms, // of the last whole second
+      connections: this.openSockets,
+    };
   }
 }

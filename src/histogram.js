@@ -21,6 +21,31 @@ function highestOf(index) {
   return sub * 2 ** bucket + 2 ** bucket - 1;
 }
 
+/** The lowest value (µs) that falls into the bucket at index. */
+export function lowestOf(index) {
+  const bucket = Math.max(0, (index >>> SUB_BUCKET_BITS) - 1);
+  return (index - (bucket << SUB_BUCKET_BITS)) * 2 ** bucket;
+}
+
+/** Percentiles (µs, each bucket's highest value) of sparse [index, count, ...] pairs. */
+export function percentilesOfPairs(pairs, percents) {
+  let total = 0;
+  for (let k = 1; k < pairs.length; k += 2) total += pairs[k];
+  return percents.map((percent) => {
+    if (total === 0) return 0;
+    const target = Math.max(1, Math.ceil((percent / 100) * total));
+    let seen = 0;
+    for (let k = 0; k < pairs.length; k += 2) {
+      seen += pairs[k + 1];
+      if (seen >= target) return highestOf(pairs[k]);
+    }
+    return highestOf(pairs[pairs.length - 2]);
+  });
+}
+
+/** The layout, for readers of exported histograms (HdrHistogram's parameters). */
+export const LAYOUT = { unit: 'us', lowest: 1, highest: MAX_VALUE, significantDigits: 3 };
+
 export class Histogram {
   constructor() {
     this.counts = new Float64Array(LENGTH);
@@ -66,15 +91,51 @@ export class Histogram {
     return this.max;
   }
 
+  /** Empties it (the per-second histogram, once its second is over). */
+  clear() {
+    if (this.count === 0) return;
+    this.counts.fill(0);
+    this.count = 0;
+    this.sum = 0;
+    this.min = Infinity;
+    this.max = 0;
+  }
+
+  /** The used buckets as [index, count, ...], by index. */
+  pairs() {
+    const pairs = [];
+    const counts = this.counts;
+    for (let i = 0; i < LENGTH; i++) if (counts[i] !== 0) pairs.push(i, counts[i]);
+    return pairs;
+  }
+
   mean() {
     return this.count === 0 ? 0 : this.sum / this.count;
   }
 
   /** A compact form for sending between processes: [index, count] pairs of the used buckets. */
   toJSON() {
-    const pairs = [];
-    for (let i = 0; i < LENGTH; i++) if (this.counts[i] !== 0) pairs.push(i, this.counts[i]);
-    return { pairs, count: this.count, sum: this.sum, min: this.min, max: this.max };
+    return { pairs: this.pairs(), count: this.count, sum: this.sum, min: this.min, max: this.max };
+  }
+
+  /**
+   * A histogram from [index, count, ...] pairs alone: counts exact, min and max those of the
+   * buckets (the lowest and highest values they hold), the sum from the buckets' middles.
+   */
+  static fromPairs(pairs) {
+    const h = new Histogram();
+    for (let k = 0; k < pairs.length; k += 2) {
+      const i = pairs[k];
+      const n = pairs[k + 1];
+      h.counts[i] += n;
+      h.count += n;
+      const low = lowestOf(i);
+      const high = highestOf(i);
+      h.sum += ((low + high) / 2) * n;
+      if (low < h.min) h.min = low;
+      if (high > h.max) h.max = high;
+    }
+    return h;
   }
 
   static fromJSON(json) {

@@ -1,6 +1,7 @@
 // The text report, in loadtest 8's shape (same labels and order), with latency in ms to the µs.
 
 import pc from 'picocolors';
+import { latencyChart } from './latency-chart.js';
 
 const label = (text) => (text + ':').padEnd(21);
 
@@ -24,17 +25,36 @@ export function formatReport(r, color = false) {
   lines.push(label('Total time') + `${round(r.totalTimeSeconds, 3)} s`);
   lines.push(label('Mean latency') + `${r.meanLatencyMs} ms`);
   lines.push(label('Effective rps') + c.bold(r.effectiveRps));
+  if (r.bytesReceived !== undefined) lines.push(label('Received') + `${bytes(r.bytesReceived)} (${bytes(r.bytesPerSecond)}/s)`);
   lines.push('');
   lines.push('Percentage of the requests served within a certain time' + (r.requestsPerSecond ? ' (from their time in the schedule)' : ''));
   for (const p of Object.keys(r.percentiles)) {
     lines.push(`  ${(p + '%').padEnd(9)}${r.percentiles[p]} ms`);
   }
   lines.push(` 100%      ${r.maxLatencyMs} ms (longest request)`);
-  if (r.totalErrors) {
+  const chart = r.histogram ? latencyChart(r.histogram, c) : [];
+  if (chart.length > 0) {
     lines.push('');
-    for (const code of Object.keys(r.errorCodes)) {
-      const padding = ' '.repeat(code.length < 4 ? 4 - code.length : 1);
-      lines.push(c.red(` ${padding}${code}:   ${r.errorCodes[code]} errors`));
+    lines.push('Latency histogram (responses per latency range)');
+    lines.push(...chart);
+  }
+  if (r.totalErrors) {
+    // loadtest 8's lines (" 500:   3 errors"), grouped: responses with an error status, then
+    // requests that got no response.
+    const reasons = r.errorsByReason || {};
+    const codes = Object.keys(r.errorCodes);
+    const groups = [
+      ['Errors by status', codes.filter((k) => !(k in reasons))],
+      ['Errors by reason (no response)', codes.filter((k) => k in reasons)],
+    ];
+    for (const [title, keys] of groups) {
+      if (keys.length === 0) continue;
+      lines.push('');
+      lines.push(title);
+      for (const code of keys) {
+        const padding = ' '.repeat(code.length < 4 ? 4 - code.length : 1);
+        lines.push(c.red(` ${padding}${code}:   ${r.errorCodes[code]} errors`));
+      }
     }
   }
   if (r.requestsPerSecond && (r.maxQueue || r.notSent)) {
@@ -51,6 +71,13 @@ export function formatReport(r, color = false) {
     lines.push(c.yellow(`Warning: ${r.unexpectedData} times the server sent bytes after a complete response; those connections were closed.`));
   }
   return lines.join('\n');
+}
+
+function bytes(n) {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let u = 0;
+  while (n >= 1024 && u < units.length - 1) (n /= 1024), u++;
+  return `${u === 0 ? n : n.toFixed(n < 10 ? 2 : 1)} ${units[u]}`;
 }
 
 function round(x, digits) {

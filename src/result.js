@@ -2,6 +2,7 @@
 // meanLatencyMs, percentiles, errorCodes, show()) and a few more that it lacked.
 
 import { formatReport } from './report.js';
+import { LAYOUT } from './histogram.js';
 
 // loadtest 8's four, and the tail that a load test is usually about.
 const PERCENTILES = [50, 75, 90, 95, 99, 99.9, 99.99];
@@ -62,6 +63,13 @@ export function makeResult(config, stats, extra = {}) {
     connections: stats.connections,
     unexpectedData: stats.unexpectedData,
     abortReason: stats.abortReason || null,
+    // Failures with no response, by reason; responses a contentInspector marked, by "status[:code]".
+    errorsByReason: { ...stats.errors },
+    customErrors: { ...stats.customErrors },
+    bytesReceived: stats.bytes,
+    bytesPerSecond: elapsedSeconds > 0 ? Math.round(stats.bytes / elapsedSeconds) : 0,
+    startTime: stats.startTime,
+    series: stats.series,
     childErrors: extra.childErrors || [],
     // Open model (requestsPerSecond): the schedule kept, or not.
     achievedRps: config.requestsPerSecond && elapsedSeconds > 0 ? Math.round((stats.sent / elapsedSeconds) * 10) / 10 : undefined,
@@ -71,6 +79,15 @@ export function makeResult(config, stats, extra = {}) {
     maxLagMs: Math.round(stats.maxLagMs * 1000) / 1000,
   };
   Object.defineProperty(result, 'histogram', { value: h, enumerable: false });
+  // The JSON document (--json, --json-file, loadtest merge): every field above and the latency
+  // histogram as sparse bucket counts in HdrHistogram's layout, which merge exactly.
+  Object.defineProperty(result, 'toJSON', {
+    value: function toJSON() {
+      const { pairs, ...totals } = h.toJSON();
+      return { ...this, latencyHistogram: { ...LAYOUT, ...totals, min: h.count ? h.min : 0, buckets: pairs } };
+    },
+    enumerable: false,
+  });
   Object.defineProperty(result, 'show', {
     value: function show(color = false) {
       console.log(formatReport(this, color));

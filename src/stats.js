@@ -2,14 +2,18 @@
 // sparse bucket counts, no per-request data) and the parent adds them up without loss.
 
 import { Histogram } from './histogram.js';
+import { mergeSeries } from './series.js';
 
-const COUNTERS = ['sent', 'completed', 'failed', 'httpErrors', 'inFlightAtStop', 'retries', 'connections', 'unexpectedData', 'notSent', 'lateSends'];
+const COUNTERS = ['sent', 'completed', 'failed', 'httpErrors', 'inFlightAtStop', 'retries', 'connections', 'unexpectedData', 'notSent', 'lateSends', 'bytes'];
 // Largest values, not sums, when merging.
 const MAXIMA = ['maxQueue', 'maxLagMs'];
 
 export class Stats {
   constructor() {
-    this.histogram = new Histogram();
+    this.histogram = new Histogram(); // every latency of the run, once its second is closed
+    this.recent = new Histogram(); // latencies of the current second (src/series.js)
+    this.series = []; // one entry per second
+    this.seriesTotals = { sent: 0, ended: 0, errors: 0, bytes: 0 }; // counters at the last close
     this.statusCounts = new Uint32Array(1000);
     this.errors = {}; // reason → count, for requests that got no response
     this.customErrors = {}; // "status:code" → count, from contentInspector
@@ -23,9 +27,11 @@ export class Stats {
     this.unexpectedData = 0; // bytes after a complete response, nobody's reply
     this.notSent = 0; // open model: due in the schedule, never sent before the stop
     this.lateSends = 0; // open model: sent late on a free connection (the tool fell behind)
+    this.bytes = 0; // received, headers and bodies
     this.maxQueue = 0; // open model: most requests due at once with no free connection
     this.maxLagMs = 0; // open model: the latest a request left a free connection
     this.elapsedMs = 0;
+    this.startTime = 0; // wall-clock ms at the start (the series' second 0)
     this.abortReason = null;
   }
 
@@ -39,6 +45,8 @@ export class Stats {
     for (const key of [...COUNTERS, ...MAXIMA]) json[key] = this[key];
     for (let code = 0; code < this.statusCounts.length; code++) if (this.statusCounts[code]) json.statusCounts[code] = this.statusCounts[code];
     json.elapsedMs = this.elapsedMs;
+    json.startTime = this.startTime;
+    json.series = this.series;
     json.abortReason = this.abortReason;
     return json;
   }
@@ -51,6 +59,8 @@ export class Stats {
     s.errors = { ...json.errors };
     s.customErrors = { ...json.customErrors };
     s.elapsedMs = json.elapsedMs;
+    s.startTime = json.startTime || 0;
+    s.series = json.series || [];
     s.abortReason = json.abortReason;
     return s;
   }
@@ -64,6 +74,9 @@ export class Stats {
     for (const k in other.errors) this.errors[k] = (this.errors[k] || 0) + other.errors[k];
     for (const k in other.customErrors) this.customErrors[k] = (this.customErrors[k] || 0) + other.customErrors[k];
     this.elapsedMs = Math.max(this.elapsedMs, other.elapsedMs);
+    // Second k of every process is the same second: they share one start (startAt).
+    mergeSeries(this.series, other.series);
+    if (other.startTime && (!this.startTime || other.startTime < this.startTime)) this.startTime = other.startTime;
     this.abortReason = this.abortReason || other.abortReason;
   }
 }
