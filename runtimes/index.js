@@ -2,7 +2,7 @@
 // few runtime facilities the entry points need (name lookups, files, child processes, stdio).
 
 import { lookup } from 'node:dns/promises';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnNode, spawnBun, spawnDeno, lineSplitter } from './spawn.js';
@@ -62,7 +62,7 @@ export async function resolveHost(host) {
   }
 }
 
-export { readFile };
+export { readFile, writeFile };
 
 const proc = globalThis.process;
 

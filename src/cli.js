@@ -4,8 +4,10 @@
 
 import mri from 'mri';
 import { runLoadTest, VERSION } from './index.js';
-import { number } from './options.js';
+import { number, parseShard } from './options.js';
 import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl } from '../runtimes/index.js';
+import { writeOutputs } from './output.js';
+import { mergeCommand } from './merge-command.js';
 
 const absolute = (path) => pathOf(new URL(path, cwdUrl()));
 
@@ -53,9 +55,9 @@ const STRINGS = {
   H: 'header', C: 'cookie', P: 'postBody', p: 'postFile', u: 'putFile', A: 'patchBody', a: 'patchFile',
   R: 'requestGenerator', s: 'secureProtocol',
 };
-const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections'];
+const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections', 'json-file', 'hdr-log', 'shard', 'start-at'];
 const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
-const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug'];
+const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json'];
 
 class UsageError extends Error {}
 
@@ -142,6 +144,15 @@ async function toOptions(args) {
     }
   }
   o.cores = num('', 'cores', { integer: true, min: 1 });
+  o.shard = flagValue(args, 'shard');
+  if (o.shard !== undefined) {
+    try {
+      parseShard(o.shard);
+    } catch (err) {
+      throw new UsageError(`--${err.message}`);
+    }
+  }
+  o.startAt = num('', 'start-at', { integer: true });
   o.maxConnections = num('', 'max-connections', { integer: true, min: 1 });
   if (o.maxConnections !== undefined && !o.requestsPerSecond) throw new UsageError('--max-connections goes with --rps (the open model)');
   if (flagValue(args, 'proxy') !== undefined) throw new UsageError('--proxy is not supported');
@@ -182,6 +193,8 @@ async function toOptions(args) {
       throw new UsageError(`cannot read --${name} file '${path}' (${err.code || err.message})`);
     }
   }
+  // Where the result goes (src/output.js); not loadTest() options.
+  o.output = { json: Boolean(args.json), jsonFile: flagValue(args, 'json-file'), hdrLog: flagValue(args, 'hdr-log') };
   const generator = flagValue(args, 'requestGenerator');
   if (generator !== undefined) o.requestGenerator = absolute(generator);
   o.failFast = true;
@@ -209,6 +222,7 @@ function describeFailure(result, target) {
 async function main() {
   let args;
   let options;
+  if (argv()[0] === 'merge') return mergeCommand(argv().slice(1));
   try {
     args = parseArgs(argv());
     if (args.help) {
@@ -245,14 +259,19 @@ async function main() {
     removeInterrupt();
   }
   const target = new URL(options.url).host;
-  if (result.totalRequests > 0 && Object.keys(result.statusCodes).length === 0) {
-    return fail(describeFailure(result, target), 1);
+  const output = options.output;
+  const nothingAnswered = result.totalRequests > 0 && Object.keys(result.statusCodes).length === 0;
+  try {
+    // The report is left out when nothing answered (the error line says it all), unless --json
+    // asked for the document: a CI job then still gets one to keep.
+    await writeOutputs(result, output, { color: wantsColor(), report: !nothingAnswered });
+  } catch (err) {
+    return fail(err.message, 1);
   }
+  if (nothingAnswered) return fail(describeFailure(result, target), 1);
   if (result.totalRequests === 0 && result.inFlight > 0) {
-    result.show(wantsColor());
     return fail(`no response from ${target} before the stop (${result.inFlight} requests in flight)`, 1);
   }
-  result.show(wantsColor());
   if (result.childErrors.length > 0) {
     const more = result.childErrors.length > 1 ? ` (and ${result.childErrors.length - 1} more)` : '';
     return fail(`${result.childErrors[0]}${more}`, 1);
@@ -265,7 +284,9 @@ function showProgress(run, options) {
   const seconds = s.elapsedMs / 1000;
   const done = s.completed + s.failed;
   const share = options.maxRequests ? ` (${Math.floor((done / options.maxRequests) * 100)}%)` : '';
-  console.log(`Requests: ${done}${share}, requests per second: ${Math.round(done / seconds)}, errors: ${s.failed}, elapsed: ${seconds.toFixed(1)} s`);
+  // With --json, stdout holds the document and nothing else.
+  const print = options.output.json ? console.error : console.log;
+  print(`Requests: ${done}${share}, requests per second: ${Math.round(done / seconds)}, errors: ${s.failed}, elapsed: ${seconds.toFixed(1)} s`);
 }
 
 main().catch((err) => fail(err && err.message ? err.message : String(err), 1));

@@ -313,8 +313,9 @@ export class Run {
     this.secondClosedAt = this.origin;
     // stopAt (a wall-clock time) lets the children of a multi-core run stop together.
     let runMs = c.maxSeconds ? c.maxSeconds * 1000 : 0;
-    if (c.stopAt) {
-      runMs = c.stopAt - Date.now();
+    const stopAt = c.stopAt || (c.startAt && c.maxSeconds ? c.startAt + c.maxSeconds * 1000 : 0);
+    if (stopAt) {
+      runMs = stopAt - Date.now();
       // A child whose `go` came after the shared deadline has nothing left to do; a runMs of 0
       // would read as "no time limit" below and the run would never stop.
       if (runMs <= 0) {

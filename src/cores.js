@@ -20,21 +20,28 @@ export function split(total, parts) {
   return Array.from({ length: parts }, (_, i) => base + (i < extra ? 1 : 0));
 }
 
-/** The options each child runs with: its share of requests, connections and rate. */
-export function shares(options, cores) {
-  const maxRequests = options.maxRequests ? split(options.maxRequests, cores) : null;
-  const concurrency = split(options.concurrency, cores);
-  return concurrency.map((c, i) => ({
+/**
+ * Share i (0-based) of n of a run: its requests, connections and rate. Shares of shares compose
+ * (a --shard that also uses --cores): indexes interleave over every process of the whole run.
+ */
+export function shareOf(options, i, n) {
+  const stride = options.indexStride || 1;
+  const offset = options.indexOffset || 0;
+  return {
     ...options,
-    cores: 1,
-    concurrency: c,
-    maxRequests: maxRequests ? maxRequests[i] : options.maxRequests,
+    concurrency: split(options.concurrency, n)[i],
+    maxRequests: options.maxRequests ? split(options.maxRequests, n)[i] : options.maxRequests,
     // A steady rate divides exactly (no rounding: a share may be fractional).
-    requestsPerSecond: options.requestsPerSecond ? options.requestsPerSecond / cores : options.requestsPerSecond,
-    // Child i sends requests i, i + cores, i + 2·cores, ...: indexes stay unique.
-    indexStride: cores,
-    indexOffset: i,
-  }));
+    requestsPerSecond: options.requestsPerSecond ? options.requestsPerSecond / n : options.requestsPerSecond,
+    // Share i sends requests i, i + n, i + 2·n, ... of its parent's: indexes stay unique.
+    indexStride: stride * n,
+    indexOffset: offset + stride * i,
+  };
+}
+
+/** The options each child runs with. */
+export function shares(options, cores) {
+  return Array.from({ length: cores }, (_, i) => ({ ...shareOf(options, i, cores), cores: 1 }));
 }
 
 /**
@@ -62,9 +69,10 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
     started = true;
     startedAt = Date.now();
     // One origin for the schedule and one deadline for all children: a moment just ahead, so
-    // that every child has its `go` before it comes.
-    const startAt = Date.now() + 20;
-    const stopAt = options.maxSeconds ? startAt + options.maxSeconds * 1000 : 0;
+    // that every child has its `go` before it comes (or the shards' common start, if later).
+    const startAt = Math.max(Date.now() + 20, options.startAt || 0);
+    // Shards (--start-at) stop together even if this one's children started late.
+    const stopAt = options.maxSeconds ? (options.startAt || startAt) + options.maxSeconds * 1000 : 0;
     children.forEach((child, i) => state[i].ready && child.send(`go ${startAt} ${stopAt}`));
   };
 

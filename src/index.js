@@ -2,9 +2,9 @@
 // core to the runtime (socket adapter, name lookup, child processes); the core itself never
 // asks which runtime it is on.
 
-import { configure, parseUrl, number } from './options.js';
+import { configure, parseUrl, number, parseShard, DEFAULT_CONCURRENCY } from './options.js';
 import { Run } from './client.js';
-import { runOnCores } from './cores.js';
+import { runOnCores, shareOf } from './cores.js';
 import { makeResult } from './result.js';
 import { VERSION } from './version.js';
 import { runtime, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf } from '../runtimes/index.js';
@@ -58,6 +58,7 @@ async function importDefault(path, what) {
  * (Ctrl-C): the Run itself, or the children's handle on several cores.
  */
 export async function runLoadTest(options, hooks = {}) {
+  if (options && options.shard) options = shardOf(options);
   const cores = number('cores', options && options.cores, { integer: true, min: 1, fallback: 1 });
   const machine = availableCores();
   if (cores > machine) throw new Error(`cores ${cores}: this machine has ${machine}`);
@@ -66,6 +67,21 @@ export async function runLoadTest(options, hooks = {}) {
   if (hooks.onStart) hooks.onStart(run);
   const stats = await run.start();
   return makeResult(config, stats, describe(adapter));
+}
+
+// --shard i/n: this process runs share i of n exactly as a child of `cores: n` would (requests,
+// connections, rate, interleaved indexes); the shards of one run start and stop together when
+// given the same startAt. `loadtest merge` adds their results up.
+function shardOf(options) {
+  const { index, count } = parseShard(options.shard);
+  const concurrency = number('concurrency', options.concurrency, { integer: true, min: 1, fallback: DEFAULT_CONCURRENCY });
+  const maxRequests = number('maxRequests', options.maxRequests, { integer: true, fallback: 0 });
+  if (concurrency < count) throw new Error(`shard ${options.shard}: ${concurrency} connections cannot be shared by ${count} shards (raise concurrency)`);
+  if (maxRequests && maxRequests < count) throw new Error(`shard ${options.shard}: ${maxRequests} requests cannot be shared by ${count} shards`);
+  // With neither limit a run lasts 10 s (loadtest 8); fixed here so that no share of the
+  // requests turns it into a run without a time limit.
+  const maxSeconds = number('maxSeconds', options.maxSeconds, { fallback: maxRequests ? 0 : 10 });
+  return { ...shareOf({ ...options, concurrency, maxRequests, maxSeconds }, index - 1, count), shard: `${index}/${count}` };
 }
 
 async function runOnSeveralCores(options, cores, hooks) {

@@ -17,6 +17,17 @@ export function number(name, value, { integer = false, min = 0, fallback } = {})
   return n;
 }
 
+export const DEFAULT_CONCURRENCY = 10;
+
+/** "i/n": this process runs share i (1 to n) of a run split over n processes or machines. */
+export function parseShard(text) {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(String(text));
+  const index = m ? Number(m[1]) : 0;
+  const count = m ? Number(m[2]) : 0;
+  if (!m || count < 1 || index < 1 || index > count) throw new Error(`shard '${text}' must be i/n with 1 <= i <= n, e.g. 2/3`);
+  return { index, count };
+}
+
 export function parseUrl(url) {
   if (!url || typeof url !== 'string') throw new Error('missing URL to load-test');
   let parsed;
@@ -57,7 +68,7 @@ export function configure(options, { version, resolvedHost }) {
   let maxSeconds = number('maxSeconds', options.maxSeconds, { fallback: 0 });
   // loadtest 8: with neither limit, 10 seconds.
   if (!maxRequests && !maxSeconds) maxSeconds = 10;
-  const concurrency = number('concurrency', options.concurrency, { integer: true, min: 1, fallback: 10 });
+  const concurrency = number('concurrency', options.concurrency, { integer: true, min: 1, fallback: DEFAULT_CONCURRENCY });
   const timeout = number('timeout', options.timeout, { fallback: 0 });
   const requestsPerSecond = number('requestsPerSecond', options.requestsPerSecond ?? options.rps, { fallback: 0 });
   const maxConnections = number('maxConnections', options.maxConnections, { integer: true, fallback: 0 });
@@ -109,6 +120,10 @@ export function configure(options, { version, resolvedHost }) {
     signal: options.signal || null,
     indexStride: options.indexStride || 1,
     indexOffset: options.indexOffset || 0,
+    // Wall-clock ms: begin then (shards, children), and with maxSeconds stop at startAt + maxSeconds.
+    startAt: number('startAt', options.startAt, { integer: true, fallback: 0 }),
+    stopAt: options.stopAt || 0,
+    shard: options.shard || null,
     instanceIndex: instances++,
     version,
   };

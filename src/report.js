@@ -13,6 +13,8 @@ export function formatReport(r, color = false) {
   else if (r.maxSeconds) lines.push(label('Max time (s)') + r.maxSeconds);
   lines.push(label('Concurrency level') + r.concurrency);
   lines.push(label('Running on cores') + r.cores);
+  if (r.shard) lines.push(label('Shard') + `${r.shard} (this process's share of the run)`);
+  if (r.merged) lines.push(label('Merged results') + r.merged);
   lines.push(label('Agent') + r.agent);
   if (r.runtime) lines.push(label('Runtime') + `${r.runtime} (${r.socket})`);
   if (r.requestsPerSecond) lines.push(label('Target rps') + r.requestsPerSecond);

@@ -37,6 +37,7 @@ export function makeResult(config, stats, extra = {}) {
   const result = {
     url: config.url,
     cores: extra.cores || 1,
+    shard: config.shard || undefined,
     maxRequests: config.maxRequests,
     maxSeconds: config.maxSeconds,
     concurrency: config.concurrency,

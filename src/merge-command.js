@@ -1,0 +1,61 @@
+// `loadtest merge a.json b.json ... [--json] [--json-file F] [--hdr-log F]`: one report from the
+// results of several processes or machines (each written with --json or --json-file).
+
+import mri from 'mri';
+import { mergeResults } from './merge.js';
+import { writeOutputs } from './output.js';
+import { readFile, exit, wantsColor } from '../runtimes/index.js';
+
+const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F]';
+
+function fail(message, code) {
+  console.error(`loadtest merge: ${message}`);
+  exit(code);
+}
+
+export async function mergeCommand(argv) {
+  let unknown = null;
+  const args = mri(argv, {
+    boolean: ['json', 'help'],
+    string: ['json-file', 'hdr-log'],
+    alias: { help: 'h', json: [], 'json-file': [], 'hdr-log': [] },
+    unknown: (flag) => (unknown = unknown || flag),
+  });
+  if (args.help) {
+    console.log(USAGE);
+    return exit(0);
+  }
+  if (unknown) return fail(`unknown option '${unknown}' (${USAGE})`, 2);
+  const files = args._.map(String);
+  if (files.length === 0) return fail(`no result files (${USAGE})`, 2);
+  for (const name of ['json-file', 'hdr-log']) if (args[name] === '') return fail(`option --${name} needs a file name`, 2);
+  const docs = [];
+  for (const file of files) {
+    let text;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      return fail(`cannot read '${file}' (${err.code || err.message})`, 2);
+    }
+    try {
+      docs.push(JSON.parse(text));
+    } catch (err) {
+      return fail(`'${file}' is not JSON (${err.message})`, 2);
+    }
+  }
+  let result;
+  try {
+    result = mergeResults(docs, files);
+  } catch (err) {
+    return fail(err.message, 2);
+  }
+  if (result.startSpreadMs > 1000) {
+    console.error(`loadtest merge: warning: the results started ${(result.startSpreadMs / 1000).toFixed(1)} s apart; their per-second series are added by second from each one's start (use --start-at)`);
+  }
+  try {
+    await writeOutputs(result, { json: args.json, jsonFile: args['json-file'], hdrLog: args['hdr-log'] }, { color: wantsColor() });
+  } catch (err) {
+    return fail(err.message, 1);
+  }
+  exit(0);
+}
