@@ -1,0 +1,91 @@
+// The per-second series: each second's requests, errors, bytes, p50/p99 and connections add up
+// to the run's totals, on one process and merged across cores.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadTest } from '../src/index.js';
+import { Histogram, percentilesOfPairs } from '../src/histogram.js';
+import { mergeSeries, closeSecond } from '../src/series.js';
+import { Stats } from '../src/stats.js';
+import { rawServer, ok } from './servers.js';
+
+const total = (series, key) => series.reduce((a, e) => a + e[key], 0);
+
+function assertSeriesAddsUp(r) {
+  assert.equal(total(r.series, 'completed'), r.totalRequests);
+  assert.equal(total(r.series, 'errors'), r.totalErrors);
+  assert.equal(total(r.series, 'sent'), r.requestsSent);
+  assert.equal(total(r.series, 'bytes'), r.bytesReceived);
+  let counted = 0;
+  for (const e of r.series) for (let k = 1; k < e.buckets.length; k += 2) counted += e.buckets[k];
+  assert.equal(counted, r.histogram.count, 'every latency is in exactly one second');
+  for (const e of r.series) {
+    const [p50, p99] = percentilesOfPairs(e.buckets, [50, 99]);
+    assert.equal(e.p50Ms, p50 / 1000);
+    assert.equal(e.p99Ms, p99 / 1000);
+  }
+}
+
+test('series: one entry per second whose counts add up to the totals, p99 of each second from its own latencies', async () => {
+  // Errors every 10th request, and slow answers (40 ms) from 1.1 s on: the second second's p50
+  // must show it while the first's does not.
+  const started = performance.now();
+  const server = await rawServer(({ socket, server: s }) => {
+    const answer = () => socket.write(s.requests % 10 === 0 ? ok('no', '').replace('200 OK', '503 Busy') : ok());
+    if (performance.now() - started > 1100) setTimeout(answer, 40);
+    else answer();
+  });
+  try {
+    const r = await loadTest({ url: server.url, maxSeconds: 2.5, concurrency: 4, agentKeepAlive: true });
+    assert.equal(r.series.length, 3, JSON.stringify(r.series.map((e) => e.durationMs)));
+    assert.deepEqual(r.series.map((e) => e.second), [1, 2, 3]);
+    for (const e of r.series.slice(0, 2)) assert.ok(Math.abs(e.durationMs - 1000) < 60, `a whole second: ${e.durationMs}`);
+    assert.ok(r.series[2].durationMs < 600);
+    assert.ok(r.series[0].p50Ms < 20, `fast first second: ${r.series[0].p50Ms}`);
+    assert.ok(r.series[2].p50Ms >= 40, `slow last second: ${r.series[2].p50Ms}`);
+    assert.ok(r.series.every((e) => e.connections === 4), JSON.stringify(r.series.map((e) => e.connections)));
+    assert.ok(r.totalErrors > 0);
+    assert.ok(r.bytesReceived > r.totalRequests * 40);
+    assertSeriesAddsUp(r);
+  } finally {
+    await server.close();
+  }
+});
+
+test('series: merged across cores second by second, still adding up to the totals', async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  try {
+    const r = await loadTest({ url: server.url, maxSeconds: 1.5, concurrency: 4, agentKeepAlive: true, cores: 2 });
+    assert.deepEqual(r.childErrors, []);
+    assert.equal(r.series.length, 2, JSON.stringify(r.series.map((e) => e.durationMs)));
+    assert.ok(r.series[0].connections === 4, 'both children\'s connections');
+    assertSeriesAddsUp(r);
+  } finally {
+    await server.close();
+  }
+});
+
+test('series: merging seconds gives the p99 of one histogram fed every sample of that second', () => {
+  const parts = [new Stats(), new Stats()];
+  const one = [new Histogram(), new Histogram()];
+  for (let second = 0; second < 2; second++) {
+    for (let i = 0; i < 5000; i++) {
+      const us = 100 + ((i * 7919 + second * 31) % (second ? 90000 : 3000));
+      parts[i % 2].recent.record(us);
+      parts[i % 2].completed++;
+      one[second].record(us);
+    }
+    for (const p of parts) closeSecond(p, 1000, 3);
+  }
+  const merged = mergeSeries(JSON.parse(JSON.stringify(parts[0].series)), parts[1].series);
+  for (let second = 0; second < 2; second++) {
+    const [p50, p99] = percentilesOfPairs(one[second].pairs(), [50, 99]);
+    assert.equal(merged[second].p99Ms, p99 / 1000);
+    assert.equal(merged[second].p50Ms, p50 / 1000);
+    assert.equal(merged[second].completed, 5000);
+    assert.equal(merged[second].connections, 6);
+  }
+  // closing a second folds it into the run's histogram and empties it
+  assert.equal(parts[0].histogram.count + parts[1].histogram.count, 10000);
+  assert.equal(parts[0].recent.count, 0);
+});
