@@ -124,3 +124,4 @@ export function startServer(options, callback) {
 }
 
 export { VERSION };
+export { mergeResults } from './merge.js';
