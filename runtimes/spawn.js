@@ -12,15 +12,20 @@ const MAX_STDERR = 4096;
 
 /** A text sink that calls fn(line) for every complete line. */
 export function lineSplitter(fn) {
-  let rest = '';
+  // Pieces of an unfinished line wait in a list: a child's result line holds its series and can
+  // be megabytes long, and searching the whole of it again for each piece would be quadratic.
+  let pieces = [];
   return (text) => {
-    rest += text;
+    let from = 0;
     let nl;
-    while ((nl = rest.indexOf('\n')) >= 0) {
-      const line = rest.slice(0, nl);
-      rest = rest.slice(nl + 1);
+    while ((nl = text.indexOf('\n', from)) >= 0) {
+      pieces.push(text.slice(from, nl));
+      const line = pieces.join('');
+      pieces = [];
+      from = nl + 1;
       fn(line);
     }
+    if (from < text.length) pieces.push(text.slice(from));
   };
 }
 
