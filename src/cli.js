@@ -6,7 +6,8 @@ import mri from 'mri';
 import { runLoadTest, VERSION } from './index.js';
 import { number } from './options.js';
 import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './flags.js';
-import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, runtime, pickAdapter } from '../runtimes/index.js';
+import { findConfig, withConfig } from './config-file.js';
+import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter } from '../runtimes/index.js';
 
 const absolute = (path) => pathOf(new URL(path, cwdUrl()));
 
@@ -66,6 +67,16 @@ async function readBodyFile(path) {
   }
 }
 
+// A configuration file's text, or null when there is none.
+async function readIfThere(url) {
+  try {
+    return await readFile(url, 'utf8');
+  } catch (err) {
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR' || err.code === 'EISDIR') return null;
+    throw new UsageError(`cannot read ${pathOf(url)} (${err.code || err.message})`);
+  }
+}
+
 /** Turns the parsed flags into loadTest() options. */
 async function toOptions(args) {
   const o = {};
@@ -108,6 +119,13 @@ async function toOptions(args) {
   o.indexParam = flagValue(args, 'index');
   o.socket = flagValue(args, 'socket');
   o.secureProtocol = flagValue(args, 'secureProtocol');
+  // From the configuration file, only when no body flag was given: loadtest 8's `file` and
+  // `body` (which wins), both keeping the method.
+  if (args.configBodyFile !== undefined) {
+    if (/\.m?js$/.test(args.configBodyFile)) o.bodyModule = absolute(args.configBodyFile);
+    else o.body = await readBodyFile(args.configBodyFile);
+  }
+  if (args.configBody !== undefined) o.body = args.configBody;
   // Body flags, in loadtest 8's order of precedence; each sets its method.
   const data = flagValue(args, 'data');
   if (data !== undefined) o.body = data;
@@ -173,7 +191,8 @@ async function main() {
       console.log(`loadtest ${VERSION} (${runtime.name} ${runtime.version}, socket ${adapter.name})`);
       return exit(0);
     }
-    options = await toOptions(args);
+    const config = await findConfig(cwdUrl(), homeUrl(), readIfThere);
+    options = await toOptions(config ? withConfig(args, config.flags) : args);
   } catch (err) {
     return fail(err.message, 2);
   }
