@@ -92,6 +92,9 @@ export function importUserModule(path) {
 /** The working directory as a file: URL ending in '/', to resolve relative paths against. */
 export const cwdUrl = () => pathToFileURL(proc.cwd() + '/').href;
 
+/** The home folder as a file: URL ending in '/' (where the configuration file search stops). */
+export const homeUrl = () => pathToFileURL(os.homedir() + '/').href;
+
 /** Starts a child process of this runtime running `script` (see runtimes/spawn.js). */
 export function spawnChild(script, env = {}) {
   if (runtime.name === 'bun') return spawnBun(script, env);

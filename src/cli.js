@@ -5,59 +5,13 @@
 import mri from 'mri';
 import { runLoadTest, VERSION } from './index.js';
 import { number, parseShard } from './options.js';
-import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl } from '../runtimes/index.js';
+import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './flags.js';
+import { findConfig, withConfig } from './config-file.js';
+import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter } from '../runtimes/index.js';
 import { writeOutputs } from './output.js';
 import { mergeCommand } from './merge-command.js';
 
 const absolute = (path) => pathOf(new URL(path, cwdUrl()));
-
-const HELP = `Usage: loadtest [options] URL
-
-  -n, --maxRequests N     requests to send (default: none; then -t 10)
-  -c, --concurrency N     connections open at once, in total (default 10)
-  -t, --maxSeconds S      stop after S seconds (default 10 when no -n)
-  -k, --keepalive         reuse connections (default: a new connection per request)
-      --rps N             open model: N requests per second in total, on a fixed schedule;
-                          latency counts from each request's time in the schedule
-      --max-connections N with --rps: open more connections, up to N, when all are busy
-                          (default: requests wait in the schedule for a free one)
-  -m, --method M          GET (default), POST, PUT, PATCH, DELETE, HEAD, ...
-  -d, --timeout MS        fail a request that takes longer than MS ms (default 0: none)
-  -T, --contentType T     content type of the body (default text/plain)
-  -H, --header h:v        add a header (repeatable)
-  -C, --cookie n=v        add a cookie (repeatable)
-  -P, --postBody S        POST the string S       -p, --postFile F    POST the file F
-  -u, --putFile F         PUT the file F
-  -A, --patchBody S       PATCH the string S      -a, --patchFile F   PATCH the file F
-                          (a .js file F: its default export (index) => body, per request)
-      --data S            send S as the body (with -m)
-  -R, --requestGenerator F  module whose default export(index, options) returns
-                          { method, path, headers, body } for request index
-      --index S           replace S in the URL and body with the request index
-      --socket NAME       force a socket adapter: node (node:net/node:tls), bun
-                          (Bun.connect) or deno (Deno.connect); default: the runtime's own
-      --insecure          do not check the server's certificate (https)
-      --ca F              trust the CA certificate(s) in F (PEM) for https
-      --cert F, --key F   client certificate and key (PEM) for https
-      --cores N           processes (cores) to use, at most the machine's (default 1)
-      --tcp               accepted for loadtest 8 compatibility: raw sockets are always used
-      --quiet             no progress lines
-      --agent             same as -k (loadtest 8)
-      --requestsPerSecond N  same as --rps (loadtest 8)
-  -s, --secureProtocol, -r, --recover, --debug   accepted for loadtest 8 scripts; no effect
-      --proxy             not supported: a one-line error
-  -V, --version           print the version
-  -h, --help              this help
-`;
-
-const STRINGS = {
-  n: 'maxRequests', c: 'concurrency', t: 'maxSeconds', m: 'method', d: 'timeout', T: 'contentType',
-  H: 'header', C: 'cookie', P: 'postBody', p: 'postFile', u: 'putFile', A: 'patchBody', a: 'patchFile',
-  R: 'requestGenerator', s: 'secureProtocol',
-};
-const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections', 'json-file', 'hdr-log', 'shard', 'start-at'];
-const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
-const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json'];
 
 class UsageError extends Error {}
 
@@ -115,6 +69,16 @@ async function readBodyFile(path) {
   }
 }
 
+// A configuration file's text, or null when there is none.
+async function readIfThere(url) {
+  try {
+    return await readFile(url, 'utf8');
+  } catch (err) {
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR' || err.code === 'EISDIR') return null;
+    throw new UsageError(`cannot read ${pathOf(url)} (${err.code || err.message})`);
+  }
+}
+
 /** Turns the parsed flags into loadTest() options. */
 async function toOptions(args) {
   const o = {};
@@ -166,6 +130,13 @@ async function toOptions(args) {
   o.indexParam = flagValue(args, 'index');
   o.socket = flagValue(args, 'socket');
   o.secureProtocol = flagValue(args, 'secureProtocol');
+  // From the configuration file, only when no body flag was given: loadtest 8's `file` and
+  // `body` (which wins), both keeping the method.
+  if (args.configBodyFile !== undefined) {
+    if (/\.m?js$/.test(args.configBodyFile)) o.bodyModule = absolute(args.configBodyFile);
+    else o.body = await readBodyFile(args.configBodyFile);
+  }
+  if (args.configBody !== undefined) o.body = args.configBody;
   // Body flags, in loadtest 8's order of precedence; each sets its method.
   const data = flagValue(args, 'data');
   if (data !== undefined) o.body = data;
@@ -230,10 +201,12 @@ async function main() {
       return exit(0);
     }
     if (args.version) {
-      console.log(`loadtest version: ${VERSION}`);
+      const adapter = pickAdapter(flagValue(args, 'socket'));
+      console.log(`loadtest ${VERSION} (${runtime.name} ${runtime.version}, socket ${adapter.name})`);
       return exit(0);
     }
-    options = await toOptions(args);
+    const config = await findConfig(cwdUrl(), homeUrl(), readIfThere);
+    options = await toOptions(config ? withConfig(args, config.flags) : args);
   } catch (err) {
     return fail(err.message, 2);
   }

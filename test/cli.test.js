@@ -12,7 +12,6 @@ import { rawServer, ok, spawnScript } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const TESTSERVER = fileURLToPath(new URL('../src/testserver-cli.js', import.meta.url));
-const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 const runCli = (args) => spawnScript(CLI, args);
 
@@ -240,17 +239,6 @@ test('cli: a server answering garbage ends the run with exit 1 and a malformed-r
   } finally {
     await server.close();
   }
-});
-
-test('cli: -V prints the version of package.json, --help the options', async () => {
-  const [version, help] = await Promise.all([runCli(['-V']), runCli(['--help'])]);
-  assert.equal(version.code, 0, show(version));
-  assert.equal(version.stderr, '');
-  assert.equal(version.stdout.trim(), `loadtest version: ${PACKAGE.version}`);
-  assert.equal(help.code, 0, show(help));
-  assert.equal(help.stderr, '');
-  assert.ok(help.stdout.startsWith('Usage: loadtest'), show(help));
-  assert.ok(help.stdout.includes('--maxRequests'), show(help));
 });
 
 test('testserver-loadtest: listens on the port given, answers OK, stops on SIGINT', async () => {

@@ -104,14 +104,15 @@ export function shownReport(result) {
  * Spawns `script` with `args` on this runtime and resolves, once the process has exited and its
  * output is closed, to { code, signal, stdout, stderr }. `onStdout(text, child)` sees the output
  * so far as it arrives. A process still running after `timeoutMs` is killed and the promise rejects;
- * `interruptAfterMs` sends it SIGINT (Ctrl-C) after that long.
+ * `interruptAfterMs` sends it SIGINT (Ctrl-C) after that long. It runs in the repository's folder
+ * unless `cwd` names another; `env` adds to its environment.
  */
-export function spawnScript(script, args, { onStdout, interruptAfterMs, timeoutMs = 30000 } = {}) {
+export function spawnScript(script, args, { onStdout, interruptAfterMs, timeoutMs = 30000, cwd = ROOT, env = {} } = {}) {
   const [command, prefix] = runtimeCommand(script);
   return new Promise((resolve, reject) => {
     const child = spawn(command, [...prefix, ...args], {
-      cwd: ROOT,
-      env: { ...globalThis.process.env, NO_COLOR: '1' },
+      cwd,
+      env: { ...globalThis.process.env, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

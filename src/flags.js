@@ -1,0 +1,86 @@
+// The command line's vocabulary: the tables mri parses with and the help that lists them, kept
+// side by side so that a flag added to a table without a line of help fails a test.
+
+/** Short flag -> long name, for flags that take a value. */
+export const STRINGS = {
+  n: 'maxRequests', c: 'concurrency', t: 'maxSeconds', m: 'method', d: 'timeout', T: 'contentType',
+  H: 'header', C: 'cookie', P: 'postBody', p: 'postFile', u: 'putFile', A: 'patchBody', a: 'patchFile',
+  R: 'requestGenerator', s: 'secureProtocol',
+};
+export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
+  'json-file', 'hdr-log', 'shard', 'start-at'];
+export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
+export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json'];
+
+// Within 100 columns. Every flag of the first five groups names its default.
+export const HELP = `Usage: loadtest [options] URL
+       loadtest merge a.json b.json ... [--json]   merge --json results into one report
+
+Load:
+  -n, --maxRequests N        requests to send (default: no limit; then -t 10)
+  -c, --concurrency N        connections open at once, in total (default 10)
+  -t, --maxSeconds S         stop after S seconds (default 10 without -n, else no limit)
+  -k, --keepalive            reuse connections (default: a new connection per request)
+      --rps N                open model: N requests per second in total, on a fixed schedule;
+                             latency counts from each request's time in the schedule
+                             (default: none; each connection sends again once answered)
+      --max-connections N    with --rps: open more connections, up to N, when all are busy
+                             (default: none; requests wait in the schedule for a free one)
+  -d, --timeout MS           fail a request after MS ms without a full response (default 0: none)
+      --socket NAME          socket adapter: node (node:net and node:tls, on every runtime), bun
+                             or deno (on that runtime only; its own sockets)
+                             (default: the runtime's own, or LOADTEST_SOCKET's)
+
+Requests:
+  -m, --method M             GET, POST, PUT, PATCH, DELETE, HEAD, ... (default GET)
+  -H, --header h:v           add a header, repeatable (default: host, user-agent, accept)
+  -C, --cookie n=v           add a cookie, repeatable (default: none)
+  -T, --contentType T        content type of the body (default text/plain)
+  -P, --postBody S           POST the string S (default: no body)
+  -p, --postFile F           POST the file F (default: no body)
+  -u, --putFile F            PUT the file F (default: no body)
+  -A, --patchBody S          PATCH the string S (default: no body)
+  -a, --patchFile F          PATCH the file F (default: no body)
+                             (-p, -u, -a with a .js file: its default export (index) => body)
+      --data S               send S as the body, with the method of -m (default: no body)
+  -R, --requestGenerator F   module whose default export (index, options) returns
+                             { method, path, headers, body } (default: none)
+      --index S              replace S in the URL and body with the request index (default: none)
+
+Output:
+      --quiet                no progress lines (default: one every 5 s)
+      --json                 the whole result as one JSON document on stdout, nothing else
+                             (default: the report as text)
+      --json-file F          also write that JSON document to F (default: none)
+      --hdr-log F            write an HdrHistogram interval log to F, one histogram per second
+                             (default: none)
+      --threshold T          repeatable: p99<50ms, errors<1%, rps>=5000; when one fails, exit 3
+                             (default: none)
+
+TLS (https URLs):
+      --insecure             do not check the server's certificate (default: checked)
+      --ca F                 trust the CA certificate(s) in F, PEM (default: the runtime's own list)
+      --cert F, --key F      client certificate and its key, PEM (default: none)
+
+Multi-core and many machines:
+      --cores N              child processes (cores) to use, at most the machine's (default 1)
+      --shard i/n            run share i of n of the load, as a child of --cores would
+                             (default 1/1: all of it)
+      --start-at MS          epoch milliseconds at which every shard starts (default: at once)
+
+Compatibility with loadtest 8:
+      --agent                same as -k
+      --requestsPerSecond N  same as --rps
+      --tcp                  accepted: raw sockets are always used
+  -s, --secureProtocol P     accepted, no effect: TLS 1.2 or 1.3 is negotiated
+  -r, --recover, --debug     accepted, no effect
+      --proxy URL            not supported: an error
+
+  -V, --version              print the version, the runtime and the socket adapter
+  -h, --help                 this help
+
+Options not given as flags come from .loadtestrc (JSON) or package.json's "loadtest" entry, in
+this folder or the nearest parent (see README, "Configuration file").
+Exit codes: 0 done, 1 no response at all or a --cores child failed, 2 bad usage,
+3 a --threshold failed.
+`;
