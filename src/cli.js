@@ -9,7 +9,6 @@ import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './flags.js
 import { findConfig, withConfig } from './config-file.js';
 import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter } from '../runtimes/index.js';
 import { writeOutputs } from './output.js';
-import { mergeCommand } from './merge-command.js';
 
 const absolute = (path) => pathOf(new URL(path, cwdUrl()));
 
@@ -193,7 +192,8 @@ function describeFailure(result, target) {
 async function main() {
   let args;
   let options;
-  if (argv()[0] === 'merge') return mergeCommand(argv().slice(1));
+  // A subcommand, loaded only when used.
+  if (argv()[0] === 'merge') return (await import('./merge-command.js')).mergeCommand(argv().slice(1));
   try {
     args = parseArgs(argv());
     if (args.help) {
