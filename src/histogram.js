@@ -56,7 +56,10 @@ export class Histogram {
   /** The value below or at which `percent` % of the recordings fall, in µs. */
   percentile(percent) {
     if (this.count === 0) return 0;
-    const target = Math.max(1, Math.ceil((percent / 100) * this.count));
+    // As HdrHistogram: one ulp off before rounding up, or p99.9 of 20000 (19980.000000000004)
+    // would take the 19981st value.
+    const fp = (percent / 100) * this.count;
+    const target = Math.max(1, Math.ceil(fp - 2 ** (Math.floor(Math.log2(fp)) - 52)));
     let seen = 0;
     const counts = this.counts;
     for (let i = 0; i < LENGTH; i++) {
