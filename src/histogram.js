@@ -27,13 +27,20 @@ export function lowestOf(index) {
   return (index - (bucket << SUB_BUCKET_BITS)) * 2 ** bucket;
 }
 
+// How many recordings are at or below the percentile. As HdrHistogram: one ulp off before
+// rounding up, or p99.9 of 20000 (19980.000000000004) would take the 19981st value.
+function rank(percent, count) {
+  const fp = (percent / 100) * count;
+  return Math.max(1, Math.ceil(fp - 2 ** (Math.floor(Math.log2(fp)) - 52)));
+}
+
 /** Percentiles (µs, each bucket's highest value) of sparse [index, count, ...] pairs. */
 export function percentilesOfPairs(pairs, percents) {
   let total = 0;
   for (let k = 1; k < pairs.length; k += 2) total += pairs[k];
   return percents.map((percent) => {
     if (total === 0) return 0;
-    const target = Math.max(1, Math.ceil((percent / 100) * total));
+    const target = rank(percent, total);
     let seen = 0;
     for (let k = 0; k < pairs.length; k += 2) {
       seen += pairs[k + 1];
@@ -81,7 +88,9 @@ export class Histogram {
   /** The value below or at which `percent` % of the recordings fall, in µs. */
   percentile(percent) {
     if (this.count === 0) return 0;
-    const target = Math.max(1, Math.ceil((percent / 100) * this.count));
+    // As HdrHistogram: one ulp off before rounding up, or p99.9 of 20000 (19980.000000000004)
+    // would take the 19981st value.
+    const target = rank(percent, this.count);
     let seen = 0;
     const counts = this.counts;
     for (let i = 0; i < LENGTH; i++) {

@@ -4,6 +4,7 @@
 
 import { writeFile } from '../runtimes/index.js';
 import { secondHistogram } from './series.js';
+import { VERSION } from './version.js';
 
 /** output: { json, jsonFile, hdrLog }; report: false leaves the text report out. */
 export async function writeOutputs(result, output = {}, { color = false, report = true } = {}) {
@@ -22,7 +23,7 @@ async function hdrLog(result) {
     at = interval.endMs;
     return interval;
   });
-  return hdrLogText({ startTimeMs: result.startTime, intervals, comment: `loadtest ${result.url}` });
+  return hdrLogText({ startTimeMs: result.startTime, intervals, comment: `Logged with loadtest ${VERSION}: ${result.url}` });
 }
 
 async function save(path, text, flag) {

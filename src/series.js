@@ -25,6 +25,7 @@ export function closeSecond(stats, durationMs, connections) {
     bytes: stats.bytes - last.bytes,
     p50Ms: p50 / 1000,
     p99Ms: p99 / 1000,
+    maxMs: recent.max / 1000,
     connections,
     buckets,
   });
@@ -51,6 +52,7 @@ export function mergeSeries(a, b) {
     x.errors += y.errors;
     x.bytes += y.bytes;
     x.connections += y.connections;
+    x.maxMs = Math.max(x.maxMs, y.maxMs);
     x.buckets = mergePairs(x.buckets, y.buckets);
     const [p50, p99] = percentilesOfPairs(x.buckets, [50, 99]);
     x.p50Ms = p50 / 1000;
@@ -74,5 +76,7 @@ function mergePairs(a, b) {
 
 /** A second's latency counts as a Histogram (for the HdrHistogram log). */
 export function secondHistogram(entry) {
-  return Histogram.fromPairs(entry.buckets);
+  const h = Histogram.fromPairs(entry.buckets);
+  if (h.count > 0) h.max = Math.round(entry.maxMs * 1000);
+  return h;
 }

@@ -164,3 +164,41 @@ test('bad --shard, --start-at and merge input: one line, exit 2', async () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('--hdr-log: a log that the reference library reads back with the counts of every second of the series', async () => {
+  const { HistogramLogReader } = await import('hdr-histogram-js');
+  const server = await rawServer(({ socket, server: s }) => setTimeout(() => socket.write(ok()), s.requests % 5 === 0 ? 3 : 0));
+  const dir = tempDir();
+  try {
+    const log = join(dir, 'run.hlog');
+    const file = join(dir, 'run.json');
+    const r = await runCli(['-t', '2.2', '-c', '3', '-k', '--quiet', '--hdr-log', log, '--json-file', file, server.url]);
+    assert.equal(r.code, 0, show(r));
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    const text = readFileSync(log, 'utf8');
+    assert.match(text, /^#\[Logged with loadtest .*\]\n#\[Histogram log format version 1\.3\]\n#\[StartTime: /);
+    assert.ok(text.includes(`#[BaseTime: ${(doc.startTime / 1000).toFixed(3)} (seconds since epoch)]`));
+    const reader = new HistogramLogReader(text);
+    const decoded = [];
+    for (let h; (h = reader.nextIntervalHistogram()) !== null; ) decoded.push(h);
+    assert.equal(decoded.length, doc.series.length);
+    assert.equal(decoded.length, 3);
+    decoded.forEach((h, i) => {
+      const entry = doc.series[i];
+      assert.equal(h.totalCount, entry.buckets.filter((_, k) => k % 2 === 1).reduce((a, b) => a + b, 0), `second ${i + 1}`);
+      assert.equal(h.totalCount, entry.completed - entry.errors);
+      // the log's p99 of each second is the series' p99 of that second
+      assert.equal(h.getValueAtPercentile(99) / 1000, entry.p99Ms, `p99 of second ${i + 1}`);
+    });
+    assert.equal(decoded.reduce((a, h) => a + h.totalCount, 0), doc.latencyHistogram.count);
+    // merge writes one too
+    const merged = join(dir, 'merged.hlog');
+    const m = await runCli(['merge', file, file, '--hdr-log', merged]);
+    assert.equal(m.code, 0, show(m));
+    const again = new HistogramLogReader(readFileSync(merged, 'utf8'));
+    assert.equal(again.nextIntervalHistogram().totalCount, 2 * decoded[0].totalCount);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
