@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-self-types="../types/cli.d.ts"
 // The loadtest command: loadtest 8's flags, parsed with mri. Every problem ends in one line on
 // stderr and a non-zero exit (2: bad usage, 1: the run failed), never a stack trace.
 
