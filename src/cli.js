@@ -10,6 +10,7 @@ import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './flags.js
 import { findConfig, withConfig } from './config-file.js';
 import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter } from '../runtimes/index.js';
 import { writeOutputs } from './output.js';
+import { parseThreshold, failedThresholds } from './thresholds.js';
 
 const absolute = (path) => pathOf(new URL(path, cwdUrl()));
 
@@ -167,6 +168,15 @@ async function toOptions(args) {
       throw new UsageError(`cannot read --${name} file '${path}' (${err.code || err.message})`);
     }
   }
+  o.thresholds = list(args.threshold).map((text) => {
+    if (text === '') throw new UsageError('option --threshold needs a value, e.g. --threshold p99<50ms');
+    try {
+      parseThreshold(text);
+    } catch (err) {
+      throw new UsageError(err.message);
+    }
+    return text;
+  });
   // Where the result goes (src/output.js); not loadTest() options.
   o.output = { json: Boolean(args.json), jsonFile: flagValue(args, 'json-file'), hdrLog: flagValue(args, 'hdr-log') };
   const generator = flagValue(args, 'requestGenerator');
@@ -253,6 +263,8 @@ async function main() {
     const more = result.childErrors.length > 1 ? ` (and ${result.childErrors.length - 1} more)` : '';
     return fail(`${result.childErrors[0]}${more}`, 1);
   }
+  const failed = failedThresholds(result.thresholds);
+  if (failed) return fail(failed, 3);
   exit(0);
 }
 

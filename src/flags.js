@@ -8,7 +8,7 @@ export const STRINGS = {
   R: 'requestGenerator', s: 'secureProtocol',
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
-  'json-file', 'hdr-log', 'shard', 'start-at'];
+  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
 export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json'];
 

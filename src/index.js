@@ -126,3 +126,4 @@ export function startServer(options, callback) {
 
 export { VERSION };
 export { mergeResults } from './merge.js';
+export { parseThreshold, checkThresholds } from './thresholds.js';

@@ -4,9 +4,10 @@
 import mri from 'mri';
 import { mergeResults } from './merge.js';
 import { writeOutputs } from './output.js';
+import { parseThreshold, checkThresholds, failedThresholds } from './thresholds.js';
 import { readFile, exit, wantsColor } from '../runtimes/index.js';
 
-const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F]';
+const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--threshold T ...]';
 
 function fail(message, code) {
   console.error(`loadtest merge: ${message}`);
@@ -17,8 +18,8 @@ export async function mergeCommand(argv) {
   let unknown = null;
   const args = mri(argv, {
     boolean: ['json', 'help'],
-    string: ['json-file', 'hdr-log'],
-    alias: { help: 'h', json: [], 'json-file': [], 'hdr-log': [] },
+    string: ['json-file', 'hdr-log', 'threshold'],
+    alias: { help: 'h', json: [], 'json-file': [], 'hdr-log': [], threshold: [] },
     unknown: (flag) => (unknown = unknown || flag),
   });
   if (args.help) {
@@ -29,6 +30,16 @@ export async function mergeCommand(argv) {
   const files = args._.map(String);
   if (files.length === 0) return fail(`no result files (${USAGE})`, 2);
   for (const name of ['json-file', 'hdr-log']) if (args[name] === '') return fail(`option --${name} needs a file name`, 2);
+  // Checked before any file is read: the thresholds of a multi-machine run, for its CI job.
+  const thresholds = [];
+  for (const text of args.threshold === undefined ? [] : [].concat(args.threshold)) {
+    if (text === '') return fail('option --threshold needs a value, e.g. --threshold p99<50ms', 2);
+    try {
+      thresholds.push(parseThreshold(text));
+    } catch (err) {
+      return fail(err.message, 2);
+    }
+  }
   const docs = [];
   for (const file of files) {
     let text;
@@ -49,6 +60,7 @@ export async function mergeCommand(argv) {
   } catch (err) {
     return fail(err.message, 2);
   }
+  if (thresholds.length > 0) result.thresholds = checkThresholds(thresholds, result);
   if (result.startSpreadMs > 1000) {
     console.error(`loadtest merge: warning: the results started ${(result.startSpreadMs / 1000).toFixed(1)} s apart; their per-second series are added by second from each one's start (use --start-at)`);
   }
@@ -57,5 +69,7 @@ export async function mergeCommand(argv) {
   } catch (err) {
     return fail(err.message, 1);
   }
+  const failed = failedThresholds(result.thresholds);
+  if (failed) return fail(failed, 3);
   exit(0);
 }

@@ -2,6 +2,7 @@
 // with a one-line message naming the option, thrown before any connection is made.
 
 import { bodyBytes, checkRequestParts, createRequests } from './request.js';
+import { parseThresholds } from './thresholds.js';
 
 let instances = 0;
 
@@ -124,6 +125,7 @@ export function configure(options, { version, resolvedHost }) {
     startAt: number('startAt', options.startAt, { integer: true, fallback: 0 }),
     stopAt: options.stopAt || 0,
     shard: options.shard || null,
+    thresholds: parseThresholds(options.thresholds),
     instanceIndex: instances++,
     version,
   };

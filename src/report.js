@@ -2,6 +2,7 @@
 
 import pc from 'picocolors';
 import { latencyChart } from './latency-chart.js';
+import { describeActual } from './thresholds.js';
 
 const label = (text) => (text + ':').padEnd(21);
 
@@ -71,6 +72,14 @@ export function formatReport(r, color = false) {
   if (r.unexpectedData) {
     lines.push('');
     lines.push(c.yellow(`Warning: ${r.unexpectedData} times the server sent bytes after a complete response; those connections were closed.`));
+  }
+  if (r.thresholds && r.thresholds.length) {
+    lines.push('');
+    lines.push('Thresholds');
+    for (const t of r.thresholds) {
+      const line = `  ${t.passed ? '✓' : '✗'} ${t.threshold} (${describeActual(t)})`;
+      lines.push(t.passed ? c.green(line) : c.red(line));
+    }
   }
   return lines.join('\n');
 }

@@ -3,6 +3,7 @@
 
 import { formatReport } from './report.js';
 import { LAYOUT } from './histogram.js';
+import { checkThresholds } from './thresholds.js';
 
 // loadtest 8's four, and the tail that a load test is usually about.
 const PERCENTILES = [50, 75, 90, 95, 99, 99.9, 99.99];
@@ -80,6 +81,7 @@ export function makeResult(config, stats, extra = {}) {
     maxLagMs: Math.round(stats.maxLagMs * 1000) / 1000,
   };
   Object.defineProperty(result, 'histogram', { value: h, enumerable: false });
+  if (config.thresholds && config.thresholds.length > 0) result.thresholds = checkThresholds(config.thresholds, result);
   // The JSON document (--json, --json-file, loadtest merge): every field above and the latency
   // histogram as sparse bucket counts in HdrHistogram's layout, which merge exactly.
   Object.defineProperty(result, 'toJSON', {
