@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { progressLine, progressMode, fractionDone, currentRate, periodicLine, startProgress, CLEAR } from '../src/progress.js';
+import { runOnCores } from '../src/cores.js';
+import { runLoadTest } from '../src/index.js';
+import { Stats } from '../src/stats.js';
 import { rawServer, ok, runtimeCommand, spawnScript } from './servers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -184,4 +187,60 @@ test('in CI, even on a terminal, no live line', { skip: !hasScript && 'script(1)
   assert.match(out, /Target URL/);
   assert.ok(!out.includes('req/s'), out);
   assert.ok(!out.includes('\x1b[2K'), out);
+});
+
+// A child of runOnCores that answers the protocol with a fixed progress line.
+function fakeChild(progress) {
+  const listeners = [];
+  let exit;
+  const exited = new Promise((resolve) => (exit = resolve));
+  const emit = (line) => setTimeout(() => listeners.forEach((fn) => fn(line)), 1);
+  return {
+    send(line) {
+      if (line.startsWith('job ')) emit('ready');
+      else if (line.startsWith('go ')) emit(progress);
+      else if (line === 'stop') {
+        emit(`result ${JSON.stringify(new Stats())}`);
+        setTimeout(() => exit({ code: 0 }), 10);
+      }
+    },
+    onLine: (fn) => listeners.push(fn),
+    exited,
+    kill: () => exit({ code: null, signal: 'SIGKILL' }),
+    stderrTail: () => '',
+  };
+}
+
+test('with --cores the snapshot adds up the children\'s counters and takes the largest p99', async () => {
+  const lines = ['progress 100 90 3 2.5', 'progress 50 40 1 -', 'progress 70 60 0 7.25'];
+  let handle = null;
+  let n = 0;
+  const done = runOnCores({ url: 'http://127.0.0.1:1/', concurrency: 3, maxSeconds: 5 }, 3, async () => fakeChild(lines[n++]), 'worker.js', {
+    onStart: (h) => (handle = h),
+  });
+  const until = Date.now() + 2000;
+  while (!(handle && handle.snapshot().sent >= 220) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
+  const s = handle.snapshot();
+  handle.stop();
+  await done;
+  assert.deepEqual([s.sent, s.completed, s.failed, s.p99Ms], [220, 190, 4, 7.25]);
+  assert.deepEqual(handle.config, { maxRequests: undefined, maxSeconds: 5 });
+});
+
+test('real --cores children report sent, completed and p99 several times a second', async (t) => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  t.after(() => server.close());
+  let handle = null;
+  const samples = [];
+  const sampler = setInterval(() => handle && samples.push(handle.snapshot()), 100);
+  try {
+    await runLoadTest({ url: server.url, cores: 2, concurrency: 2, maxSeconds: 1.6, agentKeepAlive: true, quiet: true }, { onStart: (h) => (handle = h) });
+  } finally {
+    clearInterval(sampler);
+  }
+  const distinct = new Set(samples.map((s) => s.completed)).size;
+  assert.ok(distinct >= 5, `${distinct} different counts in ${samples.length} samples`); // once a second would give 2
+  const last = samples[samples.length - 1];
+  assert.ok(last.sent >= last.completed && last.completed > 0, JSON.stringify(last));
+  assert.ok(samples.some((s) => typeof s.p99Ms === 'number' && s.p99Ms > 0), 'a p99 after the first whole second');
 });
