@@ -11,6 +11,9 @@ const LINES_MS = 5000;
 const BAR_MAX = 30;
 const BAR_MIN = 10;
 const DEFAULT_WIDTH = 80;
+// Columns left free at the end: on Ctrl-C the terminal echoes "^C" after the line, and had it
+// wrapped, the erase before the report would clear only its last row.
+const SPARE = 3;
 
 /** Back to the start of the line and erase it: what comes next starts on a clean line. */
 export const CLEAR = '\r\x1b[2K';
@@ -45,8 +48,8 @@ const millis = (ms) => `${ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : M
 /**
  * The live line: `now` and `before` are run snapshots ({ sent, completed, failed, elapsedMs,
  * p99Ms }), `before` about a second older (for the current rate); limits: { maxRequests,
- * maxSeconds }. It fits in `width - 1` columns (the last column would wrap on some terminals):
- * the bar goes first, then the less telling counters.
+ * maxSeconds }. It fits in `width - SPARE` columns: the bar goes first, then the less telling
+ * counters.
  */
 export function progressLine(now, before, limits, width = DEFAULT_WIDTH, color = false) {
   const c = pc.createColors(color);
@@ -68,7 +71,7 @@ export function progressLine(now, before, limits, width = DEFAULT_WIDTH, color =
   ];
   if (now.p99Ms !== null && now.p99Ms !== undefined) parts.push(['p99', `p99 ${millis(now.p99Ms)}`, c.yellow]);
   if (fraction === null) parts.splice(1, 1);
-  const room = Math.max(1, (width || DEFAULT_WIDTH) - 1);
+  const room = Math.max(1, (width || DEFAULT_WIDTH) - SPARE);
   const SEP = '  ';
   const length = (list) => list.reduce((sum, [, text]) => sum + (text ? text.length : 0) + SEP.length, -SEP.length);
   const bar = parts.find(([name]) => name === 'bar');
