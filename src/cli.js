@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-self-types="../types/cli.d.ts"
 // The loadtest command: loadtest 8's flags, parsed with mri. Every problem ends in one line on
 // stderr and a non-zero exit (2: bad usage, 1: the run failed), never a stack trace.
 
@@ -117,6 +118,9 @@ async function toOptions(args) {
     }
   }
   o.startAt = num('', 'start-at', { integer: true });
+  // Seconds given for milliseconds read as 1970 (start at once); the other slip, a date far
+  // ahead, would wait silently for days.
+  if (o.startAt && o.startAt - Date.now() > 86400000) throw new UsageError(`--start-at ${o.startAt} is more than a day from now (epoch milliseconds, e.g. $(( ($(date +%s) + 10) * 1000 )))`);
   o.maxConnections = num('', 'max-connections', { integer: true, min: 1 });
   if (o.maxConnections !== undefined && !o.requestsPerSecond) throw new UsageError('--max-connections goes with --rps (the open model)');
   if (flagValue(args, 'proxy') !== undefined) throw new UsageError('--proxy is not supported');

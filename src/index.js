@@ -1,3 +1,4 @@
+// @ts-self-types="../types/index.d.ts"
 // The API: loadTest() and startServer(), as in loadtest 8. This entry point joins the portable
 // core to the runtime (socket adapter, name lookup, child processes); the core itself never
 // asks which runtime it is on.

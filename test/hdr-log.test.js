@@ -7,16 +7,8 @@ import assert from 'node:assert/strict';
 import { HistogramLogReader, decodeFromCompressedBase64 } from 'hdr-histogram-js';
 import { Histogram } from '../src/histogram.js';
 import { hdrLogText, toHdrHistogram, fromHdrHistogram } from '../src/hdr-log.js';
+import { mulberry32 } from './random.js';
 
-// Seeded, so that a failure reproduces.
-function mulberry32(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const START = 1700000000123; // epoch ms, with a fraction of a second
 

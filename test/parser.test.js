@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { ResponseParser, decodeChunks, parseHeaders, MAX_HEAD_BYTES } from '../src/parser.js';
+import { mulberry32 } from './random.js';
 
 const enc = new TextEncoder();
 
@@ -21,15 +22,6 @@ function concat(...parts) {
   return out;
 }
 
-// Small seeded PRNG so that random splits reproduce.
-function mulberry32(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Up to 12 pieces with distinct random cut points.
 function randomPieces(len, rng) {

@@ -148,6 +148,7 @@ test('bad --shard, --start-at and merge input: one line, exit 2', async () => {
       [['--shard', 'half', 'http://127.0.0.1:1/'], /--shard 'half' must be i\/n/],
       [['--shard', '1/3', '-c', '2', 'http://127.0.0.1:1/'], /2 connections cannot be shared by 3 shards/],
       [['--start-at', 'soon', 'http://127.0.0.1:1/'], /--start-at must be a number/],
+      [['--start-at', String(Date.now() * 10), 'http://127.0.0.1:1/'], /--start-at \d+ is more than a day from now/],
       [['merge'], /no result files/],
       [['merge', notResult], /is not a loadtest result/],
       [['merge', broken], /is not JSON/],

@@ -143,3 +143,31 @@ export function spawnScript(script, args, { onStdout, interruptAfterMs, timeoutM
   });
 }
 
+
+/**
+ * Runs a command (not a script of this runtime: tsc, npm, bun, deno) and resolves to
+ * { code, stdout, stderr }; killed and rejected after `timeoutMs`.
+ */
+export function runCommand(command, args, { cwd = ROOT, env = {}, timeoutMs = 30000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...globalThis.process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')}: still running after ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (text) => (stdout += text));
+    child.stderr.on('data', (text) => (stderr += text));
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

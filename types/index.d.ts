@@ -1,0 +1,288 @@
+// Hand-written declarations for the API in src/index.js (the code stays plain JavaScript).
+// Kept in step with README.md's "API" and "Results as data" sections; test/types.test.js
+// compiles an example against them.
+
+/** What statusCallback and contentInspector see for every request. */
+export interface RequestResult {
+  host: string;
+  path: string;
+  method: string;
+  /** null when no response came (then there is no body or headers). */
+  statusCode: number | null;
+  /** Decoded only when read. */
+  body?: string;
+  /** Decoded only when read. */
+  headers?: Record<string, string>;
+  /** Milliseconds from sending to the end of the response. */
+  requestElapsed: number;
+  requestIndex: number;
+  instanceIndex: number;
+  /** Set by a contentInspector to count this response as an error. */
+  customError?: string;
+  /** With customError: counted under "status:code" in errorCodes. */
+  customErrorCode?: string | number;
+}
+
+/** An error passed to statusCallback: statuses ≥ 400, custom errors and network failures. */
+export interface RequestError extends Error {
+  /** The reason a request got no response: 'ECONNREFUSED', 'timeout', … */
+  code?: string;
+}
+
+/** What a requestGenerator returns for one request. */
+export interface GeneratedRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+export type Body = string | Uint8Array | Record<string, unknown> | unknown[];
+
+export interface LoadTestOptions {
+  /** The URL to load, http:// or https://. */
+  url: string;
+  /** HTTP method (default GET). */
+  method?: string;
+  /** A string, an object (sent as JSON, or as a form with that contentType), or a function of the request index. */
+  body?: Body | ((index: number) => Body);
+  /** Content-Type of the body (default text/plain, for objects too). */
+  contentType?: string;
+  /** Request headers: an object, "name:value" or an array of them. */
+  headers?: Record<string, string> | string | string[];
+  /** Cookies sent with every request: a string or an array. */
+  cookies?: string | string[];
+  /** Open connections (default 10). */
+  concurrency?: number;
+  /** Stop after this many requests. */
+  maxRequests?: number;
+  /** Stop after this many seconds. */
+  maxSeconds?: number;
+  /** Per-request timeout in ms (0: none). */
+  timeout?: number;
+  /** Open model: send this many requests per second, whatever the latency. */
+  requestsPerSecond?: number;
+  /** Keep connections open between requests. */
+  agentKeepAlive?: boolean;
+  /** Alias of agentKeepAlive. */
+  keepalive?: boolean;
+  /** Replace this string in the URL and body with a unique index per request. */
+  indexParam?: string;
+  /** Builds the value that replaces indexParam. */
+  indexParamCallback?: (index: number) => string | number;
+  /** Builds each request; a module path instead of a function with cores above 1. */
+  requestGenerator?: ((index: number, options: LoadTestOptions) => GeneratedRequest) | string;
+  /** Called for every request that ended. */
+  statusCallback?: (error: RequestError | null | undefined, result: RequestResult) => void;
+  /** Sees every response before it is counted; may set customError. */
+  contentInspector?: (result: RequestResult) => void;
+  /** Do not check the server's certificate. */
+  insecure?: boolean;
+  /** Accepted for loadtest 8; the API prints nothing by itself. */
+  quiet?: boolean;
+  /** Accepted for loadtest 8; changes nothing. */
+  tcp?: boolean;
+  /** Accepted for loadtest 8; changes nothing. */
+  secureProtocol?: string;
+  /** CA certificate(s), PEM, to trust for https. */
+  ca?: string | Uint8Array;
+  /** Client certificate, PEM. */
+  cert?: string | Uint8Array;
+  /** Client key, PEM. */
+  key?: string | Uint8Array;
+  /** Socket adapter: 'node', 'bun' or 'deno' (default: the runtime's own). */
+  socket?: 'node' | 'bun' | 'deno';
+  /** Stops the run when aborted. */
+  signal?: AbortSignal;
+  /** Stop when the first connections all fail before any response (the CLI sets it). */
+  failFast?: boolean;
+  /** Split the run over this many processes (as --cores). */
+  cores?: number;
+  /** Cap on open connections in the open model (as --max-connections). */
+  maxConnections?: number;
+  /** A module whose default export is (index) => body; for cores above 1. */
+  bodyModule?: string;
+  /** Run share i of n of this run, 'i/n' (as --shard). */
+  shard?: string;
+  /** Wall-clock epoch ms to start at (as --start-at). */
+  startAt?: number;
+  /** Pass/fail rules such as 'p99<200ms' (as --threshold). */
+  thresholds?: string[] | string;
+}
+
+/** One second of the run. */
+export interface SeriesEntry {
+  /** 1, 2, … */
+  second: number;
+  durationMs: number;
+  sent: number;
+  /** Requests that ended in this second, errors included. */
+  completed: number;
+  errors: number;
+  bytes: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** The most connections open at once in this second. */
+  connections: number;
+  /** That second's latency counts, [index, count, …] in HdrHistogram's layout. */
+  buckets: number[];
+}
+
+/** The run's latencies in HdrHistogram's bucket layout, so that histograms add up exactly. */
+export interface LatencyHistogram {
+  unit: 'us';
+  lowest: number;
+  highest: number;
+  significantDigits: number;
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+  /** [index, count, …] */
+  buckets: number[];
+}
+
+/** One threshold checked against the result. */
+export interface ThresholdResult {
+  threshold: string;
+  metric: string;
+  op: '<' | '<=' | '>' | '>=';
+  limit: number;
+  unit: string;
+  actual: number;
+  passed: boolean;
+}
+
+/** Latency percentiles in ms. */
+export interface Percentiles {
+  '50': number;
+  '75': number;
+  '90': number;
+  '95': number;
+  '99': number;
+  '99.9': number;
+  '99.99': number;
+}
+
+/** The data of a result: what the JSON document holds, but for latencyHistogram. */
+export interface ResultData {
+  url: string;
+  cores: number;
+  shard?: string;
+  maxRequests: number;
+  maxSeconds: number;
+  concurrency: number;
+  agent: 'keepalive' | 'none';
+  requestsPerSecond?: number;
+  runtime: string;
+  socket: string;
+  /** Requests that ended. */
+  totalRequests: number;
+  totalErrors: number;
+  totalTimeSeconds: number;
+  elapsedSeconds: number;
+  accumulatedMs: number;
+  meanLatencyMs: number;
+  minLatencyMs: number;
+  maxLatencyMs: number;
+  percentiles: Percentiles;
+  effectiveRps: number;
+  /** The same as effectiveRps. */
+  rps: number;
+  /** Errors by status, "status:code" or network reason. */
+  errorCodes: Record<string, number>;
+  /** Responses by status. */
+  statusCodes: Record<string, number>;
+  /** Always totalRequests + inFlight. */
+  requestsSent: number;
+  /** Requests out when the run stopped. */
+  inFlight: number;
+  retries: number;
+  connections: number;
+  /** Times a server sent bytes after a response. */
+  unexpectedData: number;
+  /** Why failFast or a throwing request generator stopped the run. */
+  abortReason: string | null;
+  /** Failures with no response, by reason. */
+  errorsByReason: Record<string, number>;
+  /** Responses a contentInspector marked, by "status[:code]". */
+  customErrors: Record<string, number>;
+  bytesReceived: number;
+  bytesPerSecond: number;
+  /** Epoch ms. */
+  startTime: number;
+  series: SeriesEntry[];
+  /** One line per cores child that failed. */
+  childErrors: string[];
+  /** Open model only. */
+  achievedRps?: number;
+  notSent: number;
+  maxQueue: number;
+  lateSends: number;
+  maxLagMs: number;
+  /** With thresholds. */
+  thresholds?: ThresholdResult[];
+  /** From mergeResults: how many documents were merged. */
+  merged?: number;
+  /** From mergeResults: how far apart the shards started, ms. */
+  startSpreadMs?: number;
+}
+
+/** The JSON document of --json, --json-file and toJSON(); what mergeResults reads. */
+export interface LoadTestJson extends ResultData {
+  latencyHistogram: LatencyHistogram;
+}
+
+export interface LoadTestResult extends ResultData {
+  /** Prints the report; in colour with true. */
+  show(color?: boolean): void;
+  toJSON(): LoadTestJson;
+}
+
+/** Runs a load test. Bad options reject; network failures are counted in the result. */
+export function loadTest(
+  options: LoadTestOptions,
+  callback?: (error: Error | null, result?: LoadTestResult) => void,
+): Promise<LoadTestResult>;
+
+export interface TestServerOptions {
+  /** Default 7357; 0 for a free one. */
+  port?: number;
+  /** Default: every interface. */
+  host?: string;
+  /** Answer after this many ms. */
+  delay?: number;
+  /** Status to answer with for `percent` % of the requests (all without percent). */
+  error?: number;
+  percent?: number;
+  /** Print nothing. */
+  quiet?: boolean;
+  /** Called for each request with node:http's request and response. */
+  logger?: (req: unknown, res: unknown) => void;
+  /** PEM: serve https. */
+  cert?: string | Uint8Array;
+  key?: string | Uint8Array;
+}
+
+export interface TestServer {
+  port: number;
+  /** node:http's (or node:https's) Server. */
+  server: unknown;
+  /** Requests answered so far. */
+  readonly requests: number;
+  /** Requests answered with an error status so far. */
+  readonly errors: number;
+  close(): Promise<void>;
+}
+
+/** Starts the test server. */
+export function startServer(
+  options?: TestServerOptions,
+  callback?: (error: Error | null, server?: TestServer) => void,
+): Promise<TestServer>;
+
+/** One result from the JSON documents of several runs (the shards of one run). */
+export function mergeResults(docs: LoadTestJson[], names?: string[]): LoadTestResult;
+
+export const VERSION: string;
