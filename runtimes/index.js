@@ -72,7 +72,19 @@ export const argv = () => proc.argv.slice(2);
 export const exit = (code) => proc.exit(code);
 
 /** Colour only on a terminal, and not when NO_COLOR is set (no-color.org). */
-export const wantsColor = () => Boolean(proc.stdout && proc.stdout.isTTY) && !proc.env.NO_COLOR;
+export const wantsColor = (stream = 'stdout') => Boolean(proc[stream] && proc[stream].isTTY) && !proc.env.NO_COLOR;
+
+/** Whether 'stdout' or 'stderr' is a terminal, and its width in columns (0 when unknown). */
+export function terminal(stream) {
+  const s = proc[stream];
+  return { isTTY: Boolean(s && s.isTTY), columns: (s && s.isTTY && s.columns) || 0 };
+}
+
+/** Text on 'stdout' or 'stderr' as it is, without a newline (a line redrawn with \r). */
+export const writeText = (stream, text) => proc[stream].write(text);
+
+/** An environment variable, or undefined. */
+export const envVar = (name) => proc.env[name];
 
 /** Calls fn on Ctrl-C (SIGINT) and SIGTERM; returns a function that removes the handlers. */
 export function onInterrupt(fn) {

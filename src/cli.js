@@ -8,9 +8,10 @@ import { runLoadTest, VERSION } from './index.js';
 import { number, parseShard } from './options.js';
 import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './flags.js';
 import { findConfig, withConfig } from './config-file.js';
-import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter } from '../runtimes/index.js';
+import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter, terminal, writeText, envVar } from '../runtimes/index.js';
 import { writeOutputs } from './output.js';
 import { parseThreshold, failedThresholds } from './thresholds.js';
+import { startProgress } from './progress.js';
 
 const absolute = (path) => pathOf(new URL(path, cwdUrl()));
 
@@ -225,24 +226,28 @@ async function main() {
     return fail(err.message, 2);
   }
   let run = null;
-  let progress = null;
+  let stopProgress = () => {};
   const removeInterrupt = onInterrupt(() => {
     // Ctrl-C: stop and still print what was done; a second one quits at once.
-    if (run && !run.stopping) run.stop();
-    else exit(130);
+    if (run && !run.stopping) return run.stop();
+    stopProgress();
+    exit(130);
   });
   let result;
   try {
     result = await runLoadTest(options, {
       onStart(r) {
         run = r;
-        if (!options.quiet && r.snapshot) progress = setInterval(() => showProgress(r, options), 5000);
+        // With --json, stdout holds the document and nothing else.
+        const stream = options.output.json ? 'stderr' : 'stdout';
+        const io = { terminal, write: writeText, ci: envVar('CI'), color: wantsColor(stream) };
+        stopProgress = startProgress(r, { quiet: options.quiet, stream }, io);
       },
     });
   } catch (err) {
     return fail(err.message, 2);
   } finally {
-    if (progress) clearInterval(progress);
+    stopProgress();
     removeInterrupt();
   }
   const target = new URL(options.url).host;
@@ -266,16 +271,6 @@ async function main() {
   const failed = failedThresholds(result.thresholds);
   if (failed) return fail(failed, 3);
   exit(0);
-}
-
-function showProgress(run, options) {
-  const s = run.snapshot();
-  const seconds = s.elapsedMs / 1000;
-  const done = s.completed + s.failed;
-  const share = options.maxRequests ? ` (${Math.floor((done / options.maxRequests) * 100)}%)` : '';
-  // With --json, stdout holds the document and nothing else.
-  const print = options.output.json ? console.error : console.log;
-  print(`Requests: ${done}${share}, requests per second: ${Math.round(done / seconds)}, errors: ${s.failed}, elapsed: ${seconds.toFixed(1)} s`);
 }
 
 main().catch((err) => fail(err && err.message ? err.message : String(err), 1));

@@ -6,7 +6,7 @@
 //   child → parent   ready                      (or: fail <message>)
 //   parent → child   go <startAt> <stopAt>       all at once; wall-clock ms (stopAt 0: none)
 //   parent → child   stop                        Ctrl-C in the parent
-//   child → parent   progress <completed> <failed>   once a second, for progress lines
+//   child → parent   progress <sent> <completed> <failed> <p99Ms or ->   4 times a second, for progress
 //   child → parent   result <Stats as JSON>      then it exits
 
 import { Stats } from './stats.js';
@@ -52,7 +52,7 @@ export function shares(options, cores) {
 export async function runOnCores(options, cores, spawnChild, workerScript, hooks = {}) {
   const jobs = shares(options, cores);
   const children = await Promise.all(jobs.map(() => spawnChild(workerScript)));
-  const state = children.map(() => ({ ready: false, result: null, failure: null, completed: 0, failed: 0 }));
+  const state = children.map(() => ({ ready: false, result: null, failure: null, sent: 0, completed: 0, failed: 0, p99Ms: null }));
   let started = false;
   let startedAt = 0;
   let stopping = false;
@@ -85,21 +85,28 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
       } else if (line.startsWith('result ')) {
         state[i].result = Stats.fromJSON(JSON.parse(line.slice(7)));
       } else if (line.startsWith('progress ')) {
-        const [completed, failed] = line.slice(9).split(' ').map(Number);
-        state[i].completed = completed;
-        state[i].failed = failed;
+        const [sent, completed, failed, p99] = line.slice(9).split(' ');
+        Object.assign(state[i], { sent: Number(sent), completed: Number(completed), failed: Number(failed) });
+        state[i].p99Ms = p99 === undefined || p99 === '-' ? null : Number(p99);
       } else if (line.startsWith('fail ')) {
         state[i].failure = line.slice(5);
       }
     });
     child.send(`job ${JSON.stringify(jobs[i])}`);
   });
+  const sum = (key) => state.reduce((total, s) => total + s[key], 0);
+  const p99s = () => state.map((s) => s.p99Ms).filter((p) => p !== null);
   const snapshot = () => ({
-    completed: state.reduce((sum, s) => sum + s.completed, 0),
-    failed: state.reduce((sum, s) => sum + s.failed, 0),
+    sent: sum('sent'),
+    completed: sum('completed'),
+    failed: sum('failed'),
     elapsedMs: startedAt ? Date.now() - startedAt : 0,
+    // Percentiles do not add up; the largest child's p99 is an upper bound of the whole run's
+    // (no more than 1% of any child's requests, so of all of them, took longer).
+    p99Ms: p99s().length > 0 ? Math.max(...p99s()) : null,
   });
-  if (hooks.onStart) hooks.onStart({ stop, snapshot, get stopping() { return stopping; } });
+  const config = { maxRequests: options.maxRequests, maxSeconds: options.maxSeconds };
+  if (hooks.onStart) hooks.onStart({ stop, snapshot, config, get stopping() { return stopping; } });
 
   const readyTimer = setTimeout(() => {
     children.forEach((child, i) => {
