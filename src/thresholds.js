@@ -65,6 +65,8 @@ function actualOf(t, result) {
     return result.totalRequests > 0 ? (result.totalErrors / result.totalRequests) * 100 : 0;
   }
   const h = result.histogram;
+  // No response, no latency: a latency limit cannot be said to hold.
+  if (!h || h.count === 0) return null;
   let us;
   if (t.percentile !== undefined) us = h.percentile(t.percentile);
   else if (t.metric === 'mean') us = h.mean();
@@ -77,13 +79,15 @@ function actualOf(t, result) {
 export function checkThresholds(parsed, result) {
   return parsed.map((t) => {
     const actual = actualOf(t, result);
-    return { threshold: t.threshold, metric: t.metric, op: t.op, limit: t.limit, unit: t.unit, actual, passed: COMPARE[t.op](actual, t.limit) };
+    const passed = actual !== null && COMPARE[t.op](actual, t.limit);
+    return { threshold: t.threshold, metric: t.metric, op: t.op, limit: t.limit, unit: t.unit, actual, passed };
   });
 }
 
 /** "p99 = 12.4 ms", "errors = 1.5%", "rps = 4012": a checked threshold's actual value, for people. */
 export function describeActual(t) {
   // To the µs that latency is recorded at; a percentage to three decimals.
+  if (t.actual === null) return `${t.metric}: no responses`;
   const f = t.unit === 's' ? 1e6 : 1e3;
   const value = Math.round(t.actual * f) / f;
   if (t.unit === '%') return `${t.metric} = ${value}%`;

@@ -267,3 +267,18 @@ test('merge --threshold: thresholds on the merged result, exit 3 when one fails,
     await server.close();
   }
 });
+
+test('checkThresholds: with no response at all, a latency threshold fails (actual null), errors and rps still count', () => {
+  const stats = new Stats();
+  stats.failed = 4;
+  stats.errors = { ECONNREFUSED: 4 };
+  stats.elapsedMs = 100;
+  const r = makeResult({ url: 'http://x/', concurrency: 1, thresholds: parseThresholds(['p99<1000ms', 'max<5s', 'errors<=4', 'rps>=40']) }, stats);
+  assert.deepEqual(r.thresholds.map((t) => [t.threshold, t.actual, t.passed]), [
+    ['p99<1000ms', null, false],
+    ['max<5s', null, false],
+    ['errors<=4', 4, true],
+    ['rps>=40', 40, true],
+  ]);
+  assert.match(formatReport(r), /✗ p99<1000ms \(p99: no responses\)/);
+});

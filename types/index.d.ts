@@ -150,7 +150,7 @@ export interface ThresholdResult {
   op: '<' | '<=' | '>' | '>=';
   limit: number;
   unit: string;
-  actual: number;
+  actual: number | null;
   passed: boolean;
 }
 
