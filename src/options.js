@@ -82,12 +82,6 @@ export function configure(options, { version, resolvedHost }) {
   for (const f of ['statusCallback', 'contentInspector', 'indexParamCallback', 'requestGenerator']) {
     if (options[f] !== undefined && options[f] !== null && typeof options[f] !== 'function') throw new Error(`${f} must be a function`);
   }
-  if (options.requestGenerator && options.requestGenerator.length >= 3) {
-    throw new Error(
-      "requestGenerator(params, options, client, callback) is loadtest 8's node:http form; " +
-        'here it is requestGenerator(index, options) returning { method, path, headers, body }',
-    );
-  }
   const body = options.body ?? options.data;
   const contentType = options.contentType || headers['content-type'];
   const path = url.pathname + url.search;
