@@ -167,6 +167,7 @@ test('a four-argument generator given as a module path works on 2 cores', async 
   try {
     const result = await loadTest({ url: server.url, method: 'POST', maxRequests: 20, concurrency: 4, agentKeepAlive: true, cores: 2, requestGenerator: generator });
     assert.equal(result.cores, 2);
+    assert.equal(result.clients, 4, 'the children\'s clients add up');
     assert.equal(result.totalRequests, 20);
     assert.equal(result.totalErrors, 0);
     assert.equal(seen.length, 20);
