@@ -499,6 +499,7 @@ export class Run {
     // The open model's clock starts at the schedule's origin (a child may wait a moment for it).
     this.stats.elapsedMs = now - (this.open ? Math.max(this.origin, this.startTime) : this.startTime);
     this.stats.abortReason = this.abortReason;
+    this.stats.clients = this.connections.length;
     // Due in the schedule but never sent (every connection was busy until the stop).
     if (this.open) this.stats.notSent = Math.max(0, this.due(now) - this.stats.sent);
     this.resolve(this.stats);

@@ -44,7 +44,8 @@ Requests:
                              (-p, -u, -a with a .js file: its default export (index) => body)
       --data S               send S as the body, with the method of -m (default: no body)
   -R, --requestGenerator F   module whose default export (index, options) returns
-                             { method, path, headers, body } (default: none)
+                             { method, path, headers, body }, or is loadtest 8's
+                             (params, options, client, callback) (default: none)
       --index S              replace S in the URL and body with the request index (default: none)
 
 Output:

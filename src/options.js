@@ -82,12 +82,9 @@ export function configure(options, { version, resolvedHost }) {
   for (const f of ['statusCallback', 'contentInspector', 'indexParamCallback', 'requestGenerator']) {
     if (options[f] !== undefined && options[f] !== null && typeof options[f] !== 'function') throw new Error(`${f} must be a function`);
   }
-  if (options.requestGenerator && options.requestGenerator.length >= 3) {
-    throw new Error(
-      "requestGenerator(params, options, client, callback) is loadtest 8's node:http form; " +
-        'here it is requestGenerator(index, options) returning { method, path, headers, body }',
-    );
-  }
+  // loadtest 8 reads indexParam as a regular expression and indexParamLiteral as a string; here
+  // both are the string, so only the exclusion is kept.
+  if (options.indexParamLiteral && (options.indexParam || options.index)) throw new Error('use indexParam or indexParamLiteral, not both');
   const body = options.body ?? options.data;
   const contentType = options.contentType || headers['content-type'];
   const path = url.pathname + url.search;
@@ -111,7 +108,7 @@ export function configure(options, { version, resolvedHost }) {
     timeout,
     requestsPerSecond,
     maxConnections,
-    indexParam: options.indexParam || options.index || null,
+    indexParam: options.indexParam || options.index || options.indexParamLiteral || null,
     indexParamCallback: options.indexParamCallback || null,
     requestGenerator: options.requestGenerator || null,
     statusCallback: options.statusCallback || null,

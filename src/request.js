@@ -2,6 +2,8 @@
 // request; only requests that differ (an index parameter, a body function, a request generator)
 // are encoded again.
 
+import { recordingGenerator } from './http-generator.js';
+
 const encoder = new TextEncoder();
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -58,14 +60,16 @@ export function createRequests(o) {
   const bodyFn = typeof o.body === 'function' ? o.body : null;
 
   if (o.requestGenerator) {
+    // loadtest 8's (params, options, client, callback) form, recorded into the same shape.
+    const generate = o.requestGenerator.length >= 3 ? recordingGenerator(o.requestGenerator, o, baseHeaders) : o.requestGenerator;
     return {
       fixed: null,
       isHead: false,
       build(index) {
-        const g = o.requestGenerator(index, o) || {};
+        const g = generate(index, o) || {};
         const method = String(g.method || o.method).toUpperCase();
         const path = g.path || o.path;
-        const headers = { ...baseHeaders };
+        const headers = g.allHeaders ? {} : { ...baseHeaders };
         if (g.headers) for (const k in g.headers) headers[k.toLowerCase()] = String(g.headers[k]);
         const body = g.body !== undefined ? bodyBytes(g.body, headers['content-type']) : o.bodyBytes;
         if (body && !headers['content-type']) headers['content-type'] = 'text/plain';

@@ -63,6 +63,7 @@ export function makeResult(config, stats, extra = {}) {
     inFlight: stats.inFlightAtStop,
     retries: stats.retries,
     connections: stats.connections,
+    clients: stats.clients,
     unexpectedData: stats.unexpectedData,
     abortReason: stats.abortReason || null,
     // Failures with no response, by reason; responses a contentInspector marked, by "status[:code]".

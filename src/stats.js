@@ -4,7 +4,7 @@
 import { Histogram } from './histogram.js';
 import { mergeSeries } from './series.js';
 
-const COUNTERS = ['sent', 'completed', 'failed', 'httpErrors', 'inFlightAtStop', 'retries', 'connections', 'unexpectedData', 'notSent', 'lateSends', 'bytes'];
+const COUNTERS = ['sent', 'completed', 'failed', 'httpErrors', 'inFlightAtStop', 'retries', 'connections', 'clients', 'unexpectedData', 'notSent', 'lateSends', 'bytes'];
 // Largest values, not sums, when merging.
 const MAXIMA = ['maxQueue', 'maxLagMs'];
 
@@ -24,6 +24,7 @@ export class Stats {
     this.inFlightAtStop = 0;
     this.retries = 0; // requests re-sent after a kept-alive connection closed under them
     this.connections = 0; // connections opened
+    this.clients = 0; // connection loops started (loadtest 8's clients): concurrency, or more with --max-connections
     this.unexpectedData = 0; // bytes after a complete response, nobody's reply
     this.notSent = 0; // open model: due in the schedule, never sent before the stop
     this.lateSends = 0; // open model: sent late on a free connection (the tool fell behind)

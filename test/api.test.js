@@ -148,10 +148,6 @@ test('requestGenerator(index) returns method, path, headers and body for each re
       assert.equal(req.headers['x-index'], String(index));
       assert.deepEqual(JSON.parse(req.body), { index });
     }
-    await assert.rejects(
-      loadTest({ url: server.url, maxRequests: 1, requestGenerator: (params, options, client, callback) => callback }),
-      /loadtest 8's node:http form/,
-    );
   } finally {
     await server.close();
   }
@@ -226,4 +222,30 @@ test('the core in src/ imports nothing runtime-specific', () => {
 test('the version sent as user-agent is package.json version', () => {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   assert.equal(VERSION, pkg.version);
+});
+
+test("indexParamLiteral (loadtest 8's name) replaces the string in path and body; with indexParam it is rejected", async () => {
+  const seen = [];
+  const server = await rawServer(({ socket }, req) => {
+    seen.push(req);
+    socket.write(ok());
+  });
+  try {
+    const result = await loadTest({ url: server.url + 'u/ID', method: 'POST', body: 'id=ID', indexParamLiteral: 'ID', maxRequests: 4, concurrency: 1, agentKeepAlive: true });
+    assert.equal(result.totalErrors, 0);
+    assert.deepEqual(seen.map((r) => `${r.path} ${r.body}`), ['/u/0 id=0', '/u/1 id=1', '/u/2 id=2', '/u/3 id=3']);
+    await assert.rejects(loadTest({ url: server.url, indexParam: 'A', indexParamLiteral: 'B', maxRequests: 1 }), /use indexParam or indexParamLiteral, not both/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('result.clients is the number of connection loops started: the concurrency, or fewer requests', async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  try {
+    assert.equal((await loadTest({ url: server.url, maxRequests: 20, concurrency: 3, agentKeepAlive: true })).clients, 3);
+    assert.equal((await loadTest({ url: server.url, maxRequests: 2, concurrency: 5 })).clients, 2);
+  } finally {
+    await server.close();
+  }
 });

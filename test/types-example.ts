@@ -30,7 +30,19 @@ async function main(): Promise<void> {
   const failed = (merged.thresholds ?? []).filter((t) => !t.passed).map((t) => `${t.metric} ${t.op} ${t.limit}${t.unit}`);
   const reason: string | null = merged.abortReason;
   loadTest({ url: 'http://127.0.0.1:1/' }, (error, r) => console.log(error?.message, r?.totalErrors));
-  console.log(VERSION, p99, counts, unit, failed, reason, server.requests, result.errorCodes['500']);
+  // Both requestGenerator forms; as a union of two signatures, an inline portable one types its index.
+  await loadTest({ url: 'http://127.0.0.1:1/', indexParamLiteral: 'ID', requestGenerator: (index: number) => ({ path: `/${index}` }) });
+  const clients: number = (await loadTest({
+    url: 'http://127.0.0.1:1/',
+    requestGenerator(params, options, client, callback) {
+      options.headers['content-type'] = 'application/json';
+      const request = client(options, callback);
+      request.setHeader('x-url', params.url);
+      request.write(JSON.stringify({ id: options.requestIndex }));
+      return request;
+    },
+  })).clients;
+  console.log(VERSION, clients, p99, counts, unit, failed, reason, server.requests, result.errorCodes['500']);
   await server.close();
 }
 

@@ -37,6 +37,39 @@ export interface GeneratedRequest {
   body?: string | Uint8Array;
 }
 
+/** The request options loadtest 8's four-argument requestGenerator gets and hands to client(). */
+export interface GeneratorRequestOptions {
+  protocol: string;
+  hostname: string;
+  host: string;
+  port: number;
+  method: string;
+  path: string;
+  headers: Record<string, string | number>;
+  /** This request's index. */
+  requestIndex: number;
+}
+
+/** What client() returns: it records the request, which goes when the generator returns. */
+export interface RecordedRequest {
+  write(data: string | Uint8Array): boolean;
+  end(data?: string | Uint8Array): RecordedRequest;
+  setHeader(name: string, value: string | number | string[]): RecordedRequest;
+  getHeader(name: string): unknown;
+  removeHeader(name: string): RecordedRequest;
+  setTimeout(ms: number, callback?: () => void): RecordedRequest;
+  on(event: string, listener: (...args: unknown[]) => void): RecordedRequest;
+  once(event: string, listener: (...args: unknown[]) => void): RecordedRequest;
+}
+
+/** loadtest 8's requestGenerator(params, options, client, callback); callback is never called. */
+export type RecordingGenerator = (
+  params: LoadTestOptions,
+  options: GeneratorRequestOptions,
+  client: (options: GeneratorRequestOptions | string | URL, callback?: unknown) => RecordedRequest,
+  callback: (response: unknown) => void,
+) => unknown;
+
 export type Body = string | Uint8Array | Record<string, unknown> | unknown[];
 
 export interface LoadTestOptions {
@@ -70,8 +103,13 @@ export interface LoadTestOptions {
   indexParam?: string;
   /** Builds the value that replaces indexParam. */
   indexParamCallback?: (index: number) => string | number;
-  /** Builds each request; a module path instead of a function with cores above 1. */
-  requestGenerator?: ((index: number, options: LoadTestOptions) => GeneratedRequest) | string;
+  /** loadtest 8's name for indexParam (both are a literal string here). */
+  indexParamLiteral?: string;
+  /**
+   * Builds each request; a module path instead of a function with cores above 1. Two forms, so an
+   * inline (index: number) => … names its parameter's type under noImplicitAny.
+   */
+  requestGenerator?: ((index: number, options: LoadTestOptions) => GeneratedRequest) | RecordingGenerator | string;
   /** Called for every request that ended. */
   statusCallback?: (error: RequestError | null | undefined, result: RequestResult) => void;
   /** Sees every response before it is counted; may set customError. */
@@ -200,6 +238,8 @@ export interface ResultData {
   inFlight: number;
   retries: number;
   connections: number;
+  /** Connection loops started (loadtest 8's clients): the concurrency, or more with maxConnections. */
+  clients: number;
   /** Times a server sent bytes after a response. */
   unexpectedData: number;
   /** Why failFast or a throwing request generator stopped the run. */
