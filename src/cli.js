@@ -4,7 +4,7 @@
 // stderr and a non-zero exit (2: bad usage, 1: the run failed), never a stack trace.
 
 import mri from 'mri';
-import { runLoadTest, VERSION } from './index.js';
+import { runLoadTest, withBodyOptions, VERSION } from './index.js';
 import { number, parseShard } from './options.js';
 import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './flags.js';
 import { findConfig, withConfig } from './config-file.js';
@@ -145,17 +145,12 @@ async function toOptions(args) {
   // Body flags, in loadtest 8's order of precedence; each sets its method.
   const data = flagValue(args, 'data');
   if (data !== undefined) o.body = data;
-  const bodies = [
-    ['postBody', 'POST', false], ['postFile', 'POST', true], ['putFile', 'PUT', true],
-    ['patchBody', 'PATCH', false], ['patchFile', 'PATCH', true],
-  ];
-  for (const [name, method, isFile] of bodies) {
-    const v = flagValue(args, name);
-    if (v === undefined) continue;
-    o.method = method;
-    // A .js file makes a body per request; its path goes on, so that children can load it too.
-    if (isFile && /\.m?js$/.test(v)) o.bodyModule = absolute(v);
-    else o.body = isFile ? await readBodyFile(v) : v;
+  const bodies = {};
+  for (const name of ['postBody', 'postFile', 'putFile', 'patchBody', 'patchFile']) bodies[name] = flagValue(args, name);
+  try {
+    Object.assign(o, await withBodyOptions(bodies));
+  } catch (err) {
+    throw new UsageError(err.message);
   }
   if ((flagValue(args, 'cert') === undefined) !== (flagValue(args, 'key') === undefined)) {
     throw new UsageError('--cert and --key go together (a client certificate and its key)');

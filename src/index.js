@@ -8,7 +8,7 @@ import { Run } from './client.js';
 import { runOnCores, shareOf } from './cores.js';
 import { makeResult } from './result.js';
 import { VERSION } from './version.js';
-import { runtime, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf } from '../runtimes/index.js';
+import { runtime, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile } from '../runtimes/index.js';
 import { startServer as startTestServer } from '../runtimes/testserver.js';
 
 const WORKER = pathOf(new URL('./worker.js', import.meta.url));
@@ -35,6 +35,37 @@ export async function prepare(options) {
   return { config, adapter, run: new Run(config, adapter) };
 }
 
+// loadtest 8's body options, in its order of precedence; each sets its method.
+const BODY_OPTIONS = [
+  ['postBody', 'POST', false], ['postFile', 'POST', true], ['putFile', 'PUT', true],
+  ['patchBody', 'PATCH', false], ['patchFile', 'PATCH', true],
+];
+
+/**
+ * Turns loadtest 8's postBody, postFile, putFile, patchBody and patchFile (API options and CLI
+ * flags alike) into method and body: a file's text, or for a .js file its path as bodyModule,
+ * whose default export (index) => body makes a body per request (children load it by path).
+ */
+export async function withBodyOptions(options) {
+  const o = { ...options };
+  for (const [name, method, isFile] of BODY_OPTIONS) {
+    const v = o[name];
+    if (v === undefined || v === null) continue;
+    delete o[name];
+    o.method = method;
+    if (!isFile) o.body = v;
+    else if (/\.m?js$/.test(v)) o.bodyModule = pathOf(new URL(v, cwdUrl()));
+    else {
+      try {
+        o.body = await readFile(v, 'utf8');
+      } catch (err) {
+        throw new Error(`cannot read body file '${v}' (${err.code || err.message})`);
+      }
+    }
+  }
+  return o;
+}
+
 // requestGenerator and bodyModule may be module paths, so that child processes can load them.
 async function loadModules(options) {
   const o = { ...options };
@@ -59,6 +90,7 @@ async function importDefault(path, what) {
  * (Ctrl-C): the Run itself, or the children's handle on several cores.
  */
 export async function runLoadTest(options, hooks = {}) {
+  if (options && BODY_OPTIONS.some(([name]) => options[name] !== undefined)) options = await withBodyOptions(options);
   if (options && options.shard) options = shardOf(options);
   const cores = number('cores', options && options.cores, { integer: true, min: 1, fallback: 1 });
   const machine = availableCores();

@@ -3,7 +3,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadTest, startServer } from '../src/index.js';
 import { VERSION } from '../src/version.js';
 import { Histogram } from '../src/histogram.js';
@@ -248,4 +250,51 @@ test('result.clients is the number of connection loops started: the concurrency,
   } finally {
     await server.close();
   }
+});
+
+test("loadtest 8's body options in the API: postBody, postFile (text), putFile, patchBody set method and body", async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-body-'));
+  try {
+    const file = join(dir, 'body.txt');
+    writeFileSync(file, 'from a file');
+    const cases = [
+      [{ postBody: 'hello' }, 'POST', 'hello'],
+      [{ postFile: file }, 'POST', 'from a file'],
+      [{ putFile: file }, 'PUT', 'from a file'],
+      [{ patchBody: 'patched' }, 'PATCH', 'patched'],
+    ];
+    for (const [extra, method, body] of cases) {
+      const before = server.requests;
+      const r = await loadTest({ url: server.url, maxRequests: 2, concurrency: 1, ...extra });
+      assert.equal(r.totalErrors, 0);
+      assert.equal(server.requests - before, 2);
+      assert.deepEqual(server.bodies.slice(-2), [body, body], method);
+    }
+    await assert.rejects(loadTest({ url: server.url, maxRequests: 1, postFile: join(dir, 'missing.txt') }), /cannot read body file '.*missing\.txt' \(ENOENT\)/);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("startServer with a callback (loadtest 8's form): the server object at once, close(callback) frees the port", async () => {
+  const first = await new Promise((resolve, reject) => {
+    const s = startServer({ port: 0, host: '127.0.0.1', quiet: true, body: 'custom', shouldErrorCustom: (req) => req.body === 'bad' }, (err) => (err ? reject(err) : resolve(s)));
+    assert.equal(typeof s.close, 'function', 'returned before listening');
+  });
+  const port = first.port;
+  assert.ok(port > 0);
+  const good = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: 'fine' });
+  assert.equal(await good.text(), 'custom');
+  const bad = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: 'bad' });
+  assert.equal(bad.status, 500);
+  await bad.text();
+  // the same port again while it is taken: the error reaches the callback
+  const inUse = await new Promise((resolve) => startServer({ port, host: '127.0.0.1', quiet: true }, resolve));
+  assert.match(String(inUse && inUse.message), /EADDRINUSE/);
+  await new Promise((resolve, reject) => first.close((err) => (err ? reject(err) : resolve())));
+  const again = await startServer({ port, host: '127.0.0.1', quiet: true });
+  assert.equal(again.port, port);
+  await again.close();
 });

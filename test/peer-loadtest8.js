@@ -7,7 +7,7 @@
 //   node test/peer-loadtest8.js [node|bun|deno ...]
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, symlinkSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, copyFileSync, cpSync, writeFileSync, symlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,9 +29,9 @@ function prepare() {
   writeFileSync(join(dir, 'lib', 'testserver.js'), `export { startServer } from ${api};\n`);
   writeFileSync(join(dir, 'bin', 'loadtest.js'), `import ${JSON.stringify(join(ROOT, 'src', 'cli.js'))};\n`);
   for (const file of FILES) copyFileSync(join(PEER, 'test', file), join(dir, 'test', file));
-  if (existsSync(join(PEER, 'test', 'fixtures'))) {
-    mkdirSync(join(dir, 'test', 'fixtures'));
-  }
+  // What the tests read: their fixtures, and the samples they name by path.
+  cpSync(join(PEER, 'test', 'fixtures'), join(dir, 'test', 'fixtures'), { recursive: true });
+  cpSync(join(PEER, 'sample'), join(dir, 'sample'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'loadtest', type: 'module', dependencies: { testing: '*' } }));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   // One runner for the five files, as loadtest 8's test/all.js runs them.
