@@ -58,13 +58,22 @@ function run(runtime, dir) {
 // Tests that need ws:// URLs, which wait for WebSocket support (the Protocol reach issue).
 const WAITING = new Set(['testWSEcho', 'testWSIntegration']);
 
-// Each test's outcome, from the `testing` package's lines ("✓ name: ..." / "✕ name: ...").
+// testWSIntegration fails before it closes its test server (loadtest 8's test does not close
+// it on an error), so the tests after it in integration.js cannot listen on that port: their
+// EADDRINUSE is the waiting test's, and they are reported as blocked by it, by name. With the
+// WebSocket test left out of a copy, all 18 others pass on node, bun and deno (2026-11-23).
+const BLOCKED = /could not start test server on port 10408: EADDRINUSE/;
+
+// Each test's outcome, from the `testing` package's lines ("✓ name: ..." / "✕ name: ..."):
+// true (passed), false (failed) or 'blocked'.
 function outcomes(out) {
   const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
   const results = new Map();
-  for (const m of plain.matchAll(/^\s*([✓✕]) (\w+):/gm)) {
+  for (const m of plain.matchAll(/^\s*([✓✕]) (\w+): ?(.*)$/gm)) {
     if (m[2] === 'test' || m[2] === 'main') continue;
-    if (!results.has(m[2]) || m[1] === '✕') results.set(m[2], m[1] === '✓');
+    let outcome = m[1] === '✓';
+    if (!outcome && BLOCKED.test(m[3]) && results.get('testWSIntegration') === false) outcome = 'blocked';
+    if (!results.has(m[2]) || results.get(m[2]) === true) results.set(m[2], outcome);
   }
   return results;
 }
@@ -76,11 +85,12 @@ for (const runtime of runtimes) {
   const r = await run(runtime, dir);
   rmSync(dir, { recursive: true, force: true });
   const results = outcomes(r.out);
-  const failures = [...results].filter(([name, ok]) => !ok && !WAITING.has(name)).map(([name]) => name);
-  const passed = [...results].filter(([, ok]) => ok).length;
-  const waiting = [...results].filter(([name, ok]) => !ok && WAITING.has(name)).length;
+  const failures = [...results].filter(([name, ok]) => ok === false && !WAITING.has(name)).map(([name]) => name);
+  const passed = [...results].filter(([, ok]) => ok === true).length;
+  const waiting = [...results].filter(([name, ok]) => ok === false && WAITING.has(name)).length;
+  const blocked = [...results].filter(([, ok]) => ok === 'blocked').map(([name]) => name);
   if (process.env.VERBOSE || r.signal || results.size === 0) console.log(r.out);
-  console.log(`loadtest 8's tests on ${runtime}: ${passed} passed, ${failures.length} failed${failures.length ? ` (${failures.join(', ')})` : ''}, ${waiting} waiting for ws://${r.signal ? `; killed after ${TIMEOUT_MS / 1000} s` : ''}`);
+  console.log(`loadtest 8's tests on ${runtime}: ${passed} passed, ${failures.length} failed${failures.length ? ` (${failures.join(', ')})` : ''}, ${waiting} waiting for ws://${blocked.length ? `, ${blocked.length} blocked by testWSIntegration's open server (${blocked.join(', ')})` : ''}${r.signal ? `; killed after ${TIMEOUT_MS / 1000} s` : ''}`);
   if (failures.length || r.signal || results.size === 0) failed++;
 }
 process.exit(failed ? 1 : 0);
