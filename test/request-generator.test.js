@@ -84,29 +84,7 @@ test('the recorded request takes path and method from options, setHeader/removeH
   }
 });
 
-test('requestGenerator(index, options) still returns method, path, headers and body', async () => {
-  const seen = [];
-  const server = await rawServer(({ socket }, req) => {
-    seen.push(req);
-    socket.write(ok());
-  });
-  try {
-    const result = await loadTest({
-      url: server.url, maxRequests: 8, concurrency: 2, agentKeepAlive: true,
-      requestGenerator: (index) => ({ method: 'PATCH', path: `/gen/${index}`, headers: { 'X-Index': index }, body: { index } }),
-    });
-    assert.equal(result.totalRequests, 8);
-    assert.equal(seen.length, 8);
-    for (const req of seen) {
-      const index = Number(req.path.split('/')[2]);
-      assert.equal(req.method, 'PATCH');
-      assert.equal(req.headers['x-index'], String(index));
-      assert.deepEqual(JSON.parse(req.body), { index });
-    }
-  } finally {
-    await server.close();
-  }
-});
+// The portable form, requestGenerator(index, options), is tested in test/api.test.js.
 
 test('a four-argument generator that throws, skips client() or returns a promise fails its request with the reason', async () => {
   const server = await rawServer(({ socket }) => socket.write(ok()));
