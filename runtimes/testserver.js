@@ -24,7 +24,7 @@ function responseBody(o) {
     try {
       return { body: readFileSync(o.file) };
     } catch (err) {
-      return { problem: `cannot read file '${o.file}' (${err.code || err.message})` };
+      return { problem: `cannot read file '${o.file}' (${err.code || err.message})`, code: err.code };
     }
   }
   if (o.body === undefined || o.body === null || o.body === '') return { body: 'OK', headers: { 'content-type': 'text/plain' } };
@@ -39,7 +39,7 @@ function createTestServer(options) {
   const percent = o.error && !o.percent ? 100 : parseFloat(o.percent) || 0;
   const errorCode = Number(o.error) || 500;
   const shouldErrorCustom = typeof o.shouldErrorCustom === 'function' ? o.shouldErrorCustom : null;
-  const { body, headers, problem } = responseBody(o);
+  const { body, headers, problem, code } = responseBody(o);
   let served = 0;
   let errors = 0;
   const answer = (req, res) => {
@@ -93,7 +93,9 @@ function createTestServer(options) {
   const start = (done) => {
     if (problem) {
       // Asynchronous as a listening error, so that the callback form has returned its object.
-      queueMicrotask(() => done(new Error(`could not start test server: ${problem}`)));
+      const error = new Error(`could not start test server: ${problem}`);
+      error.code = code;
+      queueMicrotask(() => done(error));
       return;
     }
     let settled = false;

@@ -32,6 +32,10 @@ async function main(): Promise<void> {
   loadTest({ url: 'http://127.0.0.1:1/' }, (error, r) => console.log(error?.message, r?.totalErrors));
   console.log(VERSION, p99, counts, unit, failed, reason, server.requests, result.errorCodes['500']);
   await server.close();
+  const legacy: TestServer = startServer({ port: 0, body: { hi: 'there' }, shouldErrorCustom: (req) => req.body === 'x' }, (error) => {
+    if (error) console.error(error.message);
+    else legacy.close((closeError) => console.log(legacy.port, closeError));
+  });
 }
 
 main();
