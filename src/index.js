@@ -151,7 +151,7 @@ function describe(adapter) {
   return { runtime: `${runtime.name} ${runtime.version}`, socket: adapter.name };
 }
 
-/** Starts the test server; resolves to an object with port, requests and close(). */
+/** Starts the test server; resolves to { port, server, requests, errors, close() }, or with a callback returns it at once. */
 export function startServer(options, callback) {
   return startTestServer(options, callback);
 }

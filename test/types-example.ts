@@ -44,6 +44,10 @@ async function main(): Promise<void> {
   })).clients;
   console.log(VERSION, clients, p99, counts, unit, failed, reason, server.requests, result.errorCodes['500']);
   await server.close();
+  const legacy: TestServer = startServer({ port: 0, body: { hi: 'there' }, shouldErrorCustom: (req) => req.body === 'x' }, (error) => {
+    if (error) console.error(error.message);
+    else legacy.close((closeError) => console.log(legacy.port, closeError));
+  });
 }
 
 main();

@@ -298,8 +298,14 @@ export interface TestServerOptions {
   percent?: number;
   /** Print nothing. */
   quiet?: boolean;
-  /** Called for each request with node:http's request and response. */
+  /** Called for each request with node:http's request (its body as a string in `body`) and response. */
   logger?: (req: unknown, res: unknown) => void;
+  /** Sent instead of "OK"; an object is sent as JSON. */
+  body?: string | Uint8Array | object;
+  /** A file whose contents are sent instead of "OK" (wins over body). */
+  file?: string;
+  /** Answer `error` (default 500) when it returns true; the request has `body` and `headers`. */
+  shouldErrorCustom?: (request: { body: string; headers: Record<string, string | string[] | undefined>; method?: string; url?: string }) => boolean;
   /** PEM: serve https. */
   cert?: string | Uint8Array;
   key?: string | Uint8Array;
@@ -313,14 +319,18 @@ export interface TestServer {
   readonly requests: number;
   /** Requests answered with an error status so far. */
   readonly errors: number;
+  /** Once closed; with a callback (loadtest 8's form) it returns nothing and calls back. */
   close(): Promise<void>;
+  close(callback: (error: Error | null) => void): void;
 }
 
-/** Starts the test server. */
+/** Starts the test server: a Promise of it, listening. */
+export function startServer(options?: TestServerOptions): Promise<TestServer>;
+/** loadtest 8's callback form: the server at once (`port` set once listening), then the callback. */
 export function startServer(
-  options?: TestServerOptions,
-  callback?: (error: Error | null, server?: TestServer) => void,
-): Promise<TestServer>;
+  options: TestServerOptions | undefined,
+  callback: (error: Error | null, server?: TestServer) => void,
+): TestServer;
 
 /** One result from the JSON documents of several runs (the shards of one run). */
 export function mergeResults(docs: LoadTestJson[], names?: string[]): LoadTestResult;
