@@ -4,7 +4,7 @@
 // stderr and a non-zero exit (2: bad usage, 1: the run failed), never a stack trace.
 
 import mri from 'mri';
-import { runLoadTest, withBodyOptions, VERSION } from './index.js';
+import { runLoadTest, withBodyOptions, bodyFromFile, VERSION } from './index.js';
 import { number, parseShard } from './options.js';
 import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './flags.js';
 import { findConfig, withConfig } from './config-file.js';
@@ -63,13 +63,6 @@ function flagValue(args, name) {
   return v;
 }
 
-async function readBodyFile(path) {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read body file '${path}' (${err.code || err.message})`);
-  }
-}
 
 // A configuration file's text, or null when there is none.
 async function readIfThere(url) {
@@ -138,8 +131,11 @@ async function toOptions(args) {
   // From the configuration file, only when no body flag was given: loadtest 8's `file` and
   // `body` (which wins), both keeping the method.
   if (args.configBodyFile !== undefined) {
-    if (/\.m?js$/.test(args.configBodyFile)) o.bodyModule = absolute(args.configBodyFile);
-    else o.body = await readBodyFile(args.configBodyFile);
+    try {
+      Object.assign(o, await bodyFromFile(args.configBodyFile));
+    } catch (err) {
+      throw new UsageError(err.message);
+    }
   }
   if (args.configBody !== undefined) o.body = args.configBody;
   // Body flags, in loadtest 8's order of precedence; each sets its method.

@@ -53,17 +53,20 @@ export async function withBodyOptions(options) {
     if (v === undefined || v === null) continue;
     delete o[name];
     o.method = method;
-    if (!isFile) o.body = v;
-    else if (/\.m?js$/.test(v)) o.bodyModule = pathOf(new URL(v, cwdUrl()));
-    else {
-      try {
-        o.body = await readFile(v, 'utf8');
-      } catch (err) {
-        throw new Error(`cannot read body file '${v}' (${err.code || err.message})`);
-      }
-    }
+    if (isFile) Object.assign(o, await bodyFromFile(v));
+    else o.body = v;
   }
   return o;
+}
+
+/** A body file: its text as { body }, or for a .js file its absolute path as { bodyModule }. */
+export async function bodyFromFile(path) {
+  if (/\.m?js$/.test(path)) return { bodyModule: pathOf(new URL(path, cwdUrl())) };
+  try {
+    return { body: await readFile(path, 'utf8') };
+  } catch (err) {
+    throw new Error(`cannot read body file '${path}' (${err.code || err.message})`);
+  }
 }
 
 // requestGenerator and bodyModule may be module paths, so that child processes can load them.

@@ -120,7 +120,6 @@ export function configure(options, { version, resolvedHost }) {
     indexOffset: options.indexOffset || 0,
     // Wall-clock ms: begin then (shards, children), and with maxSeconds stop at startAt + maxSeconds.
     startAt: number('startAt', options.startAt, { integer: true, fallback: 0 }),
-    stopAt: options.stopAt || 0,
     shard: options.shard || null,
     thresholds: parseThresholds(options.thresholds),
     instanceIndex: instances++,
