@@ -19,7 +19,7 @@ const handlers = {
       return;
     }
     w.socket = socket;
-    socket.setNoDelay(true);
+    if (!w.unix) socket.setNoDelay(true);
     if (w.pending !== null) w.flush();
     if (w.ending && w.pending === null) socket.end();
   },
@@ -49,6 +49,9 @@ const handlers = {
   },
   connectError(socket, err) {
     const w = socket.data;
+    // Bun reports a missing Unix socket file from inside Bun.connect(); the core must not hear of
+    // it before connect() has returned its socket.
+    if (w.connecting) return queueMicrotask(() => handlers.connectError(socket, err));
     if (!w.dead && !w.failed) w.fail(err);
     w.closed();
   },
@@ -70,6 +73,8 @@ class BunSocket {
     this.failed = false;
     this.isClosed = false;
     this.ending = false;
+    this.unix = false;
+    this.connecting = false; // inside Bun.connect()
   }
 
   write(bytes) {
@@ -135,10 +140,14 @@ function tlsError(err) {
   return t;
 }
 
-/** tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. */
-export function connect(host, port, h, tls = null) {
+/**
+ * tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. path: a Unix
+ * domain socket to connect to instead of host and port.
+ */
+export function connect(host, port, h, tls = null, path = null) {
   const w = new BunSocket(h);
-  const options = { hostname: host, port, socket: handlers, data: w };
+  w.unix = path !== null;
+  const options = path ? { unix: path, socket: handlers, data: w } : { hostname: host, port, socket: handlers, data: w };
   if (tls) {
     options.tls = {
       serverName: tls.servername,
@@ -150,6 +159,8 @@ export function connect(host, port, h, tls = null) {
   }
   // Failures arrive through connectError/close; the promise needs no handler of its own, but
   // a rejection must not surface as unhandled.
+  w.connecting = true;
   globalThis.Bun.connect(options).catch(() => {});
+  w.connecting = false;
   return w;
 }

@@ -11,6 +11,9 @@ export const tlsName = 'Deno.connectTls';
 // (--unsafely-ignore-certificate-errors).
 export const canSkipVerify = false;
 
+// Deno.connectTls takes TCP only, and Deno.startTls refuses a Unix connection.
+export const tlsOverUnix = false;
+
 const READ_BUFFER = 64 * 1024;
 
 // Deno's error classes by name → the node-style codes the core reports.
@@ -49,6 +52,7 @@ class DenoSocket {
     this.failed = false;
     this.isClosed = false;
     this.ending = false;
+    this.unix = false;
   }
 
   start(promise) {
@@ -152,7 +156,10 @@ class DenoSocket {
   fail(err) {
     if (this.dead || this.failed) return;
     this.failed = true;
-    this.handlers.error(normalize(err));
+    const e = normalize(err);
+    // NotFound on a Unix socket is a missing file, not a host name.
+    if (this.unix && e.code === 'ENOTFOUND') e.code = 'ENOENT';
+    this.handlers.error(e);
   }
 
   closed() {
@@ -162,8 +169,11 @@ class DenoSocket {
   }
 }
 
-/** tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. */
-export function connect(host, port, h, tls = null) {
+/**
+ * tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. path: a Unix
+ * domain socket to connect to instead of host and port (plain only: see tlsOverUnix).
+ */
+export function connect(host, port, h, tls = null, path = null) {
   const w = new DenoSocket(h);
   const Deno = globalThis.Deno;
   if (tls) {
@@ -174,6 +184,9 @@ export function connect(host, port, h, tls = null) {
       options.key = String(tls.key);
     }
     w.start(Deno.connectTls(options));
+  } else if (path) {
+    w.unix = true;
+    w.start(Deno.connect({ transport: 'unix', path }));
   } else {
     w.start(Deno.connect({ hostname: host, port, transport: 'tcp' }));
   }

@@ -29,23 +29,31 @@ const DEFAULTS = { node: 'node', bun: 'bun', deno: 'deno' };
 
 /**
  * The socket adapter: the runtime's own by default; `forced` ('node', 'bun', 'deno') picks one.
- * With `tls` ({ servername, rejectUnauthorized, ca, cert, key }) its connections are TLS.
+ * With `tls` ({ servername, rejectUnauthorized, ca, cert, key }) its connections are TLS; with
+ * `path` they go to that Unix domain socket instead of the host and port they are given.
  */
-export function pickAdapter(forced, tls = null) {
+export function pickAdapter(forced, tls = null, path = null) {
   // LOADTEST_SOCKET changes the default, so a whole test suite can run on another adapter.
   const key = forced || globalThis.process.env.LOADTEST_SOCKET || DEFAULTS[runtime.name];
   if (!(key in adapters)) throw new Error(`unknown socket adapter '${key}' (node, bun or deno)`);
   const adapter = adapters[key];
   if (!adapter) throw new Error(`socket adapter '${key}' needs the ${key} runtime; this is ${runtime.name} (try --socket node)`);
-  if (!tls) return { name: adapter.name, connect: adapter.connect };
-  if (!tls.rejectUnauthorized && !adapter.canSkipVerify) {
-    // Deno.connectTls always verifies; node:tls on Deno can skip the check. Fall back to it
-    // unless the adapter was asked for by name, where silently verifying would be a lie.
-    if (!forced) return pickAdapter('node', tls);
+  const connect = adapter.connect;
+  const unix = path ? ' (unix)' : '';
+  if (!tls) {
+    if (!path) return { name: adapter.name, connect };
+    return { name: adapter.name + unix, connect: (host, port, handlers) => connect(host, port, handlers, null, path) };
+  }
+  // Deno's own TLS cannot skip the check, nor run over a Unix socket; node:tls on Deno can do
+  // both. Fall back to it unless the adapter was asked for by name, where silently verifying
+  // (or failing) would be a lie.
+  const cannot = !tls.rejectUnauthorized && !adapter.canSkipVerify ? 'skip' : path && adapter.tlsOverUnix === false ? 'unix' : null;
+  if (cannot) {
+    if (!forced) return pickAdapter('node', tls, path);
+    if (cannot === 'unix') throw new Error(`--unix-socket: ${runtime.name}'s own TLS cannot run over a Unix socket; use --socket node`);
     throw new Error(`--insecure: ${runtime.name}'s own TLS cannot skip certificate checks for one connection; use --socket node, or pass the server's CA with --ca`);
   }
-  const connect = adapter.connect;
-  return { name: adapter.tlsName, connect: (host, port, handlers) => connect(host, port, handlers, tls) };
+  return { name: adapter.tlsName + unix, connect: (host, port, handlers) => connect(host, port, handlers, tls, path) };
 }
 
 /** Resolves a host name once, before the run, so connections do not each pay for a lookup. */
@@ -107,10 +115,13 @@ export const cwdUrl = () => pathToFileURL(proc.cwd() + '/').href;
 /** The home folder as a file: URL ending in '/' (where the configuration file search stops). */
 export const homeUrl = () => pathToFileURL(os.homedir() + '/').href;
 
-/** Starts a child process of this runtime running `script` (see runtimes/spawn.js). */
-export function spawnChild(script, env = {}) {
+/**
+ * Starts a child process of this runtime running `script` (see runtimes/spawn.js); `unixSocket`
+ * is a socket file it will connect to (Deno's permissions name it).
+ */
+export function spawnChild(script, env = {}, { unixSocket = null } = {}) {
   if (runtime.name === 'bun') return spawnBun(script, env);
-  if (runtime.name === 'deno') return spawnDeno(script, env);
+  if (runtime.name === 'deno') return spawnDeno(script, env, { unixSocket });
   return spawnNode(script, env);
 }
 

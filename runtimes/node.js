@@ -11,8 +11,11 @@ export const canSkipVerify = true;
 
 const READ_BUFFER = 64 * 1024;
 
-/** tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. */
-export function connect(host, port, handlers, tls = null) {
+/**
+ * tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. path: a Unix
+ * domain socket to connect to instead of host and port.
+ */
+export function connect(host, port, handlers, tls = null, path = null) {
   let dead = false;
   let intoBuffer = false;
   // Plain TCP reads into one buffer per connection (`onread`) instead of a new Buffer per read:
@@ -28,10 +31,11 @@ export function connect(host, port, handlers, tls = null) {
         },
       };
   // noDelay: a request is one write that must leave at once, not wait for Nagle's timer.
+  const where = path ? { path } : { host, port };
   const socket = tls
-    ? tlsModule.connect({ host, port, noDelay: true, ...tlsOptions(tls) })
-    : net.connect({ host, port, noDelay: true, onread });
-  if (tls) socket.setNoDelay(true);
+    ? tlsModule.connect({ ...where, noDelay: true, ...tlsOptions(tls) })
+    : net.connect({ ...where, noDelay: true, onread });
+  if (tls && !path) socket.setNoDelay(true);
   // No setEncoding: chunks arrive as Buffers, which are Uint8Arrays, passed on without a copy.
   // (A node:net without `onread` support emits them here instead; never both.)
   socket.on('data', (chunk) => {

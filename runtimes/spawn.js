@@ -111,15 +111,17 @@ export async function spawnBun(script, env) {
  * deno: Deno.Command of the same deno executable with `run` and the permissions a child needs
  * (network, reading its modules and files, the environment) rather than all of them.
  */
-export async function spawnDeno(script, env) {
+export async function spawnDeno(script, env, { unixSocket = null } = {}) {
   const Deno = globalThis.Deno;
-  const args = ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', script];
+  // Deno asks write permission of a connection to a Unix socket: for that file only.
+  const write = unixSocket ? [`--allow-write=${unixSocket}`] : [];
+  const args = ['run', '--allow-net', '--allow-read', ...write, '--allow-env', '--allow-sys', script];
   const child = new Deno.Command(Deno.execPath(), { args, stdin: 'piped', stdout: 'piped', stderr: 'piped', env }).spawn();
   const writer = child.stdin.getWriter();
   const encoder = new TextEncoder();
-  const write = (text) => writer.write(encoder.encode(text)).catch(() => {});
+  const writeLine = (text) => writer.write(encoder.encode(text)).catch(() => {});
   const status = child.status.then((s) => ({ code: s.code, signal: s.signal || null }));
-  return webHandle(child.pid, write, child.stdout, child.stderr, status, () => {
+  return webHandle(child.pid, writeLine, child.stdout, child.stderr, status, () => {
     try {
       child.kill('SIGKILL');
     } catch {

@@ -127,6 +127,7 @@ async function toOptions(args) {
   o.cookies = list(args.cookie);
   o.indexParam = flagValue(args, 'index');
   o.socket = flagValue(args, 'socket');
+  o.socketPath = flagValue(args, 'unix-socket');
   o.secureProtocol = flagValue(args, 'secureProtocol');
   // From the configuration file, only when no body flag was given: loadtest 8's `file` and
   // `body` (which wins), both keeping the method.
@@ -183,6 +184,7 @@ function describeFailure(result, target) {
   const reason = result.abortReason || reasons[0] || 'no response';
   const words = {
     ECONNREFUSED: `connection refused by ${target}`,
+    ENOENT: `no such socket: ${target}`,
     ECONNRESET: `connection reset by ${target}`,
     EHOSTUNREACH: `host unreachable: ${target}`,
     ENETUNREACH: `network unreachable: ${target}`,
@@ -241,7 +243,7 @@ async function main() {
     stopProgress();
     removeInterrupt();
   }
-  const target = new URL(options.url).host;
+  const target = options.socketPath ? `unix:${options.socketPath}` : new URL(options.url).host;
   const output = options.output;
   const nothingAnswered = result.totalRequests > 0 && Object.keys(result.statusCodes).length === 0;
   try {

@@ -8,7 +8,7 @@ export const STRINGS = {
   R: 'requestGenerator', s: 'secureProtocol',
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
-  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold'];
+  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
 export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json'];
 
@@ -30,6 +30,8 @@ Load:
       --socket NAME          socket adapter: node (node:net and node:tls, on every runtime), bun
                              or deno (on that runtime only; its own sockets)
                              (default: the runtime's own, or LOADTEST_SOCKET's)
+      --unix-socket PATH     connect to the Unix domain socket PATH; the URL still gives the
+                             Host header and the path (default: the URL's host and port)
 
 Requests:
   -m, --method M             GET, POST, PUT, PATCH, DELETE, HEAD, ... (default GET)

@@ -29,9 +29,10 @@ export function loadTest(options, callback) {
 export async function prepare(options) {
   const url = parseUrl(options && options.url);
   const loaded = await loadModules(options);
-  const resolvedHost = await resolveHost(url.hostname);
+  // Over a Unix socket the URL's host is only the Host header: nothing to look up.
+  const resolvedHost = loaded.socketPath ? null : await resolveHost(url.hostname);
   const config = configure(loaded, { version: VERSION, resolvedHost });
-  const adapter = pickAdapter(loaded.socket, config.tls);
+  const adapter = pickAdapter(loaded.socket, config.tls, config.socketPath);
   return { config, adapter, run: new Run(config, adapter) };
 }
 
@@ -146,7 +147,8 @@ async function runOnSeveralCores(options, cores, hooks) {
     if (options.signal) options.signal.addEventListener('abort', () => handle.stop(), { once: true });
     if (hooks.onStart) hooks.onStart(handle);
   };
-  const { stats, childErrors } = await runOnCores(childOptions, used, spawnChild, WORKER, { onStart });
+  const spawn = (script) => spawnChild(script, {}, { unixSocket: config.socketPath });
+  const { stats, childErrors } = await runOnCores(childOptions, used, spawn, WORKER, { onStart });
   return makeResult(config, stats, { ...describe(adapter), cores: used, childErrors });
 }
 

@@ -96,6 +96,8 @@ export function configure(options, { version, resolvedHost }) {
     host: resolvedHost || url.hostname.replace(/^\[|\]$/g, ''),
     port: url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80,
     tls: url.protocol === 'https:' ? tlsConfig(url, options) : null,
+    // A Unix domain socket to connect to; the URL still gives the Host header and the path.
+    socketPath: socketPath(options.socketPath),
     headers,
     cookies: cookies || [],
     body,
@@ -131,6 +133,11 @@ export function configure(options, { version, resolvedHost }) {
   return config;
 }
 
+function socketPath(path) {
+  if (path === undefined || path === null) return null;
+  if (typeof path !== 'string' || path === '') throw new Error('socketPath must be the path of a Unix domain socket');
+  return path;
+}
 
 // What a TLS adapter needs. The server name is the URL's host unless that is an IP address
 // (SNI carries names only); certificates are checked unless `insecure`.

@@ -13,6 +13,12 @@
 //   socket.end()         half-closes after the queued writes; close() follows
 //   socket.destroy()     drops the connection at once; after it no handler is called
 //
+// Handlers are never called from inside connect(): a failure found at once (a missing Unix
+// socket file) is reported after connect() has returned the socket.
+//
+// The runtime adapters take two more arguments that pickAdapter() fixes for a run: the TLS
+// options, and a Unix socket path that replaces host and port.
+//
 // Adapters also carry `name` (e.g. 'node:net') for the report. Nothing else: timers, parsing,
 // reconnection and accounting are the core's, so every adapter behaves the same.
 

@@ -130,6 +130,8 @@ export interface LoadTestOptions {
   key?: string | Uint8Array;
   /** Socket adapter: 'node', 'bun' or 'deno' (default: the runtime's own). */
   socket?: 'node' | 'bun' | 'deno';
+  /** A Unix domain socket to connect to; the URL still gives the Host header and the path. */
+  socketPath?: string;
   /** Stops the run when aborted. */
   signal?: AbortSignal;
   /** Stop when the first connections all fail before any response (the CLI sets it). */
