@@ -134,6 +134,7 @@ export function configure(options, { version, resolvedHost }) {
   if (config.websocket) {
     // A message has no method, path or headers of its own: only its body can vary.
     if (config.requestGenerator) throw new Error('requestGenerator does not apply to ws:// URLs (a body function makes a message per request)');
+    config.method = 'GET'; // the handshake's, whatever a body flag set
     config.wsHandshake = handshakeTemplate(config);
     config.requests = createMessages(config);
   } else {

@@ -173,6 +173,8 @@ export class WebSocketConnection {
   // After the bytes of one data(): the outcome of what they held.
   settle() {
     const run = this.run;
+    const answered = this.answered;
+    this.answered = false;
     if (this.failure !== null) {
       const reason = this.failure;
       const handshake = this.state === HANDSHAKE;
@@ -188,8 +190,7 @@ export class WebSocketConnection {
         this.drop();
         this.proceed();
       }, CLOSE_WAIT_MS);
-    } else if (this.answered) {
-      this.answered = false;
+    } else if (answered && this.state === OPEN) {
       this.proceed();
     }
   }

@@ -289,7 +289,7 @@ test('a fragmented reply with a ping inside, written in pieces: pong sent, messa
   });
   const bodies = [];
   try {
-    const result = await loadTest({ url: server.url, maxRequests: 10, concurrency: 2, statusCallback: (e, r) => bodies.push(r.body) });
+    const result = await loadTest({ url: server.url, maxRequests: 10, concurrency: 2, maxSeconds: 5, statusCallback: (e, r) => bodies.push(r.body) });
     assert.equal(result.totalRequests, 10);
     assert.equal(result.totalErrors, 0);
     assert.deepEqual(bodies, Array(10).fill('Hello, wörld'));
@@ -317,7 +317,7 @@ test('a server that closes mid-run: each close fails the message out with its co
     }
   });
   try {
-    const result = await loadTest({ url: server.url, maxRequests: 100, concurrency: 3 });
+    const result = await loadTest({ url: server.url, maxRequests: 100, concurrency: 3, maxSeconds: 5 });
     assert.equal(result.totalRequests, 100);
     assert.equal(result.inFlight, 0);
     assert.equal(result.totalErrors, server.closes);
@@ -326,6 +326,22 @@ test('a server that closes mid-run: each close fails the message out with its co
     // Each connection may end the run with up to 4 messages since its last close.
     assert.ok(server.closes >= 18, `${server.closes} closes`);
     assert.equal(server.connections, result.connections);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a reply and a close frame in one write: the message completes, the next goes on a new connection', async () => {
+  const server = await wsServer(({ socket, index }) => {
+    const reply = encodeFrame(OP_TEXT, text('ok'), null);
+    socket.write(index % 3 === 2 ? join([reply, encodeFrame(OP_CLOSE, closePayload(1000), null)]) : reply);
+  });
+  try {
+    const result = await loadTest({ url: server.url, maxRequests: 60, concurrency: 2, maxSeconds: 5 });
+    assert.equal(result.totalRequests, 60);
+    assert.equal(result.totalErrors, 0);
+    assert.equal(server.messages, 60, 'never two messages out on one connection');
+    assert.equal(result.connections, 20);
   } finally {
     await server.close();
   }
