@@ -1,12 +1,14 @@
 // The test server, on node:http (all three runtimes run it). It answers "OK" (or `body`, or the
 // contents of `file`) to everything, after `delay` ms if asked, with `error` (default 500) for
-// `percent` % of the requests and for those `shouldErrorCustom(request)` picks, and counts what it
-// served so that tests can compare with what the client reports.
+// `percent` % of the requests and for those `shouldErrorCustom(request)` picks, echoes WebSocket
+// messages (runtimes/websocket-echo.js), and counts what it served so that tests can compare with
+// what the client reports.
 
 import http from 'node:http';
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { Buffer } from 'node:buffer';
+import { websocketEcho } from './websocket-echo.js';
 
 // loadtest 8's two forms: with a callback it returns the server object at once and calls back
 // with (error) or (null, server) once listening; without one, a Promise of that object.
@@ -69,6 +71,10 @@ function createTestServer(options) {
   };
   const server = tls ? https.createServer(tls, handle) : http.createServer(handle);
   server.keepAliveTimeout = 30000;
+  // ws:// and wss:// echo; `messages` counts what it echoed.
+  const ws = { messages: 0 };
+  const upgraded = new Set();
+  websocketEcho(server, { counts: ws, sockets: upgraded, delay });
   const testServer = {
     port: Number(o.port),
     server,
@@ -78,12 +84,16 @@ function createTestServer(options) {
     get errors() {
       return errors;
     },
+    get messages() {
+      return ws.messages;
+    },
     // close(callback) as loadtest 8's (callback(error) once closed); without one, a Promise.
     // Kept-alive connections are cut, or close would wait for the clients to hang up.
     close(cb) {
       const closed = new Promise((resolve, reject) => {
         server.close((err) => (err && cb ? reject(err) : resolve()));
         if (server.closeAllConnections) server.closeAllConnections();
+        for (const socket of upgraded) socket.destroy();
       });
       if (!cb) return closed;
       closed.then(() => cb(null), (err) => cb(err));

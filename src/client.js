@@ -8,6 +8,7 @@
 import { ResponseParser, decodeChunks, parseHeaders } from './parser.js';
 import { Stats } from './stats.js';
 import { closeSecond } from './series.js';
+import { WebSocketConnection } from './websocket-connection.js';
 
 // A request that leaves more than this after its time, on a free connection, shows the tool
 // itself falling behind (CPU-bound), not the server.
@@ -237,6 +238,15 @@ class Connection {
       this.proceed();
     }
   }
+
+  // What a statusCallback's result decodes, when read.
+  get headChunks() {
+    return this.parser.headChunks;
+  }
+
+  get bodyChunks() {
+    return this.parser.bodyChunks;
+  }
 }
 
 function errorName(err) {
@@ -277,6 +287,8 @@ export class Run {
     this.contentInspector = config.contentInspector || null;
     this.capture = this.statusCallback !== null || this.contentInspector !== null;
     this.stats = new Stats();
+    // ws:// and wss:// URLs: a request is a message and its reply (src/websocket-connection.js).
+    this.Connection = config.websocket ? WebSocketConnection : Connection;
     this.connections = [];
     this.openSockets = 0;
     this.peakSockets = 0; // most open at once in the current second
@@ -343,7 +355,7 @@ export class Run {
       c.signal.addEventListener('abort', () => this.stop(), { once: true });
     }
     const n = Math.min(c.concurrency, this.maxRequests);
-    for (let i = 0; i < n; i++) this.connections.push(new Connection(this, i));
+    for (let i = 0; i < n; i++) this.connections.push(new this.Connection(this, i));
     for (const conn of this.connections) {
       if (this.stopping) break;
       conn.next();
@@ -396,7 +408,7 @@ export class Run {
       if (conn === undefined) {
         if (this.connections.length >= this.maxConnections) break;
         // Allowed to grow: a new connection rather than a wait in the queue.
-        conn = new Connection(this, this.connections.length);
+        conn = new this.Connection(this, this.connections.length);
         this.connections.push(conn);
       }
       conn.idle = false;
@@ -511,8 +523,8 @@ export class Run {
     const result = this.resultFor(conn, elapsedMs);
     result.statusCode = status;
     // Strings only when read: the chunks stay with this result (the parser takes new arrays).
-    const headChunks = conn.parser.headChunks;
-    const bodyChunks = conn.parser.bodyChunks;
+    const headChunks = conn.headChunks;
+    const bodyChunks = conn.bodyChunks;
     let body = null;
     let headers = null;
     Object.defineProperty(result, 'body', {

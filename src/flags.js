@@ -15,6 +15,7 @@ export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'jso
 // Within 100 columns. Every flag of the first five groups names its default.
 export const HELP = `Usage: loadtest [options] URL
        loadtest merge a.json b.json ... [--json]   merge --json results into one report
+URL: http://, https://, or ws://, wss:// (a request is a WebSocket message and its reply)
 
 Load:
   -n, --maxRequests N        requests to send (default: no limit; then -t 10)
@@ -60,7 +61,7 @@ Output:
       --threshold T          repeatable: p99<50ms, errors<1%, rps>=5000; when one fails, exit 3
                              (default: none)
 
-TLS (https URLs):
+TLS (https and wss URLs):
       --insecure             do not check the server's certificate (default: checked)
       --ca F                 trust the CA certificate(s) in F, PEM (default: the runtime's own list)
       --cert F, --key F      client certificate and its key, PEM (default: none)

@@ -3,6 +3,9 @@
 
 import { bodyBytes, checkRequestParts, createRequests } from './request.js';
 import { parseThresholds } from './thresholds.js';
+import { createMessages, handshakeTemplate } from './websocket.js';
+
+const SECURE = { 'https:': true, 'wss:': true };
 
 let instances = 0;
 
@@ -37,7 +40,7 @@ export function parseUrl(url) {
   } catch {
     throw new Error(`invalid URL '${url}'`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`invalid URL '${url}': must start with http:// or https://`);
+  if (!['http:', 'https:', 'ws:', 'wss:'].includes(parsed.protocol)) throw new Error(`invalid URL '${url}': must start with http://, https://, ws:// or wss://`);
   if (!parsed.hostname) throw new Error(`invalid URL '${url}': no host`);
   return parsed;
 }
@@ -94,8 +97,9 @@ export function configure(options, { version, resolvedHost }) {
     path,
     hostHeader: headers.host || url.host,
     host: resolvedHost || url.hostname.replace(/^\[|\]$/g, ''),
-    port: url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80,
-    tls: url.protocol === 'https:' ? tlsConfig(url, options) : null,
+    port: url.port ? Number(url.port) : SECURE[url.protocol] ? 443 : 80,
+    tls: SECURE[url.protocol] ? tlsConfig(url, options) : null,
+    websocket: url.protocol === 'ws:' || url.protocol === 'wss:',
     // A Unix domain socket to connect to; the URL still gives the Host header and the path.
     socketPath: socketPath(options.socketPath),
     headers,
@@ -129,7 +133,15 @@ export function configure(options, { version, resolvedHost }) {
   };
   // The body as text, for --index to replace in it (as sent: JSON or form already applied).
   config.bodyText = config.bodyBytes ? new TextDecoder().decode(config.bodyBytes) : null;
-  config.requests = createRequests(config);
+  if (config.websocket) {
+    // A message has no method, path or headers of its own: only its body can vary.
+    if (config.requestGenerator) throw new Error('requestGenerator does not apply to ws:// URLs (a body function makes a message per request)');
+    config.method = 'GET'; // the handshake's, whatever a body flag set
+    config.wsHandshake = handshakeTemplate(config);
+    config.requests = createMessages(config);
+  } else {
+    config.requests = createRequests(config);
+  }
   return config;
 }
 

@@ -42,7 +42,7 @@ export function makeResult(config, stats, extra = {}) {
     maxRequests: config.maxRequests,
     maxSeconds: config.maxSeconds,
     concurrency: config.concurrency,
-    agent: config.keepAlive ? 'keepalive' : 'none',
+    agent: config.websocket ? 'websocket' : config.keepAlive ? 'keepalive' : 'none',
     requestsPerSecond: config.requestsPerSecond || undefined,
     runtime: extra.runtime,
     socket: extra.socket,

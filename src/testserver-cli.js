@@ -42,7 +42,7 @@ try {
   const server = await startServer(options);
   onInterrupt(async () => {
     await server.close();
-    console.log(`Served ${server.requests} requests (${server.errors} errors).`);
+    console.log(`Served ${server.requests} requests (${server.errors} errors)${server.messages ? ` and echoed ${server.messages} WebSocket messages` : ''}.`);
     exit(0);
   });
 } catch (err) {

@@ -73,7 +73,7 @@ export type RecordingGenerator = (
 export type Body = string | Uint8Array | Record<string, unknown> | unknown[];
 
 export interface LoadTestOptions {
-  /** The URL to load, http:// or https://. */
+  /** The URL to load: http://, https://, or ws://, wss:// (a request is a message sent and the message back). */
   url: string;
   /** HTTP method (default GET). */
   method?: string;
@@ -213,7 +213,7 @@ export interface ResultData {
   maxRequests: number;
   maxSeconds: number;
   concurrency: number;
-  agent: 'keepalive' | 'none';
+  agent: 'keepalive' | 'none' | 'websocket';
   requestsPerSecond?: number;
   runtime: string;
   socket: string;
@@ -321,6 +321,8 @@ export interface TestServer {
   readonly requests: number;
   /** Requests answered with an error status so far. */
   readonly errors: number;
+  /** WebSocket messages echoed so far. */
+  readonly messages: number;
   /** Once closed; with a callback (loadtest 8's form) it returns nothing and calls back. */
   close(): Promise<void>;
   close(callback: (error: Error | null) => void): void;
