@@ -26,7 +26,8 @@ export function taskset() {
 /**
  * Starts argv[0] with argv's arguments as the leader of a new process group (its PID is the
  * group's id), pinned to `cpus` (taskset's list, e.g. "1" or "0-2") when given and taskset
- * exists. Returns { pid, exited, stdout(), stderrTail() }; exited resolves to { code, signal }.
+ * exists. Returns { pid, exited, closed, stdout(), stderrTail() }: exited resolves to { code,
+ * signal } when the leader ends, closed when its output is closed too.
  */
 export function startGroup(argv, { cpus = null, keepStdout = false, env = {} } = {}) {
   const pinned = cpus && taskset() ? [taskset(), '-c', cpus, ...argv] : argv;
@@ -46,11 +47,12 @@ export function startGroup(argv, { cpus = null, keepStdout = false, env = {} } =
     stderr += text;
     if (stderr.length > MAX_STDERR) stderr = stderr.slice(-MAX_STDERR);
   });
-  const exited = new Promise((resolve) => {
-    child.on('error', (err) => resolve({ code: null, signal: null, error: err.code || err.message }));
-    child.on('close', (code, signal) => resolve({ code, signal }));
-  });
-  return { pid: child.pid, exited, stdout: () => stdout, stderrTail: () => stderr };
+  // 'exit', not 'close': a child left in the group (a server's worker, `cmd &`) keeps the pipes
+  // open after the leader is gone. `closed` is for reading all the output of one that ends.
+  const failed = new Promise((resolve) => child.on('error', (err) => resolve({ code: null, signal: null, error: err.code || err.message })));
+  const exited = Promise.race([failed, new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })))]);
+  const closed = Promise.race([failed, new Promise((resolve) => child.on('close', resolve))]);
+  return { pid: child.pid, exited, closed, stdout: () => stdout, stderrTail: () => stderr };
 }
 
 // Each live process of the group: { pid, state, ticks } from /proc/PID/stat (ticks: user +
@@ -193,7 +195,8 @@ export function findRuntime(name) {
   if (!path) throw new Error(`cannot find ${name}: not in node_modules/.bin or on PATH`);
   let version = '?';
   try {
-    version = execFileSync(path, ['--version'], { encoding: 'utf8', timeout: 10000 }).trim().split('\n')[0].replace(/^(deno|v)\s*/, '');
+    const text = execFileSync(path, ['--version'], { encoding: 'utf8', timeout: 10000 });
+    version = (/\d+\.\d+\.\d+\S*/.exec(text) || ['?'])[0];
   } catch {
     // a version is only for the header line
   }

@@ -42,7 +42,9 @@ export function createRounds(plan, deps, onStatus = () => {}) {
 
   function start(argv, cpus, keepStdout = false) {
     const handle = deps.startGroup(argv, { cpus, keepStdout });
-    handle.exited.then((status) => (handle.status = status));
+    // Set once the leader is gone and its last words are read (or a moment later, when a child
+    // left in its group still holds the pipe).
+    handle.exited.then(() => Promise.race([handle.closed, sleep(200)])).then(async () => (handle.status = await handle.exited));
     live.add(handle);
     return handle;
   }
@@ -82,7 +84,7 @@ export function createRounds(plan, deps, onStatus = () => {}) {
     const handle = start(argv, plan.clientCpus, true);
     const seconds = extraArgs.length ? Number(extraArgs[1]) : plan.maxSeconds;
     const limit = seconds === null ? null : sleep((seconds + 30) * 1000).then(() => 'late');
-    const status = await Promise.race([handle.exited, ...(limit ? [limit] : [])]);
+    const status = await Promise.race([handle.closed.then(() => handle.exited), ...(limit ? [limit] : [])]);
     if (interrupted) return null;
     await stop(handle);
     if (status === 'late') throw new CompareError(`${who}: the client still ran ${seconds + 30} s after it started`);
