@@ -4,7 +4,7 @@
 
 import mri from 'mri';
 import { number } from './options.js';
-import { STRINGS, LONG_STRINGS, BOOLEANS } from './flags.js';
+import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS } from './flags.js';
 
 export const COMPARE_HELP = `Usage: loadtest compare --server "CMD" --server "CMD" ... --url URL [load flags]
        loadtest compare --builtin node,bun,deno [load flags]
@@ -55,6 +55,16 @@ const OWN_BOOLEANS = ['help', 'no-keepalive'];
 const VALUE_SHORT = new Set(Object.keys(STRINGS));
 const VALUE_LONG = new Set([...Object.values(STRINGS), ...LONG_STRINGS]);
 const NOT_PASSED = new Set(['json', 'json-file', 'hdr-log', 'help', 'version', 'h', 'V']);
+const KNOWN_LONG = new Set([...VALUE_LONG, ...Object.values(BOOLEANS), ...LONG_BOOLEANS]);
+
+// In "-kc10" the flags end at the first one that takes a value: the rest is that value.
+function unknownShort(chars) {
+  for (const c of chars) {
+    if (c in STRINGS) return null;
+    if (!(c in BOOLEANS)) return c;
+  }
+  return null;
+}
 
 /** Splits argv into compare's own flags, the client's load flags and the positional arguments. */
 function split(argv) {
@@ -77,6 +87,9 @@ function split(argv) {
       if (NOT_PASSED.has(name) || (long === null && [...arg.slice(1)].some((c) => NOT_PASSED.has(c)))) {
         throw new UsageError(`${arg} is not a load flag for compare (its output flags are --json FILE and --csv FILE)`);
       }
+      // Caught here rather than by the first client run, after servers have started.
+      const unknown = long !== null ? !KNOWN_LONG.has(long) : unknownShort(arg.slice(1));
+      if (unknown) throw new UsageError(`unknown option '${long !== null ? `--${long}` : `-${unknown}`}' (see loadtest compare --help)`);
       load.push(arg);
       // "-t 5", "-kc 10" (flags then one that takes a value); not "-t5" or "--rps=9".
       const chars = arg.slice(1);

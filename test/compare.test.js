@@ -75,6 +75,7 @@ test('compare names candidates, adds the default load flags and pins the server 
   assert.deepEqual(twice.loadArgs, ['-n', '100', '-c', '10']);
   assert.equal(twice.maxSeconds, null);
   assert.equal(twice.rounds, 3);
+  assert.deepEqual(plan(['--builtin', 'node,bun', '-t2', '-kc', '3', '--rps=100']).loadArgs, ['-t2', '-kc', '3', '--rps=100']);
   assert.deepEqual(parseCpuList('0,2-3'), [0, 2, 3]);
 });
 
@@ -102,6 +103,8 @@ test('compare rejects bad usage in one line each', () => {
     [['--builtin', 'node,bun', '--hdr-log', 'x'], /not a load flag/],
     [['--builtin', 'node,bun', '--server-cpus', '7'], /cores 0-3/],
     [['--builtin', 'node,bun', 'http://h:1/'], /leave out the URL/],
+    [['--builtin', 'node,bun', '--foo'], /unknown option '--foo'/],
+    [['--builtin', 'node,bun', '-kz'], /unknown option '-z'/],
   ];
   for (const [args, message] of bad) assert.throws(() => plan(args), message, args.join(' '));
 });
