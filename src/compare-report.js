@@ -49,13 +49,13 @@ function grouped(n) {
   return frac ? `${withCommas}.${frac}` : withCommas;
 }
 
-// Three significant digits or so, and whole numbers as they are.
-function figure(x, digits) {
-  if (digits === 0 || Math.abs(x) >= 1000) return grouped(Math.round(x));
-  if (Math.abs(x) >= 100) return x.toFixed(1);
-  if (Math.abs(x) >= 10) return x.toFixed(2);
-  return x.toFixed(3);
+// Decimals for about three significant digits of a row's median, kept for its min and max.
+function decimals(median, digits) {
+  if (digits === 0 || Math.abs(median) >= 1000) return 0;
+  return Math.abs(median) >= 100 ? 1 : Math.abs(median) >= 10 ? 2 : 3;
 }
+
+const figure = (x, places) => (places === 0 ? grouped(Math.round(x)) : x.toFixed(places));
 
 function pText(p) {
   if (p === null || Number.isNaN(p)) return '';
@@ -80,10 +80,11 @@ export function formatTables(summary, baseline, { rounds, label = '' } = {}) {
       }
       const isBase = r.name === baseline;
       if (!isBase && r.p !== null) comparisons++;
+      const places = decimals(r.median, metric.digits);
       cells.push([
         r.name,
-        figure(r.median, metric.digits),
-        `${figure(r.min, metric.digits)} - ${figure(r.max, metric.digits)}`,
+        figure(r.median, places),
+        `${figure(r.min, places)} - ${figure(r.max, places)}`,
         r.ratio === null ? '' : r.ratio.toFixed(2),
         isBase ? 'baseline' : pText(r.p),
         r.stars,
