@@ -120,6 +120,7 @@ export function groupPeakRssKb(pgid) {
 
 /** Whether a process of the group is still running (zombies waiting to be reaped do not count). */
 export function groupAlive(pgid) {
+  if (!Number.isInteger(pgid) || pgid <= 1) return false;
   const members = groupStats(pgid);
   if (members) return members.some((m) => m.state !== 'Z');
   try {
@@ -131,6 +132,8 @@ export function groupAlive(pgid) {
 }
 
 function signalGroup(pgid, signal) {
+  // -0 or -1 would signal our own group or every process we may signal.
+  if (!Number.isInteger(pgid) || pgid <= 1) return;
   try {
     proc.kill(-pgid, signal);
   } catch {
