@@ -7,7 +7,8 @@
 #
 # tools (default): wrk, loadtest on node/bun/deno with their default adapters, autocannon.
 # adapters: loadtest on every runtime × socket adapter it can run (node:net everywhere,
-# Bun.connect, Deno.connect), to choose each runtime's default.
+# Bun.connect, Deno.connect), to choose each runtime's default: a `loadtest compare` run, with
+# its medians and t-tests.
 # cores: loadtest --cores 1 (on core 1) and --cores 2 (on cores 0 and 1) on each runtime.
 #
 # Needs wrk and nginx (apt-get install wrk nginx); autocannon is fetched with npx if missing.
@@ -25,6 +26,13 @@ TMP=$(mktemp -d)
 trap 'kill $(cat "$TMP/nginx.pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP"' EXIT
 
 sed "s/listen 127.0.0.1:8089/listen 127.0.0.1:$PORT/" bench/nginx.conf > "$TMP/nginx.conf"
+if [ "$MODE" = adapters ]; then
+  # loadtest compare starts nginx (once, on core 0), interleaves the clients on core 1 and tests
+  # each against node/node:net.
+  node src/cli.js compare --server "nginx -c $TMP/nginx.conf -p $TMP/" --url "$URL" --server-cpus 0 \
+    --client node,bun,deno --socket all --rounds "$ROUNDS" -t "$SECONDS_PER_RUN" -c "$CONNS" -k
+  exit
+fi
 taskset -c 0 nginx -c "$TMP/nginx.conf" -p "$TMP/" 2>"$TMP/nginx.err" &
 for _ in $(seq 50); do curl -fs "$URL" >/dev/null 2>&1 && break; sleep 0.1; done
 curl -fs "$URL" >/dev/null || { echo "nginx did not start:"; cat "$TMP/nginx.err"; exit 1; }
@@ -54,14 +62,6 @@ for round in $(seq "$ROUNDS"); do
       run "$rt/cores-1" "${exe[@]}" "${LT[@]}" --cores 1
       PIN=0,1 run "$rt/cores-2" "${exe[@]}" "${LT[@]}" --cores 2
     done
-    continue
-  fi
-  if [ "$MODE" = adapters ]; then
-    run node/node:net node "${LT[@]}"
-    run bun/Bun.connect "$BIN/bun" "${LT[@]}" --socket bun
-    run bun/node:net "$BIN/bun" "${LT[@]}" --socket node
-    run deno/Deno.connect "$BIN/deno" run -A "${LT[@]}" --socket deno
-    run deno/node:net "$BIN/deno" run -A "${LT[@]}" --socket node
     continue
   fi
   run wrk wrk -t1 -c"$CONNS" -d"${SECONDS_PER_RUN}s" "$URL"

@@ -202,6 +202,7 @@ async function main() {
   let options;
   // A subcommand, loaded only when used.
   if (argv()[0] === 'merge') return (await import('./merge-command.js')).mergeCommand(argv().slice(1));
+  if (argv()[0] === 'compare') return (await import('./compare-command.js')).compareCommand(argv().slice(1));
   try {
     args = parseArgs(argv());
     if (args.help) {

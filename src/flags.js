@@ -15,6 +15,7 @@ export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'jso
 // Within 100 columns. Every flag of the first five groups names its default.
 export const HELP = `Usage: loadtest [options] URL
        loadtest merge a.json b.json ... [--json]   merge --json results into one report
+       loadtest compare --builtin node,bun,deno     compare servers or clients (compare --help)
 URL: http://, https://, or ws://, wss:// (a request is a WebSocket message and its reply)
 
 Load:

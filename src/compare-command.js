@@ -1,0 +1,122 @@
+// `loadtest compare ...`: servers or clients (or both) side by side, in interleaved rounds, with
+// Welch's t-test against a baseline. The plan comes from src/compare-args.js, the rounds run in
+// src/compare-rounds.js, the tables from src/compare-report.js.
+
+import { parseCompareArgs, COMPARE_HELP, UsageError } from './compare-args.js';
+import { createRounds, CompareError } from './compare-rounds.js';
+import { summarize, formatTables, compareCsv } from './compare-report.js';
+import { VERSION } from './version.js';
+import { exit, onInterrupt, availableCores, runtime, terminal, writeText, writeFile, pathOf } from '../runtimes/index.js';
+import * as processes from '../runtimes/processes.js';
+
+function fail(message, code) {
+  if (terminal('stderr').isTTY) writeText('stderr', '\r\x1b[K');
+  console.error(`loadtest compare: ${message}`);
+  exit(code);
+}
+
+// One status line: redrawn in place on a terminal, one line each otherwise.
+function statusLine(plan) {
+  const tty = terminal('stderr').isTTY;
+  const total = plan.candidates.length;
+  const show = (round, index, name, what) => {
+    const where = round === 0 ? `${name}:` : `round ${round}/${plan.rounds}, ${name} (${index + 1}/${total}):`;
+    if (tty) writeText('stderr', `\r\x1b[K${where} ${what}`);
+    else writeText('stderr', `${where} ${what}\n`);
+  };
+  show.clear = () => tty && writeText('stderr', '\r\x1b[K');
+  return show;
+}
+
+async function save(path, text, flag) {
+  try {
+    await writeFile(path, text);
+  } catch (err) {
+    throw new Error(`${flag}: cannot write '${path}' (${err.code || err.message})`);
+  }
+}
+
+export async function compareCommand(argv) {
+  let plan;
+  const runtimes = {};
+  try {
+    plan = parseCompareArgs(argv, { cores: availableCores(), here: runtime.name });
+    if (plan.help) {
+      console.log(COMPARE_HELP);
+      return exit(0);
+    }
+    const needed = new Set(plan.candidates.map((c) => c.client.runtime));
+    for (const c of plan.candidates) if (c.server && c.server.builtin) needed.add(c.server.builtin);
+    if (plan.sharedServer && plan.sharedServer.builtin) needed.add(plan.sharedServer.builtin);
+    for (const name of needed) runtimes[name] = processes.findRuntime(name);
+  } catch (err) {
+    return fail(err.message, err instanceof UsageError ? 2 : 1);
+  }
+
+  const names = plan.candidates.map((c) => c.name);
+  const pinned = plan.serverCpus === null ? 'not pinned' : !processes.taskset() ? 'not pinned (no taskset)' : `server on core ${plan.serverCpus}, client on ${plan.clientCpus || 'the same'}`;
+  console.log(`loadtest ${VERSION} compare: ${names.join(', ')}; ${plan.rounds} rounds, ${plan.loadArgs.join(' ')}, warm-up ${plan.warmup} s; ${pinned}`);
+  console.log(`runtimes: ${Object.values(runtimes).map((r) => `${r.name} ${r.version} (${r.path})`).join(', ')}`);
+
+  const status = statusLine(plan);
+  const deps = {
+    ...processes,
+    runtimes,
+    cliPath: pathOf(new URL('./cli.js', import.meta.url)),
+    testserverPath: pathOf(new URL('./testserver-cli.js', import.meta.url)),
+  };
+  const rounds = createRounds(plan, deps, status);
+  let interrupts = 0;
+  const removeInterrupt = onInterrupt(() => {
+    // Ctrl-C: stop every process and report the rounds done; a second one quits at once.
+    if (interrupts++ > 0) return exit(130);
+    rounds.interrupt();
+  });
+  let outcome;
+  try {
+    outcome = await rounds.run();
+  } catch (err) {
+    removeInterrupt();
+    return fail(err instanceof CompareError ? err.message : `${err.message}`, 1);
+  }
+  removeInterrupt();
+  status.clear();
+
+  const { records, interrupted } = outcome;
+  const roundsDone = Math.max(0, ...records.map((r) => r.round));
+  if (interrupted) console.log(`interrupted: ${records.length} runs in ${roundsDone} rounds done`);
+  const summary = summarize(records, names, plan.baseline);
+  if (records.length > 0) {
+    console.log('');
+    console.log(formatTables(summary, plan.baseline, { rounds: interrupted ? roundsDone : plan.rounds, label: interrupted ? ', the last one perhaps partial' : '' }));
+  }
+  try {
+    if (plan.jsonFile) {
+      const doc = {
+        loadtest: VERSION,
+        date: new Date().toISOString(),
+        url: plan.url,
+        loadArgs: plan.loadArgs,
+        rounds: plan.rounds,
+        warmup: plan.warmup,
+        serverCpus: plan.serverCpus,
+        clientCpus: plan.clientCpus,
+        baseline: plan.baseline,
+        interrupted,
+        runtimes: Object.values(runtimes).map(({ name, version, path }) => ({ name, version, path })),
+        candidates: plan.candidates.map((c) => ({
+          name: c.name,
+          server: c.server ? c.server.command || `builtin ${c.server.builtin}` : plan.sharedServer ? `shared: ${plan.sharedServer.command || `builtin ${plan.sharedServer.builtin}`}` : null,
+          client: c.client.socket ? `${c.client.runtime}/${c.client.socket}` : c.client.runtime,
+        })),
+        records,
+        summary,
+      };
+      await save(plan.jsonFile, JSON.stringify(doc, null, 2) + '\n', '--json');
+    }
+    if (plan.csvFile) await save(plan.csvFile, compareCsv(records, names, plan.baseline, plan.loadArgs.join(' ')), '--csv');
+  } catch (err) {
+    return fail(err.message, 1);
+  }
+  exit(interrupted ? 130 : 0);
+}

@@ -1,0 +1,185 @@
+// The interleaved rounds of `loadtest compare`: for each round, each candidate in turn: start its
+// server (unless one is shared by the whole run), wait until it answers, warm it up, load it with
+// our client in a child process (its --json result), read the server's CPU time and peak memory,
+// stop its process group. Process facilities come in `deps` (runtimes/processes.js).
+
+const READY_MS = 10000;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A failure that ends the comparison; its message names the candidate and what happened. */
+export class CompareError extends Error {}
+
+function lastLine(text) {
+  const lines = String(text || '').trim().split('\n');
+  return lines[lines.length - 1].trim();
+}
+
+function exitWords(status) {
+  if (status.error) return `could not start (${status.error})`;
+  return status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`;
+}
+
+async function answers(url) {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+    await response.arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * deps: { startGroup, stopGroup, groupCpuMicros, groupPeakRssKb, freePort, runtimes (name ->
+ * { prefix }), cliPath, testserverPath }. onStatus(round, index, name, what) reports progress.
+ * Returns { run(), interrupt() }: run() resolves to { records, interrupted } or throws a
+ * CompareError after stopping every process it started.
+ */
+export function createRounds(plan, deps, onStatus = () => {}) {
+  const live = new Set();
+  const records = [];
+  let interrupted = false;
+
+  function start(argv, cpus, keepStdout = false) {
+    const handle = deps.startGroup(argv, { cpus, keepStdout });
+    // Set once the leader is gone and its last words are read (or a moment later, when a child
+    // left in its group still holds the pipe).
+    handle.exited.then(() => Promise.race([handle.closed, sleep(200)])).then(async () => (handle.status = await handle.exited));
+    live.add(handle);
+    return handle;
+  }
+
+  async function stop(handle) {
+    live.delete(handle);
+    if (!(await deps.stopGroup(handle))) throw new CompareError(`process group ${handle.pid} still runs after SIGKILL`);
+  }
+
+  async function startServer(server, who) {
+    const url = server.builtin ? `http://127.0.0.1:${await deps.freePort()}/` : plan.url;
+    // A server left over from before would answer in the candidate's place.
+    if (await answers(url)) throw new CompareError(`${who}: something already answers on ${url} before its server started (stop it, or use another port)`);
+    const argv = server.builtin
+      ? [...deps.runtimes[server.builtin].prefix, deps.testserverPath, '--quiet', new URL(url).port]
+      : ['sh', '-c', server.command];
+    const handle = start(argv, plan.serverCpus);
+    handle.url = url;
+    const deadline = Date.now() + READY_MS;
+    while (!(await answers(url))) {
+      if (interrupted) return handle;
+      if (handle.status) {
+        const why = lastLine(handle.stderrTail());
+        throw new CompareError(`${who}: the server ${exitWords(handle.status)} before answering on ${url}${why ? `: ${why}` : ''}`);
+      }
+      if (Date.now() > deadline) throw new CompareError(`${who}: the server did not answer on ${url} within ${READY_MS / 1000} s`);
+      await sleep(50);
+    }
+    return handle;
+  }
+
+  // One run of our client; its --json result, or null when interrupted.
+  async function load(candidate, server, url, extraArgs, who) {
+    const { client } = candidate;
+    const argv = [...deps.runtimes[client.runtime].prefix, deps.cliPath, url, '--json', '--quiet', ...plan.loadArgs, ...extraArgs];
+    if (client.socket) argv.push('--socket', client.socket);
+    const handle = start(argv, plan.clientCpus, true);
+    const seconds = extraArgs.length ? Number(extraArgs[1]) : plan.maxSeconds;
+    const limit = seconds === null ? null : sleep((seconds + 30) * 1000).then(() => 'late');
+    const status = await Promise.race([handle.closed.then(() => handle.exited), ...(limit ? [limit] : [])]);
+    if (interrupted) return null;
+    await stop(handle);
+    if (status === 'late') throw new CompareError(`${who}: the client still ran ${seconds + 30} s after it started`);
+    if (server && server.status) {
+      const why = lastLine(server.stderrTail());
+      throw new CompareError(`${who}: the server ${exitWords(server.status)} during the load${why ? `: ${why}` : ''}`);
+    }
+    let result = null;
+    try {
+      result = JSON.parse(handle.stdout());
+    } catch {
+      // said below
+    }
+    if (status.code !== 0 || !result) {
+      const why = lastLine(handle.stderrTail()) || 'no result on its output';
+      throw new CompareError(`${who}: the client ${exitWords(status)}: ${why}`);
+    }
+    if (result.totalErrors > 0) {
+      const codes = Object.entries(result.errorCodes).map(([code, n]) => `${code}: ${n}`).join(', ');
+      throw new CompareError(`${who}: ${result.totalErrors} of ${result.totalRequests} requests failed (${codes})`);
+    }
+    return result;
+  }
+
+  async function measure(round, candidate, sharedHandle, index) {
+    const who = `${candidate.name} (round ${round})`;
+    const status = (what) => onStatus(round, index, candidate.name, what);
+    let server = sharedHandle;
+    if (candidate.server) {
+      status('starting its server');
+      server = await startServer(candidate.server, who);
+    }
+    try {
+      if (interrupted) return;
+      const url = server ? server.url : plan.url;
+      if (plan.warmup > 0) {
+        status(`warming up ${plan.warmup} s`);
+        if (!(await load(candidate, server, url, ['-t', String(plan.warmup)], who))) return;
+      }
+      status(plan.maxSeconds === null ? 'loading' : `loading ${plan.maxSeconds} s`);
+      const cpuBefore = server ? deps.groupCpuMicros(server.pid) : null;
+      const result = await load(candidate, server, url, [], who);
+      if (!result) return;
+      const cpu = server && cpuBefore !== null ? deps.groupCpuMicros(server.pid) - cpuBefore : null;
+      // A shared server's peak memory belongs to the whole run, not to one candidate.
+      const rssKb = candidate.server ? deps.groupPeakRssKb(server.pid) : null;
+      const seconds = result.elapsedSeconds;
+      records.push({
+        round,
+        candidate: candidate.name,
+        rps: seconds > 0 ? Math.round((result.totalRequests / seconds) * 10) / 10 : 0,
+        p50: result.percentiles['50'],
+        p99: result.percentiles['99'],
+        requests: result.totalRequests,
+        seconds: Math.round(seconds * 1e6) / 1e6,
+        clientRuntime: result.runtime,
+        clientSocket: result.socket,
+        serverCpuUs: cpu === null ? undefined : Math.round(cpu),
+        serverCpuPerRequest: cpu === null || !result.totalRequests ? undefined : Math.round((cpu / result.totalRequests) * 100) / 100,
+        serverRssMb: rssKb === null ? undefined : Math.round(rssKb / 102.4) / 10,
+      });
+    } finally {
+      if (candidate.server && server && !interrupted) await stop(server);
+    }
+  }
+
+  async function run() {
+    let shared = null;
+    try {
+      if (plan.sharedServer) {
+        onStatus(0, -1, plan.sharedServer.name, 'starting the server');
+        shared = await startServer(plan.sharedServer, `server ${plan.sharedServer.name}`);
+      }
+      for (let round = 1; round <= plan.rounds && !interrupted; round++) {
+        for (let i = 0; i < plan.candidates.length && !interrupted; i++) await measure(round, plan.candidates[i], shared, i);
+      }
+      if (shared && !interrupted) await stop(shared);
+    } catch (err) {
+      await stopAll();
+      throw err;
+    }
+    if (interrupted) await stopAll();
+    return { records, interrupted };
+  }
+
+  async function stopAll() {
+    const handles = [...live];
+    live.clear();
+    await Promise.all(handles.map((h) => deps.stopGroup(h)));
+  }
+
+  async function interrupt() {
+    interrupted = true;
+    await stopAll();
+  }
+
+  return { run, interrupt, records };
+}
