@@ -6,6 +6,7 @@
 // without a copy.
 
 import { certificateError } from './cert-error.js';
+import { tunnelReader } from '../src/proxy.js';
 
 export const name = 'Bun.connect';
 export const tlsName = 'Bun.connect tls';
@@ -18,6 +19,11 @@ const handlers = {
       socket.terminate();
       return;
     }
+    if (w.tunnel !== null && !w.tunnelUp) {
+      // Connected to the proxy: ask for the tunnel; the core's bytes wait in pending.
+      socket.write(w.tunnel.request);
+      return;
+    }
     w.socket = socket;
     if (!w.unix) socket.setNoDelay(true);
     if (w.pending !== null) w.flush();
@@ -25,6 +31,11 @@ const handlers = {
   },
   data(socket, chunk) {
     const w = socket.data;
+    if (w.tunnel !== null) {
+      if (!w.tunnelUp) return w.tunnelAnswer(socket, chunk);
+      // After upgradeTLS the raw socket still reports the encrypted bytes.
+      if (socket !== w.socket) return;
+    }
     if (!w.dead) w.handlers.data(chunk);
   },
   drain(socket) {
@@ -41,6 +52,11 @@ const handlers = {
   close(socket, err) {
     const w = socket.data;
     if (err && !w.dead && !w.failed) w.fail(err);
+    if (w.tunnel !== null && !w.tunnelUp && !w.dead && !w.failed) {
+      const e = new Error('the proxy closed the connection before answering CONNECT');
+      e.code = 'proxy closed';
+      w.fail(e);
+    }
     w.closed();
   },
   error(socket, err) {
@@ -60,6 +76,12 @@ const handlers = {
     if (!success && authorizationError && !w.dead) {
       w.fail(tlsError(authorizationError));
       socket.terminate();
+      return;
+    }
+    // A socket from upgradeTLS takes no bytes before its handshake (write returns -1).
+    if (success && !w.dead && w.pending !== null && socket === w.socket) {
+      w.flush();
+      if (w.ending && w.pending === null) socket.end();
     }
   },
 };
@@ -75,6 +97,27 @@ class BunSocket {
     this.ending = false;
     this.unix = false;
     this.connecting = false; // inside Bun.connect()
+    this.tunnel = null; // through a proxy: { request, reader, tls }
+    this.tunnelUp = false;
+  }
+
+  // The proxy's answer to CONNECT: on a 2xx the tunnel carries the core's bytes, through TLS for
+  // https and wss; anything else fails the connection.
+  tunnelAnswer(socket, chunk) {
+    const answer = this.tunnel.reader.push(chunk);
+    if (answer === null) return;
+    if (answer.error) {
+      this.fail(answer.error);
+      socket.terminate();
+      return;
+    }
+    this.tunnelUp = true;
+    if (this.tunnel.tls) {
+      socket.upgradeTLS({ data: this, tls: this.tunnel.tls, socket: handlers });
+      return;
+    }
+    handlers.open(socket);
+    if (answer.rest.length > 0 && !this.dead) this.handlers.data(answer.rest);
   }
 
   write(bytes) {
@@ -142,21 +185,25 @@ function tlsError(err) {
 
 /**
  * tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. path: a Unix
- * domain socket to connect to instead of host and port.
+ * domain socket to connect to instead of host and port. tunnel: { request } to send to the
+ * proxy at host:port first (CONNECT), then speak to the target through it.
  */
-export function connect(host, port, h, tls = null, path = null) {
+export function connect(host, port, h, tls = null, path = null, tunnel = null) {
   const w = new BunSocket(h);
   w.unix = path !== null;
   const options = path ? { unix: path, socket: handlers, data: w } : { hostname: host, port, socket: handlers, data: w };
-  if (tls) {
-    options.tls = {
-      serverName: tls.servername,
-      rejectUnauthorized: tls.rejectUnauthorized,
-      ...(tls.ca ? { ca: tls.ca } : {}),
-      ...(tls.cert ? { cert: tls.cert } : {}),
-      ...(tls.key ? { key: tls.key } : {}),
-    };
-  }
+  const bunTls = tls
+    ? {
+        serverName: tls.servername,
+        rejectUnauthorized: tls.rejectUnauthorized,
+        ...(tls.ca ? { ca: tls.ca } : {}),
+        ...(tls.cert ? { cert: tls.cert } : {}),
+        ...(tls.key ? { key: tls.key } : {}),
+      }
+    : null;
+  // Through a proxy the connection starts plain; TLS begins once the tunnel is up.
+  if (tunnel) w.tunnel = { request: tunnel.request, reader: tunnelReader(), tls: bunTls };
+  else if (bunTls) options.tls = bunTls;
   // Failures arrive through connectError/close; the promise needs no handler of its own, but
   // a rejection must not surface as unhandled.
   w.connecting = true;

@@ -4,6 +4,8 @@
 // data() is a view of it, valid until data() returns) and one write loop that finishes partial
 // writes in order.
 
+import { tunnelReader } from '../src/proxy.js';
+
 export const name = 'Deno.connect';
 export const tlsName = 'Deno.connectTls';
 
@@ -53,6 +55,41 @@ class DenoSocket {
     this.isClosed = false;
     this.ending = false;
     this.unix = false;
+    this.early = null;
+  }
+
+  // Through a proxy: CONNECT, its answer, then TLS over the tunnel for https and wss.
+  async openTunnel(host, port, tunnel, tlsOptions) {
+    const conn = await globalThis.Deno.connect({ hostname: host, port, transport: 'tcp' });
+    try {
+      let bytes = tunnel.request;
+      while (bytes.length > 0) bytes = bytes.subarray(await conn.write(bytes));
+      const reader = tunnelReader();
+      const buf = new Uint8Array(4096);
+      let answer = null;
+      while (answer === null) {
+        const n = await conn.read(buf);
+        if (n === null) {
+          const err = new Error('the proxy closed the connection before answering CONNECT');
+          err.code = 'proxy closed';
+          throw err;
+        }
+        answer = reader.push(buf.subarray(0, n));
+      }
+      if (answer.error) throw answer.error;
+      if (!tlsOptions) {
+        this.early = answer.rest.slice();
+        return conn;
+      }
+      return await globalThis.Deno.startTls(conn, tlsOptions);
+    } catch (err) {
+      try {
+        conn.close();
+      } catch {
+        // already closed
+      }
+      throw err;
+    }
   }
 
   start(promise) {
@@ -64,6 +101,10 @@ class DenoSocket {
         }
         this.conn = conn;
         if (conn.setNoDelay) conn.setNoDelay(true);
+        // Bytes that came with a proxy's answer, before the target's own.
+        if (this.early !== null && this.early.length > 0) this.handlers.data(this.early);
+        this.early = null;
+        if (this.dead) return;
         this.readLoop();
         if (this.queue.length > 0) this.writeLoop();
         else if (this.ending) this.shutdown();
@@ -171,18 +212,25 @@ class DenoSocket {
 
 /**
  * tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. path: a Unix
- * domain socket to connect to instead of host and port (plain only: see tlsOverUnix).
+ * domain socket to connect to instead of host and port (plain only: see tlsOverUnix). tunnel:
+ * { host, request } to send to the proxy at host:port first (CONNECT), then speak to the
+ * target (tunnel.host) through it.
  */
-export function connect(host, port, h, tls = null, path = null) {
+export function connect(host, port, h, tls = null, path = null, tunnel = null) {
   const w = new DenoSocket(h);
   const Deno = globalThis.Deno;
+  let options = null;
   if (tls) {
-    const options = { hostname: tls.servername || host, port };
+    options = { hostname: tls.servername || (tunnel ? tunnel.host : host), port };
     if (tls.ca) options.caCerts = [String(tls.ca)];
     if (tls.cert && tls.key) {
       options.cert = String(tls.cert);
       options.key = String(tls.key);
     }
+  }
+  if (tunnel) {
+    w.start(w.openTunnel(host, port, tunnel, options && { hostname: options.hostname, caCerts: options.caCerts }));
+  } else if (tls) {
     w.start(Deno.connectTls(options));
   } else if (path) {
     w.unix = true;

@@ -30,30 +30,31 @@ const DEFAULTS = { node: 'node', bun: 'bun', deno: 'deno' };
 /**
  * The socket adapter: the runtime's own by default; `forced` ('node', 'bun', 'deno') picks one.
  * With `tls` ({ servername, rejectUnauthorized, ca, cert, key }) its connections are TLS; with
- * `path` they go to that Unix domain socket instead of the host and port they are given.
+ * `path` they go to that Unix domain socket instead of the host and port they are given; with
+ * `tunnel` ({ request: the CONNECT bytes }) they go through the proxy at that host and port.
  */
-export function pickAdapter(forced, tls = null, path = null) {
+export function pickAdapter(forced, tls = null, path = null, tunnel = null) {
   // LOADTEST_SOCKET changes the default, so a whole test suite can run on another adapter.
   const key = forced || globalThis.process.env.LOADTEST_SOCKET || DEFAULTS[runtime.name];
   if (!(key in adapters)) throw new Error(`unknown socket adapter '${key}' (node, bun or deno)`);
   const adapter = adapters[key];
   if (!adapter) throw new Error(`socket adapter '${key}' needs the ${key} runtime; this is ${runtime.name} (try --socket node)`);
   const connect = adapter.connect;
-  const unix = path ? ' (unix)' : '';
+  const how = path ? ' (unix)' : tunnel ? ' (CONNECT tunnel)' : '';
   if (!tls) {
-    if (!path) return { name: adapter.name, connect };
-    return { name: adapter.name + unix, connect: (host, port, handlers) => connect(host, port, handlers, null, path) };
+    if (!path && !tunnel) return { name: adapter.name, connect };
+    return { name: adapter.name + how, connect: (host, port, handlers) => connect(host, port, handlers, null, path, tunnel) };
   }
   // Deno's own TLS cannot skip the check, nor run over a Unix socket; node:tls on Deno can do
   // both. Fall back to it unless the adapter was asked for by name, where silently verifying
   // (or failing) would be a lie.
   const cannot = !tls.rejectUnauthorized && !adapter.canSkipVerify ? 'skip' : path && adapter.tlsOverUnix === false ? 'unix' : null;
   if (cannot) {
-    if (!forced) return pickAdapter('node', tls, path);
+    if (!forced) return pickAdapter('node', tls, path, tunnel);
     if (cannot === 'unix') throw new Error(`--unix-socket: ${runtime.name}'s own TLS cannot run over a Unix socket; use --socket node`);
     throw new Error(`--insecure: ${runtime.name}'s own TLS cannot skip certificate checks for one connection; use --socket node, or pass the server's CA with --ca`);
   }
-  return { name: adapter.tlsName + unix, connect: (host, port, handlers) => connect(host, port, handlers, tls, path) };
+  return { name: adapter.tlsName + how, connect: (host, port, handlers) => connect(host, port, handlers, tls, path, tunnel) };
 }
 
 /** Resolves a host name once, before the run, so connections do not each pay for a lookup. */

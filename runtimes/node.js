@@ -4,6 +4,7 @@
 import net from 'node:net';
 import tlsModule from 'node:tls';
 import { certificateError } from './cert-error.js';
+import { tunnelReader } from '../src/proxy.js';
 
 export const name = 'node:net';
 export const tlsName = 'node:tls';
@@ -13,9 +14,11 @@ const READ_BUFFER = 64 * 1024;
 
 /**
  * tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. path: a Unix
- * domain socket to connect to instead of host and port.
+ * domain socket to connect to instead of host and port. tunnel: { request } to send to the
+ * proxy at host:port first (CONNECT), then speak to the target through it.
  */
-export function connect(host, port, handlers, tls = null, path = null) {
+export function connect(host, port, handlers, tls = null, path = null, tunnel = null) {
+  if (tunnel) return throughTunnel(host, port, handlers, tls, tunnel);
   let dead = false;
   let intoBuffer = false;
   // Plain TCP reads into one buffer per connection (`onread`) instead of a new Buffer per read:
@@ -59,6 +62,81 @@ export function connect(host, port, handlers, tls = null, path = null) {
     destroy() {
       dead = true;
       socket.destroy();
+    },
+  };
+}
+
+// The proxy's answer is read before anything else: a 2xx opens the tunnel (then TLS over it for
+// https and wss), anything else is the connection's error. Writes wait until the tunnel is up.
+function throughTunnel(host, port, handlers, tls, tunnel) {
+  let dead = false;
+  let failed = false;
+  let closed = false;
+  let socket = null; // what the core's bytes go through once the tunnel is up
+  let queue = [];
+  let ending = false;
+  const fail = (err) => {
+    if (dead || failed) return;
+    failed = true;
+    handlers.error(err);
+  };
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    if (!dead) handlers.close();
+  };
+  const raw = net.connect({ host, port, noDelay: true });
+  raw.write(tunnel.request);
+  const reader = tunnelReader();
+  const opened = (chunk) => {
+    const answer = reader.push(chunk);
+    if (answer === null) return;
+    raw.off('data', opened);
+    if (answer.error) {
+      fail(answer.error);
+      raw.destroy();
+      return;
+    }
+    if (tls) {
+      socket = tlsModule.connect({ socket: raw, ...tlsOptions(tls) });
+      socket.on('error', (err) => fail(certificateError(err)));
+      socket.on('close', close);
+    } else {
+      socket = raw;
+    }
+    socket.on('data', (data) => {
+      if (!dead) handlers.data(data);
+    });
+    if (answer.rest.length > 0 && !dead) handlers.data(answer.rest);
+    for (const bytes of queue) socket.write(bytes);
+    queue = null;
+    if (ending) socket.end();
+  };
+  raw.on('data', opened);
+  raw.on('error', fail);
+  raw.on('close', () => {
+    if (socket === null && !failed) {
+      const err = new Error('the proxy closed the connection before answering CONNECT');
+      err.code = 'proxy closed';
+      fail(err);
+    }
+    close();
+  });
+  return {
+    write(bytes) {
+      if (dead) return;
+      if (socket === null) queue.push(bytes);
+      else socket.write(bytes);
+    },
+    end() {
+      if (dead) return;
+      if (socket === null) ending = true;
+      else socket.end();
+    },
+    destroy() {
+      dead = true;
+      if (socket !== null) socket.destroy();
+      raw.destroy();
     },
   };
 }

@@ -117,7 +117,7 @@ async function toOptions(args) {
   if (o.startAt && o.startAt - Date.now() > 86400000) throw new UsageError(`--start-at ${o.startAt} is more than a day from now (epoch milliseconds, e.g. $(( ($(date +%s) + 10) * 1000 )))`);
   o.maxConnections = num('', 'max-connections', { integer: true, min: 1 });
   if (o.maxConnections !== undefined && !o.requestsPerSecond) throw new UsageError('--max-connections goes with --rps (the open model)');
-  if (flagValue(args, 'proxy') !== undefined) throw new UsageError('--proxy is not supported');
+  o.proxy = flagValue(args, 'proxy');
   o.agentKeepAlive = Boolean(args.keepalive || args.agent);
   o.quiet = Boolean(args.quiet);
   o.insecure = Boolean(args.insecure);
@@ -178,22 +178,33 @@ async function toOptions(args) {
   return o;
 }
 
+// A plain-http run through a proxy whose every answer is the proxy's own refusal.
+function refusedByProxy(result) {
+  const statuses = Object.keys(result.statusCodes);
+  if (!result.proxy || statuses.length !== 1) return null;
+  if (statuses[0] === '407') return `proxy ${result.proxy} answered every request with 407 Proxy Authentication Required (credentials go in the proxy URL: http://user:password@host:port)`;
+  return null;
+}
+
 // Why a run where nothing got a response failed, in words.
 function describeFailure(result, target) {
   const reasons = Object.keys(result.errorCodes);
   const reason = result.abortReason || reasons[0] || 'no response';
+  // Through a proxy, connections are made to the proxy: it is what refuses or cannot be reached.
+  const peer = result.proxy ? `proxy ${result.proxy}` : target;
   const words = {
-    ECONNREFUSED: `connection refused by ${target}`,
+    ECONNREFUSED: `connection refused by ${peer}`,
     ENOENT: `no such socket: ${target}`,
-    ECONNRESET: `connection reset by ${target}`,
-    EHOSTUNREACH: `host unreachable: ${target}`,
-    ENETUNREACH: `network unreachable: ${target}`,
+    ECONNRESET: `connection reset by ${peer}`,
+    EHOSTUNREACH: `host unreachable: ${peer}`,
+    ENETUNREACH: `network unreachable: ${peer}`,
     timeout: `every request to ${target} timed out`,
     'closed before response': `${target} closed every connection before responding`,
     CERT_ERROR: `certificate check failed for ${target} (use --ca FILE to trust its CA, or --insecure)`,
   };
   if (words[reason]) return words[reason];
   if (reason.startsWith('malformed response')) return `${reason} from ${target}`;
+  if (reason.startsWith('proxy ')) return `${reason} (CONNECT to ${target})`;
   return `every request to ${target} failed: ${reason}`;
 }
 
@@ -255,6 +266,8 @@ async function main() {
     return fail(err.message, 1);
   }
   if (nothingAnswered) return fail(describeFailure(result, target), 1);
+  const proxyRefusal = refusedByProxy(result);
+  if (proxyRefusal) return fail(proxyRefusal, 1);
   if (result.totalRequests === 0 && result.inFlight > 0) {
     return fail(`no response from ${target} before the stop (${result.inFlight} requests in flight)`, 1);
   }

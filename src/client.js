@@ -181,7 +181,8 @@ class Connection {
     let reason;
     if (err !== null) reason = errorName(err);
     else reason = nothing ? 'closed before response' : 'incomplete response';
-    const connectFailure = err !== null && this.responsesOnSocket === 0 && CONNECT_ERRORS.has(reason);
+    // A proxy that refuses the tunnel ('proxy refused: 407') is as final as a refused connection.
+    const connectFailure = err !== null && this.responsesOnSocket === 0 && (CONNECT_ERRORS.has(reason) || reason.startsWith('proxy '));
     this.finishFailed(reason);
     if (connectFailure) run.connectFailed(reason);
     this.proceed();

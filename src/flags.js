@@ -34,6 +34,9 @@ Load:
                              (default: the runtime's own, or LOADTEST_SOCKET's)
       --unix-socket PATH     connect to the Unix domain socket PATH; the URL still gives the
                              Host header and the path (default: the URL's host and port)
+      --proxy URL            through the http proxy URL (http://user:password@host:port):
+                             absolute-form requests for http, a CONNECT tunnel for https and
+                             wss (default: HTTP_PROXY / HTTPS_PROXY unless NO_PROXY or loopback)
 
 Requests:
   -m, --method M             GET, POST, PUT, PATCH, DELETE, HEAD, ... (default GET)
@@ -79,7 +82,6 @@ Compatibility with loadtest 8:
       --tcp                  accepted: raw sockets are always used
   -s, --secureProtocol P     accepted, no effect: TLS 1.2 or 1.3 is negotiated
   -r, --recover, --debug     accepted, no effect
-      --proxy URL            not supported: an error
 
   -V, --version              print the version, the runtime and the socket adapter
   -h, --help                 this help

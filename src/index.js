@@ -8,7 +8,8 @@ import { Run } from './client.js';
 import { runOnCores, shareOf } from './cores.js';
 import { makeResult } from './result.js';
 import { VERSION } from './version.js';
-import { runtime, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile } from '../runtimes/index.js';
+import { parseProxy, proxyFromEnv } from './proxy.js';
+import { runtime, envVar, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile } from '../runtimes/index.js';
 import { startServer as startTestServer } from '../runtimes/testserver.js';
 
 const WORKER = pathOf(new URL('./worker.js', import.meta.url));
@@ -29,10 +30,14 @@ export function loadTest(options, callback) {
 export async function prepare(options) {
   const url = parseUrl(options && options.url);
   const loaded = await loadModules(options);
-  // Over a Unix socket the URL's host is only the Host header: nothing to look up.
-  const resolvedHost = loaded.socketPath ? null : await resolveHost(url.hostname);
+  // The proxy option, else the environment's (HTTP_PROXY, HTTPS_PROXY, NO_PROXY); false: none.
+  if (loaded.proxy === undefined || loaded.proxy === null) loaded.proxy = proxyFromEnv(url, envVar);
+  // Over a Unix socket the URL's host is only the Host header, and through a proxy the proxy
+  // resolves it: only the host connected to is looked up.
+  const connectTo = loaded.proxy ? parseProxy(loaded.proxy).host : url.hostname;
+  const resolvedHost = loaded.socketPath ? null : await resolveHost(connectTo);
   const config = configure(loaded, { version: VERSION, resolvedHost });
-  const adapter = pickAdapter(loaded.socket, config.tls, config.socketPath);
+  const adapter = pickAdapter(loaded.socket, config.tls, config.socketPath, config.tunnel);
   return { config, adapter, run: new Run(config, adapter) };
 }
 

@@ -4,6 +4,7 @@
 import { bodyBytes, checkRequestParts, createRequests } from './request.js';
 import { parseThresholds } from './thresholds.js';
 import { createMessages, handshakeTemplate } from './websocket.js';
+import { parseProxy, connectRequest } from './proxy.js';
 
 const SECURE = { 'https:': true, 'wss:': true };
 
@@ -131,6 +132,7 @@ export function configure(options, { version, resolvedHost }) {
     instanceIndex: instances++,
     version,
   };
+  if (options.proxy) useProxy(config, url, parseProxy(options.proxy), resolvedHost);
   // The body as text, for --index to replace in it (as sent: JSON or form already applied).
   config.bodyText = config.bodyBytes ? new TextDecoder().decode(config.bodyBytes) : null;
   if (config.websocket) {
@@ -143,6 +145,22 @@ export function configure(options, { version, resolvedHost }) {
     config.requests = createRequests(config);
   }
   return config;
+}
+
+// Through a proxy, connections go to the proxy (resolvedHost is then its address). Plain http
+// sends it absolute-form requests; https and WebSocket targets get a CONNECT tunnel, opened by
+// the socket adapter before TLS, so the proxy sees neither the requests nor the messages.
+function useProxy(config, url, proxy, resolvedHost) {
+  if (config.socketPath) throw new Error('proxy and socketPath (--unix-socket) cannot go together');
+  const target = url.hostname.replace(/^\[|\]$/g, '');
+  config.proxy = proxy;
+  config.tunnel = config.tls || config.websocket ? { host: target, request: connectRequest(target, config.port, proxy.authorization) } : null;
+  config.host = resolvedHost || proxy.host;
+  config.port = proxy.port;
+  if (config.tunnel === null) {
+    config.requestOrigin = `http://${url.host}`;
+    if (proxy.authorization && !config.headers['proxy-authorization']) config.proxyAuthorization = proxy.authorization;
+  }
 }
 
 function socketPath(path) {

@@ -10,6 +10,7 @@ export function formatReport(r, color = false) {
   const c = pc.createColors(color);
   const lines = [''];
   lines.push(label('Target URL') + r.url);
+  if (r.proxy) lines.push(label('Proxy') + r.proxy);
   if (r.maxRequests) lines.push(label('Max requests') + r.maxRequests);
   else if (r.maxSeconds) lines.push(label('Max time (s)') + r.maxSeconds);
   lines.push(label('Concurrency level') + r.concurrency);

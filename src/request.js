@@ -9,11 +9,12 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
  * Encodes one request.
- * @param {{method: string, path: string, headers: Record<string, string>, body: Uint8Array|null}} r
- *   headers are lower-cased names in sending order; content-length is added for a body.
+ * @param {{method: string, path: string, headers: Record<string, string>, body: Uint8Array|null, origin?: string}} r
+ *   headers are lower-cased names in sending order; content-length is added for a body. origin
+ *   ('http://host:port') makes the request line absolute-form, as a proxy wants it.
  */
-export function encodeRequest({ method, path, headers, body }) {
-  let head = `${method} ${path} HTTP/1.1\r\n`;
+export function encodeRequest({ method, path, headers, body, origin = '' }) {
+  let head = `${method} ${origin}${path} HTTP/1.1\r\n`;
   for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
   if (body && body.length > 0) head += `content-length: ${body.length}\r\n`;
   else if (method === 'POST' || method === 'PUT' || method === 'PATCH') head += 'content-length: 0\r\n';
@@ -58,6 +59,7 @@ export function createRequests(o) {
   const baseHeaders = defaultHeaders(o);
   const replace = o.indexParam ? indexReplacer(o.indexParam, o.indexParamCallback) : null;
   const bodyFn = typeof o.body === 'function' ? o.body : null;
+  const origin = o.requestOrigin || '';
 
   if (o.requestGenerator) {
     // loadtest 8's (params, options, client, callback) form, recorded into the same shape.
@@ -74,14 +76,14 @@ export function createRequests(o) {
         const body = g.body !== undefined ? bodyBytes(g.body, headers['content-type']) : o.bodyBytes;
         if (body && !headers['content-type']) headers['content-type'] = 'text/plain';
         checkRequestParts(method, headers);
-        return { bytes: encodeRequest({ method, path, headers, body }), isHead: method === 'HEAD', method, path };
+        return { bytes: encodeRequest({ method, path, headers, body, origin }), isHead: method === 'HEAD', method, path };
       },
     };
   }
 
   const isHead = o.method === 'HEAD';
   if (!replace && !bodyFn) {
-    const bytes = encodeRequest({ method: o.method, path: o.path, headers: baseHeaders, body: o.bodyBytes });
+    const bytes = encodeRequest({ method: o.method, path: o.path, headers: baseHeaders, body: o.bodyBytes, origin });
     const shape = { bytes, isHead, method: o.method, path: o.path };
     return { fixed: bytes, isHead, build: () => shape };
   }
@@ -95,7 +97,7 @@ export function createRequests(o) {
       let body = o.bodyBytes;
       if (bodyFn) body = bodyBytes(bodyFn(index), o.contentType);
       else if (replace && o.bodyText) body = encoder.encode(replace.in(o.bodyText, value));
-      return { bytes: encodeRequest({ method: o.method, path, headers: baseHeaders, body }), isHead, method: o.method, path };
+      return { bytes: encodeRequest({ method: o.method, path, headers: baseHeaders, body, origin }), isHead, method: o.method, path };
     },
   };
 }
@@ -109,6 +111,7 @@ function defaultHeaders(o) {
     connection: o.keepAlive ? 'keep-alive' : 'close',
   };
   if (o.cookies && o.cookies.length) headers.cookie = o.cookies.join('; ');
+  if (o.proxyAuthorization) headers['proxy-authorization'] = o.proxyAuthorization;
   if (o.body !== undefined && o.body !== null && o.body !== '') headers['content-type'] = o.contentType || 'text/plain';
   for (const name in o.headers) headers[name] = o.headers[name];
   return headers;
@@ -134,7 +137,7 @@ const SLAB = 64 * 1024;
  * requests' bytes stay valid for as long as a connection holds them.
  */
 function indexTemplate(o, headers, isHead) {
-  let head = `${o.method} ${o.path} HTTP/1.1\r\n`;
+  let head = `${o.method} ${o.requestOrigin || ''}${o.path} HTTP/1.1\r\n`;
   for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
   const headParts = head.split(o.indexParam).map((t) => encoder.encode(t));
   const bodyParts = o.bodyText ? o.bodyText.split(o.indexParam).map((t) => encoder.encode(t)) : [];

@@ -46,6 +46,7 @@ export function makeResult(config, stats, extra = {}) {
     requestsPerSecond: config.requestsPerSecond || undefined,
     runtime: extra.runtime,
     socket: extra.socket,
+    proxy: config.proxy ? config.proxy.url : null, // without its password
     totalRequests,
     totalErrors: stats.failed + stats.httpErrors,
     totalTimeSeconds: elapsedSeconds,

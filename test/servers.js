@@ -171,3 +171,85 @@ export function runCommand(command, args, { cwd = ROOT, env = {}, timeoutMs = 30
     });
   });
 }
+
+/**
+ * A small forward proxy on 127.0.0.1, port 0, that logs what it was asked: CONNECT host:port
+ * opens a tunnel (answered 200, then bytes are piped both ways); any other request, which must
+ * be absolute-form, is piped with the rest of its connection to the host it names. `auth` (a
+ * Proxy-Authorization value) is required when given (407 otherwise); `refuse` (a status) answers
+ * every CONNECT with it.
+ */
+export function forwardProxy({ auth = null, refuse = 0 } = {}) {
+  const state = { connects: [], requestLines: [], authorizations: [] };
+  const sockets = new Set();
+  const server = net.createServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => {});
+    let buffered = Buffer.alloc(0);
+    const onData = (chunk) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      const end = buffered.indexOf(HEAD_END);
+      if (end < 0) return;
+      client.off('data', onData);
+      const lines = buffered.subarray(0, end).toString('latin1').split('\r\n');
+      const [method, target] = lines[0].split(' ');
+      const header = (name) => {
+        const line = lines.find((l) => l.toLowerCase().startsWith(`${name}:`));
+        return line === undefined ? null : line.slice(name.length + 1).trim();
+      };
+      const given = header('proxy-authorization');
+      state.authorizations.push(given);
+      if (auth !== null && given !== auth) {
+        client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      let host;
+      let port;
+      let first = null;
+      if (method === 'CONNECT') {
+        state.connects.push(target);
+        if (refuse) {
+          client.end(`HTTP/1.1 ${refuse} Refused\r\nContent-Length: 0\r\n\r\n`);
+          return;
+        }
+        const colon = target.lastIndexOf(':');
+        host = target.slice(0, colon).replace(/^\[|\]$/g, '');
+        port = Number(target.slice(colon + 1));
+        first = buffered.subarray(end + 4);
+      } else {
+        state.requestLines.push(lines[0]);
+        const u = new URL(target);
+        host = u.hostname;
+        port = Number(u.port || 80);
+        first = buffered;
+      }
+      const upstream = net.connect({ host, port }, () => {
+        if (method === 'CONNECT') client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (first.length > 0) upstream.write(first);
+        client.pipe(upstream);
+        upstream.pipe(client);
+      });
+      sockets.add(upstream);
+      upstream.on('close', () => {
+        sockets.delete(upstream);
+        client.destroy();
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+    };
+    client.on('data', onData);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      state.port = server.address().port;
+      state.url = `http://127.0.0.1:${state.port}`;
+      state.close = () =>
+        new Promise((done) => {
+          for (const s of sockets) s.destroy();
+          server.close(() => done());
+        });
+      resolve(state);
+    });
+  });
+}

@@ -132,6 +132,12 @@ export interface LoadTestOptions {
   socket?: 'node' | 'bun' | 'deno';
   /** A Unix domain socket to connect to; the URL still gives the Host header and the path. */
   socketPath?: string;
+  /**
+   * An http proxy ('http://user:password@host:port'): absolute-form requests for http, a CONNECT
+   * tunnel for https, ws and wss. Default: HTTP_PROXY / HTTPS_PROXY unless NO_PROXY matches or the
+   * target is loopback; false ignores the environment.
+   */
+  proxy?: string | false;
   /** Stops the run when aborted. */
   signal?: AbortSignal;
   /** Stop when the first connections all fail before any response (the CLI sets it). */
@@ -217,6 +223,8 @@ export interface ResultData {
   requestsPerSecond?: number;
   runtime: string;
   socket: string;
+  /** The proxy the run went through, its password shown as ***; null without one. */
+  proxy: string | null;
   /** Requests that ended. */
   totalRequests: number;
   totalErrors: number;
