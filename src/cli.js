@@ -10,6 +10,7 @@ import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './flags.js
 import { findConfig, withConfig } from './config-file.js';
 import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter, terminal, writeText, envVar } from '../runtimes/index.js';
 import { writeOutputs } from './output.js';
+import { parseStages } from './stages.js';
 import { parseThreshold, failedThresholds } from './thresholds.js';
 import { startProgress } from './progress.js';
 
@@ -116,7 +117,20 @@ async function toOptions(args) {
   // ahead, would wait silently for days.
   if (o.startAt && o.startAt - Date.now() > 86400000) throw new UsageError(`--start-at ${o.startAt} is more than a day from now (epoch milliseconds, e.g. $(( ($(date +%s) + 10) * 1000 )))`);
   o.maxConnections = num('', 'max-connections', { integer: true, min: 1 });
-  if (o.maxConnections !== undefined && !o.requestsPerSecond) throw new UsageError('--max-connections goes with --rps (the open model)');
+  o.stages = flagValue(args, 'stages');
+  o.connectionStages = flagValue(args, 'connection-stages');
+  for (const [name, text] of [['--stages', o.stages], ['--connection-stages', o.connectionStages]]) {
+    try {
+      parseStages(text, name);
+    } catch (err) {
+      throw new UsageError(err.message);
+    }
+  }
+  if (o.stages !== undefined && o.connectionStages !== undefined) throw new UsageError('--stages (a rate) and --connection-stages (connections): give one');
+  if (o.stages !== undefined && o.requestsPerSecond) throw new UsageError('--stages set the rate: leave out --rps');
+  if ((o.stages ?? o.connectionStages) !== undefined && o.maxSeconds) throw new UsageError('the stages set the run\'s length: leave out -t');
+  if (o.connectionStages !== undefined && o.concurrency !== undefined) throw new UsageError('--connection-stages set the connections: leave out -c');
+  if (o.maxConnections !== undefined && !o.requestsPerSecond && o.stages === undefined) throw new UsageError('--max-connections goes with --rps or --stages (the open model)');
   o.proxy = flagValue(args, 'proxy');
   o.agentKeepAlive = Boolean(args.keepalive || args.agent);
   o.quiet = Boolean(args.quiet);

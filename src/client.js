@@ -8,6 +8,7 @@
 import { ResponseParser, decodeChunks, parseHeaders } from './parser.js';
 import { Stats } from './stats.js';
 import { closeSecond } from './series.js';
+import { StageSchedule, connectionsAt, stagesDuration, targetAt } from './stages.js';
 import { WebSocketConnection } from './websocket-connection.js';
 
 // A request that leaves more than this after its time, on a free connection, shows the tool
@@ -45,6 +46,8 @@ class Connection {
     this.responseDone = false;
     this.parseError = null;
     this.idle = false; // in the open model: no request due, waiting in run.idle
+    this.retired = false; // connection stages: closes once its request is answered
+    this.parked = false; // retired and closed
   }
 
   open() {
@@ -223,8 +226,10 @@ class Connection {
   // After a request ends: the next one, or the end of the run.
   proceed() {
     const run = this.run;
-    if (run.stopping) {
+    if (run.stopping || this.retired) {
+      // Retired by connection stages: it closes and waits to be asked back.
       this.drop();
+      this.parked = this.retired;
       run.check();
       return;
     }
@@ -270,9 +275,13 @@ export class Run {
     this.timeout = config.timeout || 0;
     // Open model (a rate): this process sends its share of one schedule: request k of all
     // processes is due at origin + k / rate; this one takes k = offset, offset + stride, ...
-    this.open = (config.requestsPerSecond || 0) > 0;
-    this.period = this.open ? 1000 / config.requestsPerSecond : 0; // ms between this process's requests
-    this.phase = this.open ? (this.period * (config.indexOffset || 0)) / (config.indexStride || 1) : 0;
+    this.open = (config.requestsPerSecond || 0) > 0 || config.stages !== null;
+    // Rate stages: the schedule's times come from the ramp (src/stages.js) instead of a period.
+    this.stages = config.stages ? new StageSchedule(config.stages, config.indexStride || 1, config.indexOffset || 0) : null;
+    this.connectionStages = config.connectionStages || null;
+    const steady = (config.requestsPerSecond || 0) > 0;
+    this.period = steady ? 1000 / config.requestsPerSecond : 0; // ms between this process's requests
+    this.phase = steady ? (this.period * (config.indexOffset || 0)) / (config.indexStride || 1) : 0;
     this.origin = 0;
     this.scheduleEnd = Infinity; // requests due after the deadline are not part of the run
     this.intendedTime = 0; // of the request being claimed
@@ -346,7 +355,9 @@ export class Run {
     if (this.open) {
       // Requests due strictly before the deadline (the epsilon keeps 1500 ms / 5 ms at 300
       // when floating point makes it 300.0000000001).
-      if (runMs) this.scheduleEnd = Math.max(0, Math.ceil((runMs - (this.origin - this.startTime) - this.phase) / this.period - 1e-9));
+      const scheduleMs = runMs - (this.origin - this.startTime);
+      if (runMs && this.stages !== null) this.scheduleEnd = this.stages.countBefore(scheduleMs);
+      else if (runMs) this.scheduleEnd = Math.max(0, Math.ceil((scheduleMs - this.phase) / this.period - 1e-9));
       // Timers are coarse (1 ms at best on all three runtimes): each tick sends every request
       // whose time has come, never one timer per request.
       this.timers.push(setInterval(() => this.tick(), 1));
@@ -354,6 +365,13 @@ export class Run {
     if (c.signal) {
       if (c.signal.aborted) return this.stop();
       c.signal.addEventListener('abort', () => this.stop(), { once: true });
+    }
+    if (this.connectionStages !== null) {
+      // Connections follow the stages: checked every 10 ms, opened or retired one by one.
+      this.timers.push(setInterval(() => this.followStages(), 10));
+      this.followStages();
+      this.check();
+      return;
     }
     const n = Math.min(c.concurrency, this.maxRequests);
     for (let i = 0; i < n; i++) this.connections.push(new this.Connection(this, i));
@@ -364,12 +382,49 @@ export class Run {
     this.check();
   }
 
+  // Connection stages: as many working connections as this process's share of the target now.
+  // A retired connection finishes the request it has out (none is cut short), then closes.
+  followStages() {
+    if (this.stopping) return;
+    const c = this.config;
+    const want = connectionsAt(this.connectionStages, (performance.now() - this.origin) / 1000, this.indexStride, this.indexOffset);
+    let working = 0;
+    for (const conn of this.connections) if (!conn.retired) working++;
+    for (let i = 0; working < want && i < this.connections.length; i++) {
+      const conn = this.connections[i];
+      if (!conn.retired) continue;
+      conn.retired = false;
+      working++;
+      if (conn.parked) {
+        conn.parked = false;
+        conn.next();
+      }
+    }
+    while (working < want && !this.stopping) {
+      const conn = new this.Connection(this, this.connections.length);
+      this.connections.push(conn);
+      working++;
+      conn.next();
+    }
+    for (let i = this.connections.length - 1; working > want && i >= 0; i--) {
+      const conn = this.connections[i];
+      if (conn.retired) continue;
+      conn.retired = true;
+      working--;
+      if (!conn.inFlight) {
+        conn.drop();
+        conn.parked = true;
+      }
+    }
+    if (c.maxRequests && this.stats.sent >= this.maxRequests) this.check();
+  }
+
   // Hands out the next request index: -1 no more, -2 none due yet (open model).
   claim(conn) {
     const stats = this.stats;
     if (this.stopping || stats.sent >= this.maxRequests || stats.sent >= this.scheduleEnd) return -1;
     if (this.open) {
-      const intended = this.origin + this.phase + stats.sent * this.period;
+      const intended = this.intendedAt(stats.sent);
       if (intended > performance.now()) {
         if (!conn.idle) {
           conn.idle = true;
@@ -394,8 +449,13 @@ export class Run {
 
   // Requests of the schedule due by `now` (capped by the run's limits).
   due(now) {
-    const n = Math.floor((now - this.origin - this.phase) / this.period) + 1;
+    const n = this.stages !== null ? this.stages.countBy(now - this.origin) : Math.floor((now - this.origin - this.phase) / this.period) + 1;
     return Math.max(0, Math.min(n, this.maxRequests, this.scheduleEnd));
+  }
+
+  // When this process's n-th request is due (open model).
+  intendedAt(n) {
+    return this.stages !== null ? this.origin + this.stages.timeOf(n) : this.origin + this.phase + n * this.period;
   }
 
   tick() {
@@ -414,7 +474,7 @@ export class Run {
       }
       conn.idle = false;
       // The tool's own lateness: a free connection, yet the request leaves after its time.
-      const lag = now - (this.origin + this.phase + stats.sent * this.period);
+      const lag = now - this.intendedAt(stats.sent);
       if (lag > LATE_MS) stats.lateSends++;
       if (lag > stats.maxLagMs) stats.maxLagMs = lag;
       conn.next();
@@ -439,8 +499,26 @@ export class Run {
   closeSecond() {
     const now = performance.now();
     closeSecond(this.stats, now - this.secondClosedAt, this.peakSockets);
+    if (this.stages !== null || this.connectionStages !== null) this.stageTarget(now);
     this.peakSockets = this.openSockets;
     this.secondClosedAt = now;
+  }
+
+  // The whole run's target in the second just closed: requests the ramp asked for in it, or the
+  // connections asked for at its end (the same in every process: merging keeps one).
+  stageTarget(now) {
+    const entry = this.stats.series[this.stats.series.length - 1];
+    // The series' seconds are whole seconds from the origin; only the last may be cut short.
+    const t0 = entry.second - 1;
+    // (A run that reached its deadline ran the stages to their end, even if the timer was early.)
+    const cut = this.done && !this.deadlineReached;
+    const t1 = cut ? Math.min(entry.second, Math.max(t0, (now - this.origin) / 1000)) : entry.second;
+    if (this.stages !== null) {
+      const all = new StageSchedule(this.config.stages);
+      entry.targetRequests = Math.round((all.requestsBy(t1) - all.requestsBy(t0)) * 1000) / 1000;
+    } else {
+      entry.targetConnections = Math.round(targetAt(this.connectionStages, t1));
+    }
   }
 
   sweep() {
@@ -469,6 +547,7 @@ export class Run {
   }
 
   deadline() {
+    this.deadlineReached = true;
     // A late timer must not drop requests that were due before the deadline.
     if (this.open) this.tick();
     this.stop();
@@ -514,7 +593,8 @@ export class Run {
     this.stats.abortReason = this.abortReason;
     this.stats.clients = this.connections.length;
     // Due in the schedule but never sent (every connection was busy until the stop).
-    if (this.open) this.stats.notSent = Math.max(0, this.due(now) - this.stats.sent);
+    // At the deadline that is the whole schedule's rest, even if the timer fired a little early.
+    if (this.open) this.stats.notSent = Math.max(0, (this.deadlineReached ? Math.min(this.scheduleEnd, this.maxRequests) : this.due(now)) - this.stats.sent);
     this.resolve(this.stats);
   }
 

@@ -8,7 +8,7 @@ export const STRINGS = {
   R: 'requestGenerator', s: 'secureProtocol',
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
-  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket'];
+  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
 export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json'];
 
@@ -28,6 +28,11 @@ Load:
                              (default: none; each connection sends again once answered)
       --max-connections N    with --rps: open more connections, up to N, when all are busy
                              (default: none; requests wait in the schedule for a free one)
+      --stages D:R,...       open model with a ramp: the rate goes linearly from 0 to R over D
+                             (10s, 500ms, 2m), then to each next stage's R; the run lasts the
+                             stages' total (e.g. 10s:100,30s:1000,10s:0) (default: none)
+      --connection-stages D:C,...  closed model with a ramp: connections go from 0 to C over D,
+                             then to each next C (default: none; -c connections all along)
   -d, --timeout MS           fail a request after MS ms without a full response (default 0: none)
       --socket NAME          socket adapter: node (node:net and node:tls, on every runtime), bun
                              or deno (on that runtime only; its own sockets)

@@ -122,7 +122,9 @@ function shardOf(options) {
   if (maxRequests && maxRequests < count) throw new Error(`shard ${options.shard}: ${maxRequests} requests cannot be shared by ${count} shards`);
   // With neither limit a run lasts 10 s (loadtest 8); fixed here so that no share of the
   // requests turns it into a run without a time limit.
-  const maxSeconds = number('maxSeconds', options.maxSeconds, { fallback: maxRequests ? 0 : 10 });
+  // (Stages fix the length themselves.)
+  const staged = options.stages || options.connectionStages;
+  const maxSeconds = number('maxSeconds', options.maxSeconds, { fallback: maxRequests || staged ? 0 : 10 });
   return { ...shareOf({ ...options, concurrency, maxRequests, maxSeconds }, index - 1, count), shard: `${index}/${count}` };
 }
 

@@ -5,6 +5,7 @@ import { bodyBytes, checkRequestParts, createRequests } from './request.js';
 import { parseThresholds } from './thresholds.js';
 import { createMessages, handshakeTemplate } from './websocket.js';
 import { parseProxy, connectRequest } from './proxy.js';
+import { parseStages, stagesDuration, highestTarget } from './stages.js';
 
 const SECURE = { 'https:': true, 'wss:': true };
 
@@ -71,11 +72,24 @@ export function configure(options, { version, resolvedHost }) {
   const url = parseUrl(options.url);
   const maxRequests = number('maxRequests', options.maxRequests, { integer: true, fallback: 0 });
   let maxSeconds = number('maxSeconds', options.maxSeconds, { fallback: 0 });
-  // loadtest 8: with neither limit, 10 seconds.
-  if (!maxRequests && !maxSeconds) maxSeconds = 10;
-  const concurrency = number('concurrency', options.concurrency, { integer: true, min: 1, fallback: DEFAULT_CONCURRENCY });
+  let concurrency = number('concurrency', options.concurrency, { integer: true, min: 1, fallback: DEFAULT_CONCURRENCY });
   const timeout = number('timeout', options.timeout, { fallback: 0 });
   const requestsPerSecond = number('requestsPerSecond', options.requestsPerSecond ?? options.rps, { fallback: 0 });
+  const stages = parseStages(options.stages, 'stages');
+  const connectionStages = parseStages(options.connectionStages, 'connectionStages');
+  const staged = stages || connectionStages;
+  if (stages && connectionStages) throw new Error('stages (a rate) and connectionStages (connections): give one');
+  if (stages && requestsPerSecond) throw new Error('stages set the rate: leave out requestsPerSecond');
+  if (staged) {
+    // The stages are the run's length (children get it back as maxSeconds: the same number).
+    const duration = stagesDuration(staged);
+    if (maxSeconds && Math.abs(maxSeconds - duration) > 1e-9) throw new Error(`the stages last ${duration} s: leave out maxSeconds`);
+    maxSeconds = duration;
+  }
+  // With connection stages, connections come and go with the target, up to its highest.
+  if (connectionStages) concurrency = Math.max(1, Math.ceil(highestTarget(connectionStages)));
+  // loadtest 8: with neither limit, 10 seconds.
+  if (!maxRequests && !maxSeconds) maxSeconds = 10;
   const maxConnections = number('maxConnections', options.maxConnections, { integer: true, fallback: 0 });
   const method = String(options.method || 'GET').toUpperCase();
   const headers = normalizeHeaders(options.headers);
@@ -114,6 +128,8 @@ export function configure(options, { version, resolvedHost }) {
     maxSeconds,
     timeout,
     requestsPerSecond,
+    stages,
+    connectionStages,
     maxConnections,
     indexParam: options.indexParam || options.index || options.indexParamLiteral || null,
     indexParamCallback: options.indexParamCallback || null,

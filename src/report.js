@@ -20,7 +20,9 @@ export function formatReport(r, color = false) {
   lines.push(label('Agent') + r.agent);
   if (r.runtime) lines.push(label('Runtime') + `${r.runtime} (${r.socket})`);
   if (r.requestsPerSecond) lines.push(label('Target rps') + r.requestsPerSecond);
-  if (r.requestsPerSecond) lines.push(label('Achieved rps') + `${r.achievedRps} (requests sent per second)`);
+  if (r.stages) lines.push(label('Stages (rps)') + stageList(r.stages));
+  if (r.connectionStages) lines.push(label('Connection stages') + stageList(r.connectionStages));
+  if (r.requestsPerSecond || r.stages) lines.push(label('Achieved rps') + `${r.achievedRps} (requests sent per second)`);
   lines.push('');
   lines.push(label('Completed requests') + c.bold(r.totalRequests));
   lines.push(label('Total errors') + (r.totalErrors ? c.red(r.totalErrors) : r.totalErrors));
@@ -31,7 +33,7 @@ export function formatReport(r, color = false) {
   lines.push(label('Effective rps') + c.bold(r.effectiveRps));
   if (r.bytesReceived !== undefined) lines.push(label('Received') + `${bytes(r.bytesReceived)} (${bytes(r.bytesPerSecond)}/s)`);
   lines.push('');
-  lines.push('Percentage of the requests served within a certain time' + (r.requestsPerSecond ? ' (from their time in the schedule)' : ''));
+  lines.push('Percentage of the requests served within a certain time' + (r.requestsPerSecond || r.stages ? ' (from their time in the schedule)' : ''));
   for (const p of Object.keys(r.percentiles)) {
     lines.push(`  ${(p + '%').padEnd(9)}${r.percentiles[p]} ms`);
   }
@@ -61,11 +63,11 @@ export function formatReport(r, color = false) {
       }
     }
   }
-  if (r.requestsPerSecond && (r.maxQueue || r.notSent)) {
+  if ((r.requestsPerSecond || r.stages) && (r.maxQueue || r.notSent)) {
     lines.push('');
     lines.push(c.yellow(`Queue: up to ${r.maxQueue} requests waited for a free connection` + (r.notSent ? `; ${r.notSent} were still waiting at the stop (not sent)` : '') + '. Their wait is in the latency; raise -c or --max-connections to send them on time.'));
   }
-  if (r.requestsPerSecond && r.lateSends > r.requestsSent / 100) {
+  if ((r.requestsPerSecond || r.stages) && r.lateSends > r.requestsSent / 100) {
     lines.push(c.red(`Warning: loadtest itself fell behind its schedule: ${r.lateSends} requests left a free connection over 10 ms late (worst ${r.maxLagMs} ms). It is CPU-bound: use --cores, or a lower --rps.`));
   }
   if (r.childErrors && r.childErrors.length) lines.push('');
@@ -96,3 +98,6 @@ function round(x, digits) {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 }
+
+// '10s:100, 30s:1000, 10s:0': each stage's length and the target it ramps to.
+const stageList = (stages) => stages.map((s) => `${s.duration}s:${s.target}`).join(', ') + ' (ramped from 0)';

@@ -44,6 +44,8 @@ export function makeResult(config, stats, extra = {}) {
     concurrency: config.concurrency,
     agent: config.websocket ? 'websocket' : config.keepAlive ? 'keepalive' : 'none',
     requestsPerSecond: config.requestsPerSecond || undefined,
+    stages: config.stages || undefined,
+    connectionStages: config.connectionStages || undefined,
     runtime: extra.runtime,
     socket: extra.socket,
     proxy: config.proxy ? config.proxy.url : null, // without its password
@@ -76,7 +78,7 @@ export function makeResult(config, stats, extra = {}) {
     series: stats.series,
     childErrors: extra.childErrors || [],
     // Open model (requestsPerSecond): the schedule kept, or not.
-    achievedRps: config.requestsPerSecond && elapsedSeconds > 0 ? Math.round((stats.sent / elapsedSeconds) * 10) / 10 : undefined,
+    achievedRps: (config.requestsPerSecond || config.stages) && elapsedSeconds > 0 ? Math.round((stats.sent / elapsedSeconds) * 10) / 10 : undefined,
     notSent: stats.notSent,
     maxQueue: stats.maxQueue,
     lateSends: stats.lateSends,

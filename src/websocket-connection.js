@@ -272,8 +272,10 @@ export class WebSocketConnection {
 
   proceed() {
     const run = this.run;
-    if (run.stopping) {
+    if (run.stopping || this.retired) {
+      // Retired by connection stages: it closes and waits to be asked back.
       this.drop();
+      this.parked = this.retired;
       run.check();
       return;
     }

@@ -72,6 +72,12 @@ export type RecordingGenerator = (
 
 export type Body = string | Uint8Array | Record<string, unknown> | unknown[];
 
+/** One stage of a ramp: its duration and the target reached at its end. */
+export interface Stage {
+  duration: number | string;
+  target: number;
+}
+
 export interface LoadTestOptions {
   /** The URL to load: http://, https://, or ws://, wss:// (a request is a message sent and the message back). */
   url: string;
@@ -95,6 +101,14 @@ export interface LoadTestOptions {
   timeout?: number;
   /** Open model: send this many requests per second, whatever the latency. */
   requestsPerSecond?: number;
+  /**
+   * Open model with a ramp: the rate goes linearly from 0 to each stage's target (requests per
+   * second) over its duration (seconds, or '500ms', '10s', '2m'); the run lasts their total.
+   * Text as on the command line ('10s:100,30s:1000') or a list.
+   */
+  stages?: string | Stage[];
+  /** Closed model with a ramp: the number of connections follows the stages' targets. */
+  connectionStages?: string | Stage[];
   /** Keep connections open between requests. */
   agentKeepAlive?: boolean;
   /** Alias of agentKeepAlive. */
@@ -173,6 +187,10 @@ export interface SeriesEntry {
   connections: number;
   /** That second's latency counts, [index, count, …] in HdrHistogram's layout. */
   buckets: number[];
+  /** With stages: the requests the ramp asked for in this second. */
+  targetRequests?: number;
+  /** With connection stages: the target at this second's end. */
+  targetConnections?: number;
 }
 
 /** The run's latencies in HdrHistogram's bucket layout, so that histograms add up exactly. */
@@ -221,6 +239,9 @@ export interface ResultData {
   concurrency: number;
   agent: 'keepalive' | 'none' | 'websocket';
   requestsPerSecond?: number;
+  /** The stages (durations in seconds), when the run had them. */
+  stages?: Stage[];
+  connectionStages?: Stage[];
   runtime: string;
   socket: string;
   /** The proxy the run went through, its password shown as ***; null without one. */
