@@ -107,11 +107,14 @@ export const cwdUrl = () => pathToFileURL(proc.cwd() + '/').href;
 /** The home folder as a file: URL ending in '/' (where the configuration file search stops). */
 export const homeUrl = () => pathToFileURL(os.homedir() + '/').href;
 
-/** Starts a child process of this runtime running `script` (see runtimes/spawn.js). */
-export function spawnChild(script, env = {}) {
+/**
+ * Starts a child process of this runtime running `script` (see runtimes/spawn.js). `extra`:
+ * `share` (node: a file descriptor the child gets as fd 3), `denoFlags` (deno: more flags).
+ */
+export function spawnChild(script, env = {}, extra = {}) {
   if (runtime.name === 'bun') return spawnBun(script, env);
-  if (runtime.name === 'deno') return spawnDeno(script, env);
-  return spawnNode(script, env);
+  if (runtime.name === 'deno') return spawnDeno(script, env, extra.denoFlags);
+  return spawnNode(script, env, extra.share);
 }
 
 /** The cores this process may use. */
