@@ -22,7 +22,6 @@ const STOP_TIMEOUT_MS = 5000;
 
 // Functions cannot cross to another process; the rest of the options can, as JSON.
 function childOptions(o, port, share) {
-  if (o.logger || o.shouldErrorCustom) throw new Error('logger and shouldErrorCustom need cores: 1 (functions cannot cross to child processes)');
   const text = (x) => (x instanceof Uint8Array ? new TextDecoder().decode(x) : x);
   const body = o.body instanceof Uint8Array ? { base64: Buffer.from(o.body).toString('base64') } : o.body;
   return { ...o, port, quiet: true, cores: 1, share, body, cert: text(o.cert), key: text(o.key) };
@@ -39,6 +38,7 @@ async function freePort(host) {
 export async function serveOnCores(s) {
   const how = s.server.sharing(runtime.name);
   if (!how) throw new Error(`cores: ${s.server.name} on ${runtime.name} cannot share a port between processes (no SO_REUSEPORT outside node:cluster); use the native server or cores: 1`);
+  if (s.options.logger || s.options.shouldErrorCustom) throw new Error('logger and shouldErrorCustom need cores: 1 (functions cannot cross to child processes)');
   const n = s.cores;
   let shared = null;
   let port = s.port;

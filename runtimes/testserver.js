@@ -38,6 +38,9 @@ export function serverFor(impl = 'native') {
   return impl === 'node' ? nodeServer : NATIVE[runtime.name];
 }
 
+/** Whether `impl`'s server can run on several processes sharing a port on this runtime. */
+export const canShare = (impl) => Boolean(serverFor(impl).sharing(runtime.name));
+
 const encode = (text) => new Uint8Array(Buffer.from(text));
 
 function responseBody(o) {

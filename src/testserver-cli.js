@@ -6,6 +6,7 @@ import mri from 'mri';
 import { startServer } from './index.js';
 import { number } from './options.js';
 import { argv, exit, onInterrupt, readFile, availableCores } from '../runtimes/index.js';
+import { canShare } from '../runtimes/testserver.js';
 
 const USAGE = 'Usage: testserver-loadtest [--delay ms] [--error 5xx] [--percent yy] [--size bytes] [--impl native|node] [--cores N] [--host H] [--cert F --key F] [--quiet] [port]';
 
@@ -36,8 +37,9 @@ try {
     percent: number('--percent', args.percent, { fallback: 0 }),
     size: number('--size', args.size, { integer: true, fallback: undefined }),
     impl,
-    // Half the machine's cores, as loadtest 8's test server since 6.3.
-    cores: number('--cores', args.cores, { integer: true, min: 1, fallback: Math.max(1, Math.floor(availableCores() / 2)) }),
+    // Half the machine's cores, as loadtest 8's test server since 6.3 (one where the server
+    // cannot share its port: node:http on bun).
+    cores: number('--cores', args.cores, { integer: true, min: 1, fallback: canShare(impl) ? Math.max(1, Math.floor(availableCores() / 2)) : 1 }),
     host: args.host || undefined,
     quiet: Boolean(args.quiet),
   };
