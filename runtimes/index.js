@@ -117,13 +117,14 @@ export const cwdUrl = () => pathToFileURL(proc.cwd() + '/').href;
 export const homeUrl = () => pathToFileURL(os.homedir() + '/').href;
 
 /**
- * Starts a child process of this runtime running `script` (see runtimes/spawn.js); `unixSocket`
- * is a socket file it will connect to (Deno's permissions name it).
+ * Starts a child process of this runtime running `script` (see runtimes/spawn.js). `extra`:
+ * `share` (node: a file descriptor the child gets as fd 3), `denoFlags` (deno: more flags),
+ * `unixSocket` (a socket file it will connect to: Deno's permissions name it).
  */
-export function spawnChild(script, env = {}, { unixSocket = null } = {}) {
+export function spawnChild(script, env = {}, extra = {}) {
   if (runtime.name === 'bun') return spawnBun(script, env);
-  if (runtime.name === 'deno') return spawnDeno(script, env, { unixSocket });
-  return spawnNode(script, env);
+  if (runtime.name === 'deno') return spawnDeno(script, env, { flags: extra.denoFlags, unixSocket: extra.unixSocket });
+  return spawnNode(script, env, extra.share);
 }
 
 /** The cores this process may use. */

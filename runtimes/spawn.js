@@ -33,11 +33,16 @@ function tail(text) {
   return text.length > MAX_STDERR ? text.slice(-MAX_STDERR) : text;
 }
 
-/** node: child_process.spawn of process.execPath with the same node flags. */
-export async function spawnNode(script, env) {
+/**
+ * node: child_process.spawn of process.execPath with the same node flags. `share`, a file
+ * descriptor of the parent, becomes the child's fd 3 (the test server's processes on node share
+ * one listening socket).
+ */
+export async function spawnNode(script, env, share) {
   const { spawn } = await import('node:child_process');
   const proc = globalThis.process;
-  const child = spawn(proc.execPath, [...proc.execArgv, script], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...proc.env, ...env } });
+  const stdio = share ? ['pipe', 'pipe', 'pipe', share] : ['pipe', 'pipe', 'pipe'];
+  const child = spawn(proc.execPath, [...proc.execArgv, script], { stdio, env: { ...proc.env, ...env } });
   let stderr = '';
   const listeners = [];
   const split = lineSplitter((line) => listeners.forEach((fn) => fn(line)));
@@ -109,13 +114,14 @@ export async function spawnBun(script, env) {
 
 /**
  * deno: Deno.Command of the same deno executable with `run` and the permissions a child needs
- * (network, reading its modules and files, the environment) rather than all of them.
+ * (network, reading its modules and files, the environment) rather than all of them, and
+ * `flags` (--unstable-net for Deno.serve's reusePort).
  */
-export async function spawnDeno(script, env, { unixSocket = null } = {}) {
+export async function spawnDeno(script, env, { flags = [], unixSocket = null } = {}) {
   const Deno = globalThis.Deno;
   // Deno asks write permission of a connection to a Unix socket: for that file only.
   const write = unixSocket ? [`--allow-write=${unixSocket}`] : [];
-  const args = ['run', '--allow-net', '--allow-read', ...write, '--allow-env', '--allow-sys', script];
+  const args = ['run', '--allow-net', '--allow-read', ...write, '--allow-env', '--allow-sys', ...(flags || []), script];
   const child = new Deno.Command(Deno.execPath(), { args, stdin: 'piped', stdout: 'piped', stderr: 'piped', env }).spawn();
   const writer = child.stdin.getWriter();
   const encoder = new TextEncoder();

@@ -5,6 +5,10 @@ import type { LoadTestJson, LoadTestOptions, LoadTestResult, SeriesEntry, TestSe
 
 async function main(): Promise<void> {
   const server: TestServer = await startServer({ port: 0, host: '127.0.0.1', quiet: true });
+  const sized = await startServer({ port: 0, quiet: true, size: 1024, impl: 'node', cores: 2 });
+  const shares: number[] = (sized.processes || []).map((p) => p.requests);
+  console.log(sized.impl, shares);
+  await sized.close();
   const options: LoadTestOptions = {
     url: `http://127.0.0.1:${server.port}/`,
     maxRequests: 100,

@@ -329,12 +329,22 @@ export interface TestServerOptions {
   percent?: number;
   /** Print nothing. */
   quiet?: boolean;
-  /** Called for each request with node:http's request (its body as a string in `body`) and response. */
+  /**
+   * Called for each request: on node:http with its request (its body as a string in `body`) and
+   * response; on Bun.serve and Deno.serve with `{ method, url, headers, body }` and
+   * `{ statusCode, headers }`.
+   */
   logger?: (req: unknown, res: unknown) => void;
   /** Sent instead of "OK"; an object is sent as JSON. */
   body?: string | Uint8Array | object;
   /** A file whose contents are sent instead of "OK" (wins over body). */
   file?: string;
+  /** A body of this many bytes ('x' repeated) instead of "OK"; not with body or file. */
+  size?: number;
+  /** 'native' (default): node:http, Bun.serve or Deno.serve by runtime; 'node': node:http. */
+  impl?: 'native' | 'node';
+  /** Processes sharing the port (default 1); not with logger or shouldErrorCustom. */
+  cores?: number;
   /** Answer `error` (default 500) when it returns true; the request has `body` and `headers`. */
   shouldErrorCustom?: (request: { body: string; headers: Record<string, string | string[] | undefined>; method?: string; url?: string }) => boolean;
   /** PEM: serve https. */
@@ -344,8 +354,12 @@ export interface TestServerOptions {
 
 export interface TestServer {
   port: number;
-  /** node:http's (or node:https's) Server. */
+  /** The server object (node:http's Server, Bun's Server, Deno's HttpServer); null on several cores. */
   server: unknown;
+  /** Which server answers: 'node:http', 'Bun.serve' or 'Deno.serve'. */
+  impl: 'node:http' | 'Bun.serve' | 'Deno.serve';
+  /** With cores > 1: each process, its PID and what it served (updated 4 times a second). */
+  processes?: { pid: number; requests: number; errors: number }[];
   /** Requests answered so far. */
   readonly requests: number;
   /** Requests answered with an error status so far. */
