@@ -12,6 +12,7 @@ import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl,
 import { writeOutputs } from './output.js';
 import { parseThreshold, failedThresholds } from './thresholds.js';
 import { startProgress } from './progress.js';
+import { parseLevels, checkSweepOptions } from './sweep.js';
 
 const absolute = (path) => pathOf(new URL(path, cwdUrl()));
 
@@ -171,10 +172,19 @@ async function toOptions(args) {
     return text;
   });
   // Where the result goes (src/output.js); not loadTest() options.
-  o.output = { json: Boolean(args.json), jsonFile: flagValue(args, 'json-file'), hdrLog: flagValue(args, 'hdr-log') };
+  o.output = { json: Boolean(args.json), jsonFile: flagValue(args, 'json-file'), hdrLog: flagValue(args, 'hdr-log'), html: flagValue(args, 'html'), command: argv() };
   const generator = flagValue(args, 'requestGenerator');
   if (generator !== undefined) o.requestGenerator = absolute(generator);
   o.failFast = true;
+  const sweep = flagValue(args, 'sweep');
+  if (sweep !== undefined) {
+    try {
+      o.sweep = parseLevels(sweep);
+      checkSweepOptions(o);
+    } catch (err) {
+      throw new UsageError(err.message);
+    }
+  }
   return o;
 }
 
@@ -216,9 +226,13 @@ async function main() {
     }
     const config = await findConfig(cwdUrl(), homeUrl(), readIfThere);
     options = await toOptions(config ? withConfig(args, config.flags) : args);
+    // A configuration file's concurrency gives way to the sweep's; a -c flag contradicts it.
+    if (options.sweep && args.concurrency !== undefined) throw new UsageError('--sweep gives the concurrency of each run: leave out -c');
   } catch (err) {
     return fail(err.message, 2);
   }
+  const target = options.socketPath ? `unix:${options.socketPath}` : new URL(options.url).host;
+  if (options.sweep) return (await import('./sweep-command.js')).sweepCommand(options, { fail, describeFailure: (r) => describeFailure(r, target), target });
   let run = null;
   let stopProgress = () => {};
   const removeInterrupt = onInterrupt(() => {
@@ -244,7 +258,6 @@ async function main() {
     stopProgress();
     removeInterrupt();
   }
-  const target = options.socketPath ? `unix:${options.socketPath}` : new URL(options.url).host;
   const output = options.output;
   const nothingAnswered = result.totalRequests > 0 && Object.keys(result.statusCodes).length === 0;
   try {

@@ -8,7 +8,7 @@ export const STRINGS = {
   R: 'requestGenerator', s: 'secureProtocol',
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
-  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket'];
+  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'html', 'sweep'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
 export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json'];
 
@@ -28,6 +28,8 @@ Load:
                              (default: none; each connection sends again once answered)
       --max-connections N    with --rps: open more connections, up to N, when all are busy
                              (default: none; requests wait in the schedule for a free one)
+      --sweep 8,32,128       run the test once at each concurrency level (-n or -t per level)
+                             and print one row per level (default: none; one run at -c)
   -d, --timeout MS           fail a request after MS ms without a full response (default 0: none)
       --socket NAME          socket adapter: node (node:net and node:tls, on every runtime), bun
                              or deno (on that runtime only; its own sockets)
@@ -59,6 +61,7 @@ Output:
       --json-file F          also write that JSON document to F (default: none)
       --hdr-log F            write an HdrHistogram interval log to F, one histogram per second
                              (default: none)
+      --html F               write a self-contained HTML page with plots to F (default: none)
       --threshold T          repeatable: p99<50ms, errors<1%, rps>=5000; when one fails, exit 3
                              (default: none)
 
