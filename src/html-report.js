@@ -262,7 +262,7 @@ export function commandLine(args) {
     else if (prev === '-C' || prev === '--cookie') word = `${word.split('=')[0]}=…`;
     else if (/^--cookie=/.test(word)) word = `${word.split('=').slice(0, 2).join('=')}=…`;
     else word = word.replace(/^([a-z]+:\/\/[^/:@\s]*:)[^/@\s]*@/i, '$1…@');
-    out.push(/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
+    out.push(/^[\w@%+=:,./…-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
   }
   return out.join(' ');
 }
