@@ -231,8 +231,9 @@ async function main() {
   } catch (err) {
     return fail(err.message, 2);
   }
-  const target = options.socketPath ? `unix:${options.socketPath}` : new URL(options.url).host;
-  if (options.sweep) return (await import('./sweep-command.js')).sweepCommand(options, { fail, describeFailure: (r) => describeFailure(r, target), target });
+  // Named after the run, which has checked the URL by then.
+  const targetOf = () => (options.socketPath ? `unix:${options.socketPath}` : new URL(options.url).host);
+  if (options.sweep) return (await import('./sweep-command.js')).sweepCommand(options, { fail, describeFailure: (r) => describeFailure(r, targetOf()), targetOf });
   let run = null;
   let stopProgress = () => {};
   const removeInterrupt = onInterrupt(() => {
@@ -258,6 +259,7 @@ async function main() {
     stopProgress();
     removeInterrupt();
   }
+  const target = targetOf();
   const output = options.output;
   const nothingAnswered = result.totalRequests > 0 && Object.keys(result.statusCodes).length === 0;
   try {

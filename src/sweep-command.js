@@ -9,10 +9,10 @@ import { exit, onInterrupt, terminal, writeText, envVar, wantsColor } from '../r
 
 /**
  * options: the CLI's loadTest() options with `sweep` (the levels) and `output`. fail(message,
- * code) prints one line and exits; describeFailure(result) says why nothing answered; target
+ * code) prints one line and exits; describeFailure(result) says why nothing answered; targetOf()
  * names the server.
  */
-export async function sweepCommand(options, { fail, describeFailure, target }) {
+export async function sweepCommand(options, { fail, describeFailure, targetOf }) {
   const { output } = options;
   // With --json, stdout holds the document alone: the table goes to stderr, as progress does.
   const print = output.json ? (line) => !options.quiet && console.error(line) : (line) => console.log(line);
@@ -29,7 +29,7 @@ export async function sweepCommand(options, { fail, describeFailure, target }) {
     exit(130);
   });
   let dead = null;
-  print(sweepHeader());
+  let rows = 0;
   let results;
   try {
     results = await runSweep(options, options.sweep, (levelOptions) => runLoadTest(levelOptions, {
@@ -40,10 +40,12 @@ export async function sweepCommand(options, { fail, describeFailure, target }) {
         stopProgress = startProgress(r, { quiet: options.quiet, stream: 'stderr' }, io);
       },
     }).finally(() => stopProgress()), (result, level) => {
+      // The header with the first row: a sweep that fails before it is the error line alone.
+      if (rows++ === 0) print(sweepHeader());
       print(sweepRow(result));
       // Nothing answered: higher levels will do no better, and the error line says why.
       if (result.totalRequests > 0 && Object.keys(result.statusCodes).length === 0) dead = `at ${level} connections: ${describeFailure(result)}`;
-      else if (result.totalRequests === 0 && result.inFlight > 0) dead = `at ${level} connections: no response from ${target} before the stop (${result.inFlight} requests in flight)`;
+      else if (result.totalRequests === 0 && result.inFlight > 0) dead = `at ${level} connections: no response from ${targetOf()} before the stop (${result.inFlight} requests in flight)`;
       return !dead && !interrupted;
     });
   } catch (err) {
