@@ -13,6 +13,7 @@ import { writeOutputs } from './output.js';
 import { parseStages } from './stages.js';
 import { parseThreshold, failedThresholds } from './thresholds.js';
 import { startProgress } from './progress.js';
+import { parseLevels, checkSweepOptions } from './sweep.js';
 
 const absolute = (path) => pathOf(new URL(path, cwdUrl()));
 
@@ -185,10 +186,19 @@ async function toOptions(args) {
     return text;
   });
   // Where the result goes (src/output.js); not loadTest() options.
-  o.output = { json: Boolean(args.json), jsonFile: flagValue(args, 'json-file'), hdrLog: flagValue(args, 'hdr-log') };
+  o.output = { json: Boolean(args.json), jsonFile: flagValue(args, 'json-file'), hdrLog: flagValue(args, 'hdr-log'), html: flagValue(args, 'html'), command: argv() };
   const generator = flagValue(args, 'requestGenerator');
   if (generator !== undefined) o.requestGenerator = absolute(generator);
   o.failFast = true;
+  const sweep = flagValue(args, 'sweep');
+  if (sweep !== undefined) {
+    try {
+      o.sweep = parseLevels(sweep);
+      checkSweepOptions(o);
+    } catch (err) {
+      throw new UsageError(err.message);
+    }
+  }
   return o;
 }
 
@@ -241,9 +251,14 @@ async function main() {
     }
     const config = await findConfig(cwdUrl(), homeUrl(), readIfThere);
     options = await toOptions(config ? withConfig(args, config.flags) : args);
+    // A configuration file's concurrency gives way to the sweep's; a -c flag contradicts it.
+    if (options.sweep && args.concurrency !== undefined) throw new UsageError('--sweep gives the concurrency of each run: leave out -c');
   } catch (err) {
     return fail(err.message, 2);
   }
+  // Named after the run, which has checked the URL by then.
+  const targetOf = () => (options.socketPath ? `unix:${options.socketPath}` : new URL(options.url).host);
+  if (options.sweep) return (await import('./sweep-command.js')).sweepCommand(options, { fail, describeFailure: (r) => describeFailure(r, targetOf()), targetOf });
   let run = null;
   let stopProgress = () => {};
   const removeInterrupt = onInterrupt(() => {
@@ -269,7 +284,7 @@ async function main() {
     stopProgress();
     removeInterrupt();
   }
-  const target = options.socketPath ? `unix:${options.socketPath}` : new URL(options.url).host;
+  const target = targetOf();
   const output = options.output;
   const nothingAnswered = result.totalRequests > 0 && Object.keys(result.statusCodes).length === 0;
   try {

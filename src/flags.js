@@ -8,7 +8,7 @@ export const STRINGS = {
   R: 'requestGenerator', s: 'secureProtocol',
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
-  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages'];
+  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
 export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json'];
 
@@ -33,6 +33,8 @@ Load:
                              stages' total (e.g. 10s:100,30s:1000,10s:0) (default: none)
       --connection-stages D:C,...  closed model with a ramp: connections go from 0 to C over D,
                              then to each next C (default: none; -c connections all along)
+      --sweep 8,32,128       run the test once at each concurrency level (-n or -t per level)
+                             and print one row per level (default: none; one run at -c)
   -d, --timeout MS           fail a request after MS ms without a full response (default 0: none)
       --socket NAME          socket adapter: node (node:net and node:tls, on every runtime), bun
                              or deno (on that runtime only; its own sockets)
@@ -67,6 +69,7 @@ Output:
       --json-file F          also write that JSON document to F (default: none)
       --hdr-log F            write an HdrHistogram interval log to F, one histogram per second
                              (default: none)
+      --html F               write a self-contained HTML page with plots to F (default: none)
       --threshold T          repeatable: p99<50ms, errors<1%, rps>=5000; when one fails, exit 3
                              (default: none)
 

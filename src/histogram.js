@@ -14,8 +14,8 @@ function indexOf(v) {
   return (bucket << SUB_BUCKET_BITS) + (v >>> bucket);
 }
 
-// The highest value that falls into the same bucket as index, as HdrHistogram reports.
-function highestOf(index) {
+/** The highest value (µs) that falls into the bucket at index, as HdrHistogram reports. */
+export function highestOf(index) {
   const bucket = Math.max(0, (index >>> SUB_BUCKET_BITS) - 1);
   const sub = index - (bucket << SUB_BUCKET_BITS);
   return sub * 2 ** bucket + 2 ** bucket - 1;

@@ -1,4 +1,4 @@
-// `loadtest merge a.json b.json ... [--json] [--json-file F] [--hdr-log F]`: one report from the
+// `loadtest merge a.json b.json ... [--json] [--json-file F] [--hdr-log F] [--html F]`: one report from the
 // results of several processes or machines (each written with --json or --json-file).
 
 import mri from 'mri';
@@ -7,7 +7,7 @@ import { writeOutputs } from './output.js';
 import { parseThreshold, checkThresholds, failedThresholds } from './thresholds.js';
 import { readFile, exit, wantsColor } from '../runtimes/index.js';
 
-const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--threshold T ...]';
+const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--html F] [--threshold T ...]';
 
 function fail(message, code) {
   console.error(`loadtest merge: ${message}`);
@@ -18,8 +18,8 @@ export async function mergeCommand(argv) {
   let unknown = null;
   const args = mri(argv, {
     boolean: ['json', 'help'],
-    string: ['json-file', 'hdr-log', 'threshold'],
-    alias: { help: 'h', json: [], 'json-file': [], 'hdr-log': [], threshold: [] },
+    string: ['json-file', 'hdr-log', 'html', 'threshold'],
+    alias: { help: 'h', json: [], 'json-file': [], 'hdr-log': [], html: [], threshold: [] },
     unknown: (flag) => (unknown = unknown || flag),
   });
   if (args.help) {
@@ -29,7 +29,7 @@ export async function mergeCommand(argv) {
   if (unknown) return fail(`unknown option '${unknown}' (${USAGE})`, 2);
   const files = args._.map(String);
   if (files.length === 0) return fail(`no result files (${USAGE})`, 2);
-  for (const name of ['json-file', 'hdr-log']) if (args[name] === '') return fail(`option --${name} needs a file name`, 2);
+  for (const name of ['json-file', 'hdr-log', 'html']) if (args[name] === '') return fail(`option --${name} needs a file name`, 2);
   // Checked before any file is read: the thresholds of a multi-machine run, for its CI job.
   const thresholds = [];
   for (const text of args.threshold === undefined ? [] : [].concat(args.threshold)) {
@@ -65,7 +65,8 @@ export async function mergeCommand(argv) {
     console.error(`loadtest merge: warning: the results started ${(result.startSpreadMs / 1000).toFixed(1)} s apart; their per-second series are added by second from each one's start (use --start-at)`);
   }
   try {
-    await writeOutputs(result, { json: args.json, jsonFile: args['json-file'], hdrLog: args['hdr-log'] }, { color: wantsColor() });
+    const output = { json: args.json, jsonFile: args['json-file'], hdrLog: args['hdr-log'], html: args.html, command: ['merge', ...argv] };
+    await writeOutputs(result, output, { color: wantsColor() });
   } catch (err) {
     return fail(err.message, 1);
   }

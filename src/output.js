@@ -1,15 +1,19 @@
 // Where a result goes at the end of a command: the text report or one JSON document on stdout
-// (--json), and files beside it: the JSON (--json-file) and an HdrHistogram interval log with one
-// histogram per second of the series (--hdr-log).
+// (--json), and files beside it: the JSON (--json-file), an HdrHistogram interval log with one
+// histogram per second of the series (--hdr-log) and a self-contained HTML page (--html).
 
 import { writeFile } from '../runtimes/index.js';
 import { secondHistogram } from './series.js';
 import { VERSION } from './version.js';
 
-/** output: { json, jsonFile, hdrLog }; report: false leaves the text report out. */
+/**
+ * output: { json, jsonFile, hdrLog, html, command } (command: the arguments, shown on the HTML
+ * page); report: false leaves the text report out.
+ */
 export async function writeOutputs(result, output = {}, { color = false, report = true } = {}) {
   if (output.jsonFile) await save(output.jsonFile, JSON.stringify(result) + '\n', '--json-file');
   if (output.hdrLog) await save(output.hdrLog, await hdrLog(result), '--hdr-log');
+  if (output.html) await saveHtml(output.html, JSON.parse(JSON.stringify(result)), output.command);
   if (output.json) console.log(JSON.stringify(result));
   else if (report) result.show(color);
 }
@@ -26,7 +30,14 @@ async function hdrLog(result) {
   return hdrLogText({ startTimeMs: result.startTime, intervals, comment: `Logged with loadtest ${VERSION}: ${result.url}` });
 }
 
-async function save(path, text, flag) {
+/** Writes the HTML page of a result's (or a sweep's) JSON document to path. */
+export async function saveHtml(path, doc, command) {
+  // Loaded only when asked for, as the log's encoder.
+  const { htmlReport } = await import('./html-report.js');
+  await save(path, htmlReport(doc, { command, generatedAt: Date.now() }), '--html');
+}
+
+export async function save(path, text, flag) {
   try {
     await writeFile(path, text);
   } catch (err) {
