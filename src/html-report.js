@@ -181,10 +181,17 @@ function timeCharts(r, prefix) {
   const latencyTips = (key) => series.map((s) => `second ${s.second}: ${key} ${s[`${key}Ms`]} ms`);
   const errors = series.map((s) => [s.second, s.errors]);
   const totalErrors = series.reduce((a, s) => a + s.errors, 0);
+  // With --stages, the rate the ramp asked for beside the rate achieved.
+  const rateSeries = [{ name: 'requests/s', kind: 'line', points: series.map((s, i) => [s.second, rate[i]]), tips: rateTips }];
+  const staged = series.some((s) => typeof s.targetRequests === 'number');
+  if (staged) {
+    const target = series.map((s) => [s.second, s.durationMs > 0 ? ((s.targetRequests || 0) / Math.min(s.durationMs, 1000)) * 1000 : 0]);
+    rateSeries.push({ name: 'target', kind: 'line', points: target, color: COLORS[2], tips: target.map(([sec, v]) => `second ${sec}: target ${Math.round(v)} requests/s`) });
+  }
   return [
-    figure('Requests per second', 'responses and failures ended in each second', chart({
-      id: ids[0], title: 'Requests per second', x, y: linearAxis(rate, 'requests/s'),
-      series: [{ name: 'requests/s', kind: 'line', points: series.map((s, i) => [s.second, rate[i]]), tips: rateTips }],
+    figure('Requests per second', staged ? 'ended in each second, beside the stages\' target' : 'responses and failures ended in each second', chart({
+      id: ids[0], title: 'Requests per second', x, y: linearAxis(rateSeries.flatMap((s) => s.points.map((pt) => pt[1])), 'requests/s'),
+      series: rateSeries,
     })),
     figure('Latency over time', 'p50 and p99 of each second', chart({
       id: ids[1], title: 'Latency over time', x, y: linearAxis([...p50, ...p99].map((pt) => pt[1]), 'latency', { unit: ' ms' }),
@@ -242,6 +249,9 @@ function settings(r, meta) {
   if (r.maxRequests) rows.push(['Max requests', r.maxRequests]);
   if (r.maxSeconds) rows.push(['Max seconds', r.maxSeconds]);
   if (r.requestsPerSecond) rows.push(['Target rps', r.requestsPerSecond], ['Achieved rps', r.achievedRps]);
+  const stageText = (stages) => stages.map((s) => `${s.duration}s:${s.target}`).join(', ');
+  if (r.stages) rows.push(['Stages (rps)', stageText(r.stages)], ['Achieved rps', r.achievedRps]);
+  if (r.connectionStages) rows.push(['Connection stages', stageText(r.connectionStages)]);
   if (r.startTime) rows.push(['Start time', new Date(r.startTime).toISOString()]);
   if (meta.command) rows.push(['Command', commandLine(meta.command)]);
   const body = rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td><code>${escapeHtml(v ?? '')}</code></td></tr>`).join('');
