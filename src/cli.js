@@ -11,6 +11,7 @@ import { findConfig, withConfig } from './config-file.js';
 import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter, terminal, writeText, envVar } from '../runtimes/index.js';
 import { writeOutputs } from './output.js';
 import { parseStages } from './stages.js';
+import { harRequests } from './har.js';
 import { parseThreshold, failedThresholds } from './thresholds.js';
 import { startProgress } from './progress.js';
 import { parseLevels, checkSweepOptions } from './sweep.js';
@@ -93,9 +94,11 @@ async function toOptions(args) {
   o.concurrency = num('c', 'concurrency', { integer: true, min: 1 });
   o.maxSeconds = num('t', 'maxSeconds', {});
   o.timeout = num('d', 'timeout', {});
-  if (args._.length === 0) throw new UsageError('missing URL to load-test (see loadtest --help)');
   if (args._.length > 1) throw new UsageError(`too many arguments: ${args._.join(' ')}`);
-  o.url = String(args._[0]);
+  const sequence = await sequenceFile(args, args._.length ? String(args._[0]) : null);
+  if (args._.length === 0 && !sequence) throw new UsageError('missing URL to load-test (see loadtest --help)');
+  o.url = args._.length ? String(args._[0]) : sequence.url;
+  if (sequence) o.requests = sequence.requests;
   const rps = flagValue(args, 'rps') ?? flagValue(args, 'requestsPerSecond');
   if (rps !== undefined) {
     try {
@@ -200,6 +203,39 @@ async function toOptions(args) {
     }
   }
   return o;
+}
+
+// --requests FILE (a JSON list, or { requests: [...] }) or --har FILE: the sequence, and the URL
+// when none was given (the first entry's).
+async function sequenceFile(args, url) {
+  const json = flagValue(args, 'requests');
+  const har = flagValue(args, 'har');
+  if (json === undefined && har === undefined) return null;
+  if (json !== undefined && har !== undefined) throw new UsageError('--requests and --har both give the requests: give one');
+  const path = json ?? har;
+  const flag = json !== undefined ? '--requests' : '--har';
+  let parsed;
+  try {
+    parsed = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`${flag}: cannot read '${path}' (${err.code || err.message.split('\n')[0]})`);
+  }
+  try {
+    if (har !== undefined) {
+      const { url: first, requests, skipped } = harRequests(parsed, url);
+      if (skipped > 0) console.error(`loadtest: --har: ${skipped} entries on other origins left out`);
+      return { url: first, requests };
+    }
+    const requests = Array.isArray(parsed) ? parsed : parsed && parsed.requests;
+    if (!Array.isArray(requests)) throw new Error(`'${path}' must hold a list of requests, or { "requests": [...] }`);
+    if (url) return { url, requests };
+    // No URL: the first entry's must be a full one.
+    const withUrl = requests.find((r) => r && typeof r.url === 'string' && /^https?:\/\//.test(r.url));
+    if (!withUrl) throw new Error('no URL given, and no entry has a full url to take the origin from');
+    return { url: withUrl.url, requests };
+  } catch (err) {
+    throw new UsageError(`${flag}: ${err.message}`);
+  }
 }
 
 // A plain-http run through a proxy whose every answer is the proxy's own refusal.

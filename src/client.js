@@ -46,6 +46,8 @@ class Connection {
     this.responseDone = false;
     this.parseError = null;
     this.idle = false; // in the open model: no request due, waiting in run.idle
+    this.step = 0; // a sequence walked in order: this connection's place in it
+    this.entry = -1;
     this.retired = false; // connection stages: closes once its request is answered
     this.parked = false; // retired and closed
   }
@@ -84,7 +86,7 @@ class Connection {
     } else {
       let shape;
       try {
-        shape = run.build(index);
+        shape = run.build(index, this);
       } catch (err) {
         // A user's generator or body function threw: this request fails with the reason and
         // the run ends, rather than an exception escaping a socket handler.
@@ -96,6 +98,7 @@ class Connection {
       this.idempotent = IDEMPOTENT.has(shape.method);
       this.method = shape.method;
       this.path = shape.path;
+      this.entry = shape.entry; // in a sequence: which entry (else undefined)
     }
     this.index = index;
     this.bytes = bytes;
@@ -203,6 +206,7 @@ class Connection {
     const stats = run.stats;
     stats.completed++;
     stats.recent.record(elapsed * 1000);
+    if (stats.entries !== null) stats.recordEntry(this.entry, elapsed, status >= 400);
     if (run.statusCallback === null && run.contentInspector === null) {
       stats.statusCounts[status]++;
       if (status >= 400) stats.httpErrors++;
@@ -220,6 +224,7 @@ class Connection {
     this.inFlight = false;
     run.inFlight--;
     run.stats.fail(reason);
+    if (run.stats.entries !== null) run.stats.entries.errors[this.entry]++;
     if (run.statusCallback !== null) run.reportFailure(this, reason);
   }
 
@@ -296,7 +301,7 @@ export class Run {
     this.statusCallback = config.statusCallback || null;
     this.contentInspector = config.contentInspector || null;
     this.capture = this.statusCallback !== null || this.contentInspector !== null;
-    this.stats = new Stats();
+    this.stats = new Stats(config.sequence);
     // ws:// and wss:// URLs: a request is a message and its reply (src/websocket-connection.js).
     this.Connection = config.websocket ? WebSocketConnection : Connection;
     this.connections = [];

@@ -8,7 +8,7 @@ export const STRINGS = {
   R: 'requestGenerator', s: 'secureProtocol',
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
-  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep'];
+  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
 export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json'];
 
@@ -61,6 +61,12 @@ Requests:
                              { method, path, headers, body }, or is loadtest 8's
                              (params, options, client, callback) (default: none)
       --index S              replace S in the URL and body with the request index (default: none)
+      --requests F           a sequence from the JSON file F: [{ method, path or url, headers,
+                             body, weight }]; each connection walks it in order, or with weights
+                             each request picks an entry (default: the URL's one request)
+      --har F                the sequence recorded in the HAR file F (browsers' dev tools): its
+                             entries on the URL's origin, or without a URL on the first entry's
+                             (default: none)
 
 Output:
       --quiet                no progress lines (default: one every 5 s)

@@ -6,6 +6,7 @@ import { parseThresholds } from './thresholds.js';
 import { createMessages, handshakeTemplate } from './websocket.js';
 import { parseProxy, connectRequest } from './proxy.js';
 import { parseStages, stagesDuration, highestTarget } from './stages.js';
+import { parseSequence } from './sequence.js';
 
 const SECURE = { 'https:': true, 'wss:': true };
 
@@ -149,6 +150,7 @@ export function configure(options, { version, resolvedHost }) {
     version,
   };
   if (options.proxy) useProxy(config, url, parseProxy(options.proxy), resolvedHost);
+  config.sequence = sequenceOf(options, config, url);
   // The body as text, for --index to replace in it (as sent: JSON or form already applied).
   config.bodyText = config.bodyBytes ? new TextDecoder().decode(config.bodyBytes) : null;
   if (config.websocket) {
@@ -177,6 +179,16 @@ function useProxy(config, url, proxy, resolvedHost) {
     config.requestOrigin = `http://${url.host}`;
     if (proxy.authorization && !config.headers['proxy-authorization']) config.proxyAuthorization = proxy.authorization;
   }
+}
+
+// `requests`: a sequence of requests on the run's origin, instead of the URL's one request.
+function sequenceOf(options, config, url) {
+  if (options.requests === undefined || options.requests === null) return null;
+  if (config.websocket) throw new Error('requests (a sequence) does not apply to ws:// URLs');
+  if (config.requestGenerator) throw new Error('requests and requestGenerator both make the requests: give one');
+  if (config.indexParam) throw new Error('requests and indexParam do not go together (each entry\'s bytes are built once)');
+  if (typeof config.body === 'function') throw new Error('requests: give each entry its body instead of a body function');
+  return parseSequence(options.requests, url, { method: options.method, path: config.path });
 }
 
 function socketPath(path) {

@@ -44,6 +44,7 @@ export function formatReport(r, color = false) {
     lines.push('Latency histogram (responses per latency range)');
     lines.push(...chart);
   }
+  if (r.entries) lines.push('', ...entriesTable(r.entries));
   if (r.totalErrors) {
     // loadtest 8's lines (" 500:   3 errors"), grouped: responses with an error status, then
     // requests that got no response.
@@ -101,3 +102,14 @@ function round(x, digits) {
 
 // '10s:100, 30s:1000, 10s:0': each stage's length and the target it ramps to.
 const stageList = (stages) => stages.map((s) => `${s.duration}s:${s.target}`).join(', ') + ' (ramped from 0)';
+
+// A request sequence, one row per entry.
+function entriesTable(entries) {
+  const head = ['requests', 'errors', 'mean', 'p50', 'p90', 'p99', 'max'];
+  const rows = entries.map((e) => [String(e.requests), String(e.errors), `${e.meanLatencyMs} ms`, `${e.percentiles[50]} ms`, `${e.percentiles[90]} ms`, `${e.percentiles[99]} ms`, `${e.maxLatencyMs} ms`]);
+  const nameWidth = Math.min(48, Math.max(5, ...entries.map((e) => e.name.length)));
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const cut = (name) => (name.length > nameWidth ? name.slice(0, nameWidth - 1) + '…' : name);
+  const line = (name, cells) => `  ${cut(name).padEnd(nameWidth)}  ${cells.map((v, i) => v.padStart(widths[i])).join('  ')}`;
+  return ['Requests by entry', line('entry', head), ...entries.map((e, i) => line(e.name, rows[i]))];
+}

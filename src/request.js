@@ -3,6 +3,7 @@
 // are encoded again.
 
 import { recordingGenerator } from './http-generator.js';
+import { entryPicker } from './sequence.js';
 
 const encoder = new TextEncoder();
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -60,6 +61,7 @@ export function createRequests(o) {
   const replace = o.indexParam ? indexReplacer(o.indexParam, o.indexParamCallback) : null;
   const bodyFn = typeof o.body === 'function' ? o.body : null;
   const origin = o.requestOrigin || '';
+  if (o.sequence) return sequenceRequests(o, baseHeaders, origin);
 
   if (o.requestGenerator) {
     // loadtest 8's (params, options, client, callback) form, recorded into the same shape.
@@ -100,6 +102,21 @@ export function createRequests(o) {
       return { bytes: encodeRequest({ method: o.method, path, headers: baseHeaders, body, origin }), isHead, method: o.method, path };
     },
   };
+}
+
+// A sequence's entries, each encoded once; the picker walks them per connection or by weight.
+function sequenceRequests(o, baseHeaders, origin) {
+  const shapes = o.sequence.map((e, entry) => {
+    const headers = { ...baseHeaders };
+    delete headers['content-type']; // the run's body is not the entries'
+    for (const name in e.headers) headers[name] = e.headers[name];
+    const body = e.body === undefined || e.body === null ? null : bodyBytes(e.body, headers['content-type']);
+    if (body && !headers['content-type']) headers['content-type'] = typeof e.body === 'string' || e.body instanceof Uint8Array ? 'text/plain' : 'application/json';
+    checkRequestParts(e.method, headers);
+    return { bytes: encodeRequest({ method: e.method, path: e.path, headers, body, origin }), isHead: e.method === 'HEAD', method: e.method, path: e.path, entry };
+  });
+  const pick = entryPicker(o.sequence);
+  return { fixed: null, isHead: false, build: (index, conn) => shapes[pick(conn)] };
 }
 
 function defaultHeaders(o) {

@@ -49,6 +49,8 @@ export function makeResult(config, stats, extra = {}) {
     runtime: extra.runtime,
     socket: extra.socket,
     proxy: config.proxy ? config.proxy.url : null, // without its password
+    // A request sequence: each entry's requests, errors and latencies.
+    entries: stats.entries ? stats.entries.summary() : undefined,
     totalRequests,
     totalErrors: stats.failed + stats.httpErrors,
     totalTimeSeconds: elapsedSeconds,

@@ -3,13 +3,15 @@
 
 import { Histogram } from './histogram.js';
 import { mergeSeries } from './series.js';
+import { EntryStats } from './sequence.js';
 
 const COUNTERS = ['sent', 'completed', 'failed', 'httpErrors', 'inFlightAtStop', 'retries', 'connections', 'clients', 'unexpectedData', 'notSent', 'lateSends', 'bytes'];
 // Largest values, not sums, when merging.
 const MAXIMA = ['maxQueue', 'maxLagMs'];
 
 export class Stats {
-  constructor() {
+  /** `sequence`: the entries of a request sequence, whose results are kept apart too. */
+  constructor(sequence = null) {
     this.histogram = new Histogram(); // every latency of the run, once its second is closed
     this.recent = new Histogram(); // latencies of the current second (src/series.js)
     this.series = []; // one entry per second
@@ -34,6 +36,14 @@ export class Stats {
     this.elapsedMs = 0;
     this.startTime = 0; // wall-clock ms at the start (the series' second 0)
     this.abortReason = null;
+    this.entries = sequence ? new EntryStats(sequence) : null;
+  }
+
+  recordEntry(i, elapsedMs, isError) {
+    const e = this.entries;
+    e.completed[i]++;
+    if (isError) e.errors[i]++;
+    e.histograms[i].record(elapsedMs * 1000);
   }
 
   fail(reason) {
@@ -49,6 +59,7 @@ export class Stats {
     json.startTime = this.startTime;
     json.series = this.series;
     json.abortReason = this.abortReason;
+    if (this.entries !== null) json.entries = this.entries.toJSON();
     return json;
   }
 
@@ -63,6 +74,7 @@ export class Stats {
     s.startTime = json.startTime || 0;
     s.series = json.series || [];
     s.abortReason = json.abortReason;
+    if (json.entries) s.entries = EntryStats.fromJSON(json.entries);
     return s;
   }
 
@@ -79,5 +91,9 @@ export class Stats {
     mergeSeries(this.series, other.series);
     if (other.startTime && (!this.startTime || other.startTime < this.startTime)) this.startTime = other.startTime;
     this.abortReason = this.abortReason || other.abortReason;
+    if (other.entries) {
+      if (this.entries === null) this.entries = EntryStats.fromJSON(other.entries.toJSON());
+      else this.entries.merge(other.entries);
+    }
   }
 }

@@ -72,6 +72,29 @@ export type RecordingGenerator = (
 
 export type Body = string | Uint8Array | Record<string, unknown> | unknown[];
 
+/** One request of a sequence: path (or a full url on the run's origin) and what to send. */
+export interface SequenceEntry {
+  method?: string;
+  path?: string;
+  url?: string;
+  headers?: Record<string, string | number>;
+  body?: string | object | Uint8Array;
+  weight?: number;
+  name?: string;
+}
+
+/** Results of one entry of a sequence. */
+export interface EntryResult {
+  name: string;
+  method: string;
+  path: string;
+  requests: number;
+  errors: number;
+  meanLatencyMs: number;
+  percentiles: { 50: number; 90: number; 99: number };
+  maxLatencyMs: number;
+}
+
 /** One stage of a ramp: its duration and the target reached at its end. */
 export interface Stage {
   duration: number | string;
@@ -109,6 +132,11 @@ export interface LoadTestOptions {
   stages?: string | Stage[];
   /** Closed model with a ramp: the number of connections follows the stages' targets. */
   connectionStages?: string | Stage[];
+  /**
+   * A sequence of requests on the URL's origin instead of its one request: each connection walks
+   * them in order, or with weights each request picks one. Results are kept per entry.
+   */
+  requests?: SequenceEntry[];
   /** Keep connections open between requests. */
   agentKeepAlive?: boolean;
   /** Alias of agentKeepAlive. */
@@ -246,6 +274,8 @@ export interface ResultData {
   socket: string;
   /** The proxy the run went through, its password shown as ***; null without one. */
   proxy: string | null;
+  /** With a request sequence: one result per entry. */
+  entries?: EntryResult[];
   /** Requests that ended. */
   totalRequests: number;
   totalErrors: number;
