@@ -116,6 +116,7 @@ async function toOptions(args) {
   // ahead, would wait silently for days.
   if (o.startAt && o.startAt - Date.now() > 86400000) throw new UsageError(`--start-at ${o.startAt} is more than a day from now (epoch milliseconds, e.g. $(( ($(date +%s) + 10) * 1000 )))`);
   o.maxConnections = num('', 'max-connections', { integer: true, min: 1 });
+  o.pipelining = num('', 'pipeline', { integer: true, min: 1 });
   if (o.maxConnections !== undefined && !o.requestsPerSecond) throw new UsageError('--max-connections goes with --rps (the open model)');
   if (flagValue(args, 'proxy') !== undefined) throw new UsageError('--proxy is not supported');
   o.agentKeepAlive = Boolean(args.keepalive || args.agent);

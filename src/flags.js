@@ -8,7 +8,7 @@ export const STRINGS = {
   R: 'requestGenerator', s: 'secureProtocol',
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
-  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket'];
+  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'pipeline'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
 export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json'];
 
@@ -28,6 +28,8 @@ Load:
                              (default: none; each connection sends again once answered)
       --max-connections N    with --rps: open more connections, up to N, when all are busy
                              (default: none; requests wait in the schedule for a free one)
+      --pipeline N           up to N requests in flight per connection, answered in order; implies
+                             -k; not for ws:// (default 1: send once the last one is answered)
   -d, --timeout MS           fail a request after MS ms without a full response (default 0: none)
       --socket NAME          socket adapter: node (node:net and node:tls, on every runtime), bun
                              or deno (on that runtime only; its own sockets)

@@ -76,6 +76,7 @@ export function configure(options, { version, resolvedHost }) {
   const timeout = number('timeout', options.timeout, { fallback: 0 });
   const requestsPerSecond = number('requestsPerSecond', options.requestsPerSecond ?? options.rps, { fallback: 0 });
   const maxConnections = number('maxConnections', options.maxConnections, { integer: true, fallback: 0 });
+  const pipelining = number('pipelining', options.pipelining, { integer: true, min: 1, fallback: 1 });
   const method = String(options.method || 'GET').toUpperCase();
   const headers = normalizeHeaders(options.headers);
   checkRequestParts(method, headers);
@@ -107,7 +108,10 @@ export function configure(options, { version, resolvedHost }) {
     body,
     bodyBytes: typeof body === 'function' ? null : bodyBytes(body, contentType),
     contentType,
-    keepAlive: Boolean(options.agentKeepAlive ?? options.keepalive ?? options.keepAlive),
+    // Pipelining needs the connection kept open for the requests behind the first: it implies
+    // keep-alive, as autocannon's -p does.
+    keepAlive: pipelining > 1 || Boolean(options.agentKeepAlive ?? options.keepalive ?? options.keepAlive),
+    pipelining,
     concurrency,
     maxRequests,
     maxSeconds,
@@ -136,6 +140,7 @@ export function configure(options, { version, resolvedHost }) {
   if (config.websocket) {
     // A message has no method, path or headers of its own: only its body can vary.
     if (config.requestGenerator) throw new Error('requestGenerator does not apply to ws:// URLs (a body function makes a message per request)');
+    if (pipelining > 1) throw new Error('pipelining does not apply to ws:// URLs (a connection waits for each message\'s reply)');
     config.method = 'GET'; // the handshake's, whatever a body flag set
     config.wsHandshake = handshakeTemplate(config);
     config.requests = createMessages(config);
