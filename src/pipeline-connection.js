@@ -21,6 +21,18 @@ import { ResponseParser } from './parser.js';
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
 const CONNECT_ERRORS = new Set(['ENOENT', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_ERROR']);
 
+// The run's request (when every request is the same) written `depth` times over, by request.
+const copies = new WeakMap();
+function repeated(bytes, depth) {
+  let all = copies.get(bytes);
+  if (all === undefined || all.length < bytes.length * depth) {
+    all = new Uint8Array(bytes.length * depth);
+    for (let k = 0; k < depth; k++) all.set(bytes, k * bytes.length);
+    copies.set(bytes, all);
+  }
+  return all;
+}
+
 export class PipelinedConnection {
   constructor(run, id) {
     const depth = run.pipelining;
@@ -82,16 +94,18 @@ export class PipelinedConnection {
   // Fills the pipeline: claims requests and sends them until N are in flight or none is due.
   next() {
     const run = this.run;
+    const fixed = run.fixed;
+    let batch = 0; // requests of the run's one shape claimed here, written at the end in one go
     while (this.count < this.depth) {
       const index = run.claim(this);
       if (index < 0) {
         if (index === -1 && this.count === 0) this.drop(); // no more work for this connection
-        return;
+        break;
       }
       let slot = this.head + this.count;
       if (slot >= this.depth) slot -= this.depth;
-      let bytes = run.fixed;
-      if (bytes !== null) {
+      let bytes = fixed;
+      if (fixed !== null) {
         this.heads[slot] = run.fixedIsHead ? 1 : 0;
         this.idempotents[slot] = run.fixedIdempotent ? 1 : 0;
       } else {
@@ -120,8 +134,13 @@ export class PipelinedConnection {
       this.inFlight++;
       run.inFlight++;
       this.sents[slot] = performance.now();
-      this.socket.write(bytes);
+      if (fixed !== null) batch++;
+      else this.socket.write(bytes);
     }
+    // One write (one system call) for the requests that refill the pipeline rather than one
+    // each: a view of N copies of the request made once per run.
+    if (batch === 1) this.socket.write(fixed);
+    else if (batch > 1) this.socket.write(repeated(fixed, this.depth).subarray(0, batch * fixed.length));
   }
 
   // handlers for the socket
