@@ -121,6 +121,7 @@ async function toOptions(args) {
   // ahead, would wait silently for days.
   if (o.startAt && o.startAt - Date.now() > 86400000) throw new UsageError(`--start-at ${o.startAt} is more than a day from now (epoch milliseconds, e.g. $(( ($(date +%s) + 10) * 1000 )))`);
   o.maxConnections = num('', 'max-connections', { integer: true, min: 1 });
+  o.pipelining = num('', 'pipeline', { integer: true, min: 1 });
   o.stages = flagValue(args, 'stages');
   o.connectionStages = flagValue(args, 'connection-stages');
   for (const [name, text] of [['--stages', o.stages], ['--connection-stages', o.connectionStages]]) {

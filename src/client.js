@@ -10,6 +10,7 @@ import { Stats } from './stats.js';
 import { closeSecond } from './series.js';
 import { StageSchedule, connectionsAt, stagesDuration, targetAt } from './stages.js';
 import { WebSocketConnection } from './websocket-connection.js';
+import { PipelinedConnection } from './pipeline-connection.js';
 
 // A request that leaves more than this after its time, on a free connection, shows the tool
 // itself falling behind (CPU-bound), not the server.
@@ -303,7 +304,10 @@ export class Run {
     this.capture = this.statusCallback !== null || this.contentInspector !== null;
     this.stats = new Stats(config.sequence);
     // ws:// and wss:// URLs: a request is a message and its reply (src/websocket-connection.js).
-    this.Connection = config.websocket ? WebSocketConnection : Connection;
+    // --pipeline N above 1: a connection of its own (src/pipeline-connection.js), so that
+    // one request at a time keeps Connection's path as it is.
+    this.pipelining = config.pipelining || 1;
+    this.Connection = config.websocket ? WebSocketConnection : this.pipelining > 1 ? PipelinedConnection : Connection;
     this.connections = [];
     this.openSockets = 0;
     this.peakSockets = 0; // most open at once in the current second
@@ -569,10 +573,12 @@ export class Run {
       return;
     }
     for (const conn of this.connections) {
-      if (conn.inFlight) {
-        conn.inFlight = false;
-        this.inFlight--;
-        this.stats.inFlightAtStop++;
+      // true or false, or a pipelined connection's count.
+      const n = +conn.inFlight;
+      if (n > 0) {
+        conn.inFlight = conn.inFlight === true ? false : 0;
+        this.inFlight -= n;
+        this.stats.inFlightAtStop += n;
       }
       conn.drop();
     }

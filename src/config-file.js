@@ -39,6 +39,7 @@ const KEYS = {
   tcp: ['boolean', 'tcp'],
   cores: ['positive', 'cores'],
   maxConnections: ['positive', 'max-connections'],
+  pipelining: ['positive', 'pipeline'],
   socket: ['string', 'socket'],
   ca: ['string', 'ca'],
 };

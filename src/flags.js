@@ -8,7 +8,7 @@ export const STRINGS = {
   R: 'requestGenerator', s: 'secureProtocol',
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
-  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har'];
+  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har', 'pipeline'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
 export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json'];
 
@@ -35,6 +35,8 @@ Load:
                              then to each next C (default: none; -c connections all along)
       --sweep 8,32,128       run the test once at each concurrency level (-n or -t per level)
                              and print one row per level (default: none; one run at -c)
+      --pipeline N           up to N requests in flight per connection, answered in order; implies
+                             -k; not for ws:// (default 1: send once the last one is answered)
   -d, --timeout MS           fail a request after MS ms without a full response (default 0: none)
       --socket NAME          socket adapter: node (node:net and node:tls, on every runtime), bun
                              or deno (on that runtime only; its own sockets)

@@ -57,6 +57,7 @@ export function mergeResults(docs, names = docs.map((_, i) => `result ${i + 1}`)
     maxSeconds: Math.max(...docs.map((d) => d.maxSeconds || 0)),
     concurrency: sum(docs.map((d) => d.concurrency || 0)),
     keepAlive: first.agent === 'keepalive',
+    pipelining: first.pipelining,
     requestsPerSecond: sum(docs.map((d) => d.requestsPerSecond || 0)),
   };
   const result = makeResult(config, stats, {

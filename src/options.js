@@ -92,6 +92,7 @@ export function configure(options, { version, resolvedHost }) {
   // loadtest 8: with neither limit, 10 seconds.
   if (!maxRequests && !maxSeconds) maxSeconds = 10;
   const maxConnections = number('maxConnections', options.maxConnections, { integer: true, fallback: 0 });
+  const pipelining = number('pipelining', options.pipelining, { integer: true, min: 1, fallback: 1 });
   const method = String(options.method || 'GET').toUpperCase();
   const headers = normalizeHeaders(options.headers);
   checkRequestParts(method, headers);
@@ -123,7 +124,10 @@ export function configure(options, { version, resolvedHost }) {
     body,
     bodyBytes: typeof body === 'function' ? null : bodyBytes(body, contentType),
     contentType,
-    keepAlive: Boolean(options.agentKeepAlive ?? options.keepalive ?? options.keepAlive),
+    // Pipelining needs the connection kept open for the requests behind the first: it implies
+    // keep-alive, as autocannon's -p does.
+    keepAlive: pipelining > 1 || Boolean(options.agentKeepAlive ?? options.keepalive ?? options.keepAlive),
+    pipelining,
     concurrency,
     maxRequests,
     maxSeconds,
@@ -156,6 +160,7 @@ export function configure(options, { version, resolvedHost }) {
   if (config.websocket) {
     // A message has no method, path or headers of its own: only its body can vary.
     if (config.requestGenerator) throw new Error('requestGenerator does not apply to ws:// URLs (a body function makes a message per request)');
+    if (pipelining > 1) throw new Error('pipelining does not apply to ws:// URLs (a connection waits for each message\'s reply)');
     config.method = 'GET'; // the handshake's, whatever a body flag set
     config.wsHandshake = handshakeTemplate(config);
     config.requests = createMessages(config);

@@ -18,6 +18,7 @@ export function formatReport(r, color = false) {
   if (r.shard) lines.push(label('Shard') + `${r.shard} (this process's share of the run)`);
   if (r.merged) lines.push(label('Merged results') + r.merged);
   lines.push(label('Agent') + r.agent);
+  if (r.pipelining > 1) lines.push(label('Pipelining') + `${r.pipelining} (requests in flight per connection, at most)`);
   if (r.runtime) lines.push(label('Runtime') + `${r.runtime} (${r.socket})`);
   if (r.requestsPerSecond) lines.push(label('Target rps') + r.requestsPerSecond);
   if (r.stages) lines.push(label('Stages (rps)') + stageList(r.stages));

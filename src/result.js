@@ -43,6 +43,7 @@ export function makeResult(config, stats, extra = {}) {
     maxSeconds: config.maxSeconds,
     concurrency: config.concurrency,
     agent: config.websocket ? 'websocket' : config.keepAlive ? 'keepalive' : 'none',
+    pipelining: config.pipelining || 1,
     requestsPerSecond: config.requestsPerSecond || undefined,
     stages: config.stages || undefined,
     connectionStages: config.connectionStages || undefined,

@@ -82,6 +82,18 @@ test('weights hold to ±5 % over 2 000 requests, on one core and on two', async 
   }
 });
 
+test('a sequence over pipelined connections keeps each response with its entry', async () => {
+  const server = await rawServer(({ socket }, req) => socket.write(req.path === '/bad' ? ok('x').replace('200 OK', '500 Oops') : ok()));
+  try {
+    const result = await loadTest({ url: server.url, requests: [{ path: '/ok' }, { path: '/bad' }], pipelining: 4, maxRequests: 200, concurrency: 1, quiet: true });
+    assert.equal(result.totalRequests, 200);
+    assert.deepEqual(result.entries.map((e) => [e.path, e.requests, e.errors]), [['/ok', 100, 0], ['/bad', 100, 100]]);
+    assert.deepEqual(perPath(server), { '/ok': 100, '/bad': 100 });
+  } finally {
+    await server.close();
+  }
+});
+
 test('harRequests: the run\'s origin only, headers cleaned, bodies kept', () => {
   const har = { log: { entries: [
     { request: { method: 'GET', url: 'http://app.test:8080/', headers: [{ name: ':authority', value: 'x' }, { name: 'Host', value: 'app.test' }, { name: 'Accept', value: 'text/html' }, { name: 'Cookie', value: 'a=1' }, { name: 'cookie', value: 'b=2' }] } },

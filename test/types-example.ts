@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     maxRequests: 100,
     concurrency: 10,
     agentKeepAlive: true,
+    pipelining: 4,
     headers: ['accept:text/plain'],
     body: (index) => ({ index }),
     thresholds: ['p99<200ms'],

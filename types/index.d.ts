@@ -188,6 +188,8 @@ export interface LoadTestOptions {
   cores?: number;
   /** Cap on open connections in the open model (as --max-connections). */
   maxConnections?: number;
+  /** Requests in flight per connection, at most (as --pipeline; default 1); above 1 implies keep-alive; not for ws:// URLs. */
+  pipelining?: number;
   /** A module whose default export is (index) => body; for cores above 1. */
   bodyModule?: string;
   /** Run share i of n of this run, 'i/n' (as --shard). */
@@ -266,6 +268,8 @@ export interface ResultData {
   maxSeconds: number;
   concurrency: number;
   agent: 'keepalive' | 'none' | 'websocket';
+  /** Requests in flight per connection, at most (1: no pipelining). */
+  pipelining: number;
   requestsPerSecond?: number;
   /** The stages (durations in seconds), when the run had them. */
   stages?: Stage[];
