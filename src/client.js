@@ -58,18 +58,13 @@ class Connection {
     this.responsesOnSocket = 0;
     this.socketError = null;
     this.parser.restart();
-    run.stats.connections++;
-    if (++run.openSockets > run.peakSockets) run.peakSockets = run.openSockets;
-    this.socket = run.adapter.connect(run.host, run.port, this);
+    this.socket = run.connect(this);
   }
 
   drop() {
     const socket = this.socket;
     this.socket = null;
-    if (socket) {
-      this.run.openSockets--;
-      socket.destroy();
-    }
+    this.run.disconnect(socket);
   }
 
   // Claims the next request and sends it, on this socket or a new one.
@@ -229,18 +224,8 @@ class Connection {
     if (run.statusCallback !== null) run.reportFailure(this, reason);
   }
 
-  // After a request ends: the next one, or the end of the run.
   proceed() {
-    const run = this.run;
-    if (run.stopping || this.retired) {
-      // Retired by connection stages: it closes and waits to be asked back.
-      this.drop();
-      this.parked = this.retired;
-      run.check();
-      return;
-    }
-    this.next();
-    run.check();
+    this.run.proceed(this);
   }
 
   timedOut(now) {
@@ -388,6 +373,33 @@ export class Run {
       if (this.stopping) break;
       conn.next();
     }
+    this.check();
+  }
+
+  // A connection's new socket, counted for the report and the series.
+  connect(conn) {
+    this.stats.connections++;
+    if (++this.openSockets > this.peakSockets) this.peakSockets = this.openSockets;
+    return this.adapter.connect(this.host, this.port, conn);
+  }
+
+  disconnect(socket) {
+    if (socket) {
+      this.openSockets--;
+      socket.destroy();
+    }
+  }
+
+  // After a connection's request ends: its next one, or the end of the run. One retired by
+  // connection stages closes and waits to be asked back.
+  proceed(conn) {
+    if (this.stopping || conn.retired) {
+      conn.drop();
+      conn.parked = conn.retired;
+      this.check();
+      return;
+    }
+    conn.next();
     this.check();
   }
 

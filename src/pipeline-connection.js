@@ -81,18 +81,13 @@ export class PipelinedConnection {
     this.socketError = null;
     this.closing = false;
     this.parser.restart();
-    run.stats.connections++;
-    if (++run.openSockets > run.peakSockets) run.peakSockets = run.openSockets;
-    this.socket = run.adapter.connect(run.host, run.port, this);
+    this.socket = run.connect(this);
   }
 
   drop() {
     const socket = this.socket;
     this.socket = null;
-    if (socket) {
-      this.run.openSockets--;
-      socket.destroy();
-    }
+    this.run.disconnect(socket);
   }
 
   // Fills the pipeline: claims requests and sends them until N are in flight or none is due.

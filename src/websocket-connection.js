@@ -34,6 +34,8 @@ export class WebSocketConnection {
     this.id = id;
     this.socket = null;
     this.state = CLOSED;
+    this.retired = false; // connection stages: closes once its message is answered
+    this.parked = false;
     this.parser = new FrameParser(this, { masked: false, capture: run.capture });
     this.mask = newMask();
     this.frame = null; // the run's fixed message, framed with this connection's mask
@@ -64,10 +66,8 @@ export class WebSocketConnection {
     this.messagesOnSocket = 0;
     this.head = null;
     this.parser.restart();
-    run.stats.connections++;
-    if (++run.openSockets > run.peakSockets) run.peakSockets = run.openSockets;
     this.key = newKey();
-    this.socket = run.adapter.connect(run.host, run.port, this);
+    this.socket = run.connect(this);
     this.socket.write(handshakeRequest(run.config.wsHandshake, this.key));
   }
 
@@ -79,10 +79,7 @@ export class WebSocketConnection {
     this.state = CLOSED;
     const socket = this.socket;
     this.socket = null;
-    if (socket) {
-      this.run.openSockets--;
-      socket.destroy();
-    }
+    this.run.disconnect(socket);
   }
 
   next() {
@@ -271,16 +268,7 @@ export class WebSocketConnection {
   }
 
   proceed() {
-    const run = this.run;
-    if (run.stopping || this.retired) {
-      // Retired by connection stages: it closes and waits to be asked back.
-      this.drop();
-      this.parked = this.retired;
-      run.check();
-      return;
-    }
-    this.next();
-    run.check();
+    this.run.proceed(this);
   }
 
   timedOut(now) {
