@@ -10,6 +10,13 @@ import { Stats } from './stats.js';
 import { closeSecond } from './series.js';
 import { WebSocketConnection } from './websocket-connection.js';
 
+// Thousands of connections opened at once overflow the server's accept queue (SYNs dropped and
+// sent again a second later): the first connections open at most OPEN_PER_MS per millisecond
+// and OPEN_PER_TICK at a time, from a timer and from responses (a busy node loop runs timers
+// only after up to 48 × 1024 socket events). 10 000 take 160 ms at best.
+const OPEN_PER_MS = 64;
+const OPEN_PER_TICK = 512;
+
 // A request that leaves more than this after its time, on a free connection, shows the tool
 // itself falling behind (CPU-bound), not the server.
 const LATE_MS = 10;
@@ -45,6 +52,7 @@ class Connection {
     this.responseDone = false;
     this.parseError = null;
     this.idle = false; // in the open model: no request due, waiting in run.idle
+    this.warm = false; // one of the first connections whose first request has ended
   }
 
   open() {
@@ -223,6 +231,7 @@ class Connection {
   // After a request ends: the next one, or the end of the run.
   proceed() {
     const run = this.run;
+    if (run.warming) run.warmUp(this);
     if (run.stopping) {
       this.drop();
       run.check();
@@ -303,6 +312,11 @@ export class Run {
     this.secondClosedAt = 0; // when the series' last second was closed
     this.connectFailures = 0;
     this.abortReason = null;
+    this.opening = 0; // connections the run starts with
+    this.started = 0; // of those, sending
+    this.warmed = 0; // of those, whose first request has ended
+    this.warming = false;
+    this.opener = null;
   }
 
   start() {
@@ -357,11 +371,33 @@ export class Run {
     }
     const n = Math.min(c.concurrency, this.maxRequests);
     for (let i = 0; i < n; i++) this.connections.push(new this.Connection(this, i));
-    for (const conn of this.connections) {
-      if (this.stopping) break;
-      conn.next();
-    }
+    this.opening = n;
+    this.warming = n > 0;
+    this.openSome();
+    if (this.started < n && !this.stopping) this.timers.push((this.opener = setInterval(() => this.openSome(), 1)));
     this.check();
+  }
+
+  // Starts the first connections that the pace allows by now.
+  openSome() {
+    const due = Math.ceil((performance.now() - this.startTime + 1) * OPEN_PER_MS);
+    const until = Math.min(this.opening, due, this.started + OPEN_PER_TICK);
+    while (this.started < until && !this.stopping) this.connections[this.started++].next();
+    if (this.started === this.opening && this.opener !== null) {
+      clearInterval(this.opener);
+      this.opener = null;
+    }
+  }
+
+  warmUp(conn) {
+    if (!conn.warm && conn.id < this.opening) {
+      conn.warm = true;
+      if (++this.warmed === this.opening) {
+        this.warming = false;
+        this.stats.connectMs = performance.now() - this.startTime;
+      }
+    }
+    if (this.started < this.opening && !this.stopping) this.openSome();
   }
 
   // Hands out the next request index: -1 no more, -2 none due yet (open model).

@@ -20,6 +20,7 @@ export function formatReport(r, color = false) {
   lines.push(label('Agent') + r.agent);
   if (r.runtime) lines.push(label('Runtime') + `${r.runtime} (${r.socket})`);
   if (r.requestsPerSecond) lines.push(label('Target rps') + r.requestsPerSecond);
+  if (r.connectMs && r.concurrency >= 100) lines.push(label('Connections opened') + `${r.concurrency} in ${r.connectMs} ms (until each had its first response)`);
   if (r.requestsPerSecond) lines.push(label('Achieved rps') + `${r.achievedRps} (requests sent per second)`);
   lines.push('');
   lines.push(label('Completed requests') + c.bold(r.totalRequests));

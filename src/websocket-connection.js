@@ -53,6 +53,7 @@ export class WebSocketConnection {
     this.failure = null; // a reason found during this data(): the connection is done
     this.closeTimer = null;
     this.idle = false;
+    this.warm = false; // see Connection
     this.method = 'GET';
     this.path = run.config.path;
   }
@@ -272,6 +273,7 @@ export class WebSocketConnection {
 
   proceed() {
     const run = this.run;
+    if (run.warming) run.warmUp(this);
     if (run.stopping) {
       this.drop();
       run.check();
