@@ -16,7 +16,7 @@ const port = Number(portText);
 const N = Number(nArg);
 const SECONDS = Number(secondsArg);
 const BODY = Number(bodyArg);
-const OPEN_PER_MS = 64;
+const OPEN_PER_MS = 32;
 const OPEN_PER_TICK = 512;
 const REQ = new TextEncoder().encode(`GET / HTTP/1.1\r\nHost: ${where}\r\n\r\n`);
 const runtime = globalThis.Deno ? 'deno' : globalThis.Bun ? 'bun' : 'node';
@@ -129,7 +129,7 @@ function denoConnect() {
     conns.push(conn);
     c.write = () => conn.write(REQ).catch(() => {});
     c.write();
-    const buf = new Uint8Array(1 * 1024);
+    const buf = new Uint8Array(16 * 1024);
     try {
       for (;;) {
         const n = await conn.read(buf);
@@ -154,8 +154,8 @@ function denoConnect() {
 }
 
 const client = api === 'node:net' ? await nodeNet() : api === 'Bun.connect' ? bunConnect() : denoConnect();
-// Paced by the clock, at most OPEN_PER_TICK at once, and from responses as well as a timer: a
-// busy node loop runs timers only after up to 48 × 1024 socket events. src/client.js does the same.
+// Paced by the clock, at most OPEN_PER_TICK at once, from responses as well as a timer: the same
+// rule as src/client.js (which says why).
 function openSome() {
   const due = Math.ceil((performance.now() - t0 + 1) * OPEN_PER_MS);
   const until = Math.min(N, due, opened + OPEN_PER_TICK);

@@ -11,10 +11,12 @@ import { closeSecond } from './series.js';
 import { WebSocketConnection } from './websocket-connection.js';
 
 // Thousands of connections opened at once overflow the server's accept queue (SYNs dropped and
-// sent again a second later): the first connections open at most OPEN_PER_MS per millisecond
-// and OPEN_PER_TICK at a time, from a timer and from responses (a busy node loop runs timers
-// only after up to 48 × 1024 socket events). 10 000 take 160 ms at best.
-const OPEN_PER_MS = 64;
+// sent again a second or more later): the first connections open at most OPEN_PER_MS per
+// millisecond and OPEN_PER_TICK at a time, from a timer and from responses (a busy node loop runs
+// timers only after up to 48 × 1024 socket events). 10 000 take 310 ms at best; node opens them
+// in 2.5-3.5 s on a shared 2-core machine, bun in 1.3 s, with no listen-queue overflow against
+// one nginx worker (a window of 500 or 2000 waiting for a first response was slower still).
+const OPEN_PER_MS = 32;
 const OPEN_PER_TICK = 512;
 
 // A request that leaves more than this after its time, on a free connection, shows the tool
