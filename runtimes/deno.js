@@ -60,6 +60,8 @@ class DenoSocket {
     this.ending = false;
     this.unix = false;
     this.early = null;
+    this.onWritten = (n) => this.written(n);
+    this.onWriteFailed = (err) => this.writeFailed(err);
   }
 
   // Through a proxy: CONNECT, its answer, then TLS over the tunnel for https and wss.
@@ -110,7 +112,7 @@ class DenoSocket {
         this.early = null;
         if (this.dead) return;
         this.readLoop();
-        if (this.queue.length > 0) this.writeLoop();
+        if (this.queue.length > 0) this.writeNext();
         else if (this.ending) this.shutdown();
       },
       (err) => {
@@ -143,32 +145,36 @@ class DenoSocket {
   write(bytes) {
     if (this.dead || this.isClosed) return;
     this.queue.push(bytes);
-    if (this.conn !== null && !this.writing) this.writeLoop();
+    if (this.conn !== null && !this.writing) this.writeNext();
   }
 
-  async writeLoop() {
+  // One write at a time, in order, partial writes finished. Callbacks made once per connection
+  // rather than an async function per request (its generator and promises are garbage that, at
+  // 10 000 connections, survives into the old generation).
+  writeNext() {
     this.writing = true;
-    const conn = this.conn;
-    try {
-      while (this.queue.length > 0) {
-        let bytes = this.queue[0];
-        while (bytes.length > 0) {
-          const n = await conn.write(bytes);
-          if (this.dead) return;
-          bytes = bytes.subarray(n);
-        }
-        this.queue.shift();
-      }
-    } catch (err) {
-      if (this.dead || this.isClosed) return;
-      this.fail(err);
-      this.closeConn();
-      this.closed();
-      return;
-    } finally {
+    this.conn.write(this.queue[0]).then(this.onWritten, this.onWriteFailed);
+  }
+
+  written(n) {
+    if (this.dead) {
       this.writing = false;
+      return;
     }
-    if (this.ending) this.shutdown();
+    const bytes = this.queue[0];
+    if (n < bytes.length) this.queue[0] = bytes.subarray(n);
+    else this.queue.shift();
+    if (this.queue.length > 0 && this.conn !== null) return this.writeNext();
+    this.writing = false;
+    if (this.ending && this.conn !== null) this.shutdown();
+  }
+
+  writeFailed(err) {
+    this.writing = false;
+    if (this.dead || this.isClosed) return;
+    this.fail(err);
+    this.closeConn();
+    this.closed();
   }
 
   shutdown() {
