@@ -9,13 +9,14 @@
 // hits the tool and its reference alike.
 //
 // Environment: ROUNDS (3), SECONDS_PER_RUN (5), REGIMES (ka,cpr,10k), TOOLS (a regular
-// expression on the row names, e.g. 'wrk|ab|deno'), CONNS (10000) for the big regime,
-// AUTOCANNON (a command for autocannon when it is not installed).
+// expression on the row names, e.g. 'wrk|ab|deno'), CONNS (10000) for the big regime, whose runs
+// last BIG_SECONDS (2 × SECONDS_PER_RUN: opening 10 000 takes node 1.5-3.5 s),
+// AUTOCANNON (a command for autocannon when it is not installed), PORT (8089) for nginx.
 //
 // CPU µs per request is the tool process's user+sys (/usr/bin/time) over its requests, start-up
-// included. RSS per connection is (RSS at 10 000 − RSS at 10) / 9 990: each RSS is the median of
-// samples of the tool process's VmRSS taken every 100 ms in the second half of its run, when every
-// connection is open.
+// included. RSS per connection is (RSS at 10 000 − RSS at 10) / 9 990 in KiB: each RSS is the
+// median of samples of the tool process's VmRSS taken every 100 ms over the last 40 % of its run,
+// when every connection is open ('opened in' says when the last one had its first response).
 
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
@@ -30,7 +31,8 @@ const SECONDS = Number(process.env.SECONDS_PER_RUN || 5);
 const REGIMES = (process.env.REGIMES || 'ka,cpr,10k').split(',');
 const TOOLS = process.env.TOOLS ? new RegExp(process.env.TOOLS) : null;
 const BIG = Number(process.env.CONNS || 10000);
-const PORT = 8089;
+const BIG_SECONDS = Number(process.env.BIG_SECONDS || 2 * SECONDS);
+const PORT = Number(process.env.PORT || 8089);
 const WHERE = `127.0.0.1:${PORT}`;
 const URL = `http://${WHERE}/`;
 const TMP = mkdtempSync(join(tmpdir(), 'regimes-'));
@@ -56,13 +58,14 @@ function autocannon() {
 // A row: name, regime, the command, how to read its output, its reference row and ceiling row.
 function rows() {
   const out = [];
+  const secs = (conns) => (conns === BIG ? BIG_SECONDS : SECONDS);
   const ours = (rt, socket, conns, keepAlive) => {
-    const cmd = [...RUNTIMES[rt], join(ROOT, 'src/cli.js'), URL, '-c', String(conns), '-t', String(SECONDS), '--json'];
+    const cmd = [...RUNTIMES[rt], join(ROOT, 'src/cli.js'), URL, '-c', String(conns), '-t', String(secs(conns)), '--json'];
     if (keepAlive) cmd.push('-k');
     if (socket) cmd.push('--socket', socket);
     return cmd;
   };
-  const bare = (file, rt, api, conns) => [...RUNTIMES[rt], join(ROOT, 'bench', file), WHERE, String(conns), String(SECONDS), api];
+  const bare = (file, rt, api, conns) => [...RUNTIMES[rt], join(ROOT, 'bench', file), WHERE, String(conns), String(secs(conns)), api];
   // Our adapters and the bare loop each is measured against: the runtime's native API, and
   // node:net on it.
   const adapters = [
@@ -79,7 +82,7 @@ function rows() {
     ['10k', BIG, true, 'wrk', 'bare-keepalive.js'],
   ]) {
     if (!REGIMES.includes(regime)) continue;
-    if (ref === 'wrk') out.push({ regime, name: 'wrk', cmd: ['wrk', '-t1', `-c${conns}`, `-d${SECONDS}s`, URL], read: readWrk });
+    if (ref === 'wrk') out.push({ regime, name: 'wrk', cmd: ['wrk', '-t1', `-c${conns}`, `-d${secs(conns)}s`, URL], read: readWrk });
     else out.push({ regime, name: 'ab', cmd: ['ab', '-c', String(conns), '-t', String(SECONDS), '-n', '100000000', URL], read: readAb });
     for (const [rt, socket, api, bareApi] of adapters) {
       const ceiling = `bare ${rt} ${api}`;
@@ -88,7 +91,10 @@ function rows() {
     }
     if (regime === 'ka' && ac) out.push({ regime, name: 'autocannon', cmd: [...ac, '-c', '10', '-d', String(SECONDS), '-j', URL], read: readAutocannon });
   }
-  for (const r of out) r.ref = r.regime === 'cpr' ? 'ab' : 'wrk';
+  for (const r of out) {
+    r.ref = r.regime === 'cpr' ? 'ab' : 'wrk';
+    r.seconds = r.regime === '10k' ? BIG_SECONDS : SECONDS;
+  }
   return { rows: TOOLS ? out.filter((r) => TOOLS.test(r.name) || r.name === r.ref) : out, autocannon: ac };
 }
 
@@ -173,11 +179,11 @@ async function runOne(row) {
   let done = false;
   exited.then(() => (done = true));
   // Deadline: a tool that hangs is killed rather than stalling the whole table.
-  const killAt = started + (SECONDS + 30) * 1000;
+  const killAt = started + (row.seconds + 30) * 1000;
   while (!done) {
     await sleep(100);
     const elapsed = (Date.now() - started) / 1000;
-    if (elapsed > SECONDS / 2 && elapsed < SECONDS * 0.95) {
+    if (elapsed > row.seconds * 0.6 && elapsed < row.seconds * 0.97) {
       const pid = childOf(child.pid);
       if (pid) samples.push(rssKb(pid));
     }
@@ -257,7 +263,7 @@ async function main() {
     bun: execFileSync(join(BIN, 'bun'), ['--version']).toString().trim(),
     deno: execFileSync(join(BIN, 'deno'), ['--version']).toString().split('\n')[0].split(' ')[1],
   };
-  console.log(`${ROUNDS} rounds of ${SECONDS} s runs, ${list.length} runs a round; node ${versions.node}, bun ${versions.bun}, deno ${versions.deno}; nginx 1 worker on core 0, each tool on core 1`);
+  console.log(`${ROUNDS} rounds of ${SECONDS} s runs (${BIG_SECONDS} s with ${BIG} connections), ${list.length} runs a round; node ${versions.node}, bun ${versions.bun}, deno ${versions.deno}; nginx 1 worker on core 0, each tool on core 1`);
   if (!ac) console.log('autocannon: not installed (node_modules/.bin, npx --no-install): no autocannon row (AUTOCANNON="npx --yes autocannon@8" to add one)');
   const loads = [];
   const results = list.map(() => []);
@@ -305,7 +311,8 @@ async function main() {
     }
     const ref = row.name === row.ref ? 1 : ratioTo(i, row.ref);
     const ceiling = row.ceiling ? ratioTo(i, row.ceiling) : null;
-    const opened = median(ok.map((r) => r.connectMs ?? null));
+    // A tool that never had every connection answered reports no opening time (-1 or 0).
+    const opened = median(ok.map((r) => (r.connectMs > 0 ? r.connectMs : null)));
     const errs = ok.reduce((a, r) => a + r.errors, 0);
     console.log(
       `| ${title[row.regime]} | ${row.name}${errs ? ` (${errs} errors)` : ''} | ${fmt(median(rps))} (${fmt(Math.min(...rps))}–${fmt(Math.max(...rps))}) | ${fmt(ref, 2)} | ${fmt(ceiling, 2)} | ${fmt(median(ok.map((r) => r.cpuUs)), 2)} | ${fmt(rss === null ? null : rss / 1024, 1)} | ${fmt(perConn, 2)} | ${row.regime === '10k' ? fmt(opened) : ''} |`,
