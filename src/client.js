@@ -319,6 +319,7 @@ export class Run {
     this.warmed = 0; // of those, whose first request has ended
     this.warming = false;
     this.opener = null;
+    this.openFrom = 0;
   }
 
   start() {
@@ -375,6 +376,7 @@ export class Run {
     for (let i = 0; i < n; i++) this.connections.push(new this.Connection(this, i));
     this.opening = n;
     this.warming = n > 0;
+    this.openFrom = performance.now(); // the pace counts from here, not from the setup above
     this.openSome();
     if (this.started < n && !this.stopping) this.timers.push((this.opener = setInterval(() => this.openSome(), 1)));
     this.check();
@@ -382,7 +384,7 @@ export class Run {
 
   // Starts the first connections that the pace allows by now.
   openSome() {
-    const due = Math.ceil((performance.now() - this.startTime + 1) * OPEN_PER_MS);
+    const due = Math.ceil((performance.now() - this.openFrom + 1) * OPEN_PER_MS);
     const until = Math.min(this.opening, due, this.started + OPEN_PER_TICK);
     while (this.started < until && !this.stopping) this.connections[this.started++].next();
     if (this.started === this.opening && this.opener !== null) {
