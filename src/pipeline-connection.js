@@ -335,6 +335,7 @@ export class PipelinedConnection {
   // After requests end: fill the pipeline again, or end the run.
   proceed() {
     const run = this.run;
+    if (run.warming) run.warmUp(this);
     if (run.stopping || (this.retired && this.count === 0)) {
       // Retired by connection stages: once its pipeline is empty it closes and waits.
       this.drop();

@@ -21,6 +21,7 @@ export function formatReport(r, color = false) {
   if (r.pipelining > 1) lines.push(label('Pipelining') + `${r.pipelining} (requests in flight per connection, at most)`);
   if (r.runtime) lines.push(label('Runtime') + `${r.runtime} (${r.socket})`);
   if (r.requestsPerSecond) lines.push(label('Target rps') + r.requestsPerSecond);
+  if (r.connectMs && r.concurrency >= 100) lines.push(label('Connections opened') + `${r.concurrency} in ${r.connectMs} ms (until each had its first response)`);
   if (r.stages) lines.push(label('Stages (rps)') + stageList(r.stages));
   if (r.connectionStages) lines.push(label('Connection stages') + stageList(r.connectionStages));
   if (r.requestsPerSecond || r.stages) lines.push(label('Achieved rps') + `${r.achievedRps} (requests sent per second)`);

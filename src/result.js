@@ -86,6 +86,7 @@ export function makeResult(config, stats, extra = {}) {
     maxQueue: stats.maxQueue,
     lateSends: stats.lateSends,
     maxLagMs: Math.round(stats.maxLagMs * 1000) / 1000,
+    connectMs: Math.round(stats.connectMs),
   };
   Object.defineProperty(result, 'histogram', { value: h, enumerable: false });
   if (config.thresholds && config.thresholds.length > 0) result.thresholds = checkThresholds(config.thresholds, result);

@@ -7,7 +7,7 @@ import { EntryStats } from './sequence.js';
 
 const COUNTERS = ['sent', 'completed', 'failed', 'httpErrors', 'inFlightAtStop', 'retries', 'connections', 'clients', 'unexpectedData', 'notSent', 'lateSends', 'bytes'];
 // Largest values, not sums, when merging.
-const MAXIMA = ['maxQueue', 'maxLagMs'];
+const MAXIMA = ['maxQueue', 'maxLagMs', 'connectMs'];
 
 export class Stats {
   /** `sequence`: the entries of a request sequence, whose results are kept apart too. */
@@ -33,6 +33,7 @@ export class Stats {
     this.bytes = 0; // received, headers and bodies
     this.maxQueue = 0; // open model: most requests due at once with no free connection
     this.maxLagMs = 0; // open model: the latest a request left a free connection
+    this.connectMs = 0; // until every first connection had ended its first request
     this.elapsedMs = 0;
     this.startTime = 0; // wall-clock ms at the start (the series' second 0)
     this.abortReason = null;

@@ -55,6 +55,7 @@ export class WebSocketConnection {
     this.failure = null; // a reason found during this data(): the connection is done
     this.closeTimer = null;
     this.idle = false;
+    this.warm = false; // see Connection
     this.method = 'GET';
     this.path = run.config.path;
   }

@@ -3,8 +3,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadTest } from '../src/index.js';
-import { rawServer, writeInPieces, ok } from './servers.js';
+import { loadTest, prepare } from '../src/index.js';
+import { makeResult } from '../src/result.js';
+import { rawServer, writeInPieces, ok, shownReport } from './servers.js';
 
 // sent == completed + failed + in flight, and the report's totals agree with the counters.
 function assertAccounted(result) {
@@ -42,6 +43,28 @@ test('without keep-alive: one connection per request, connection: close sent', a
     assert.equal(server.requests, 60);
     assert.equal(server.connections, 60);
     assert.equal(closeHeaders, 60);
+  } finally {
+    await server.close();
+  }
+});
+
+test('many connections open at a bounded pace, and the result says how long opening took', async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  try {
+    const { config, adapter, run } = await prepare({ url: server.url, maxRequests: 600, concurrency: 300, agentKeepAlive: true });
+    let connects = 0;
+    run.adapter = { name: adapter.name, connect: (...args) => (connects++, adapter.connect(...args)) };
+    const done = run.start();
+    // 32 a millisecond: the first tick opens about 32, never all 300 at once.
+    const atOnce = connects;
+    const stats = await done;
+    assert.ok(atOnce >= 1 && atOnce <= 48, `opened ${atOnce} at once`);
+    assert.equal(connects, 300);
+    assert.equal(server.connections, 300);
+    assert.equal(stats.completed, 600);
+    const result = makeResult(config, stats);
+    assert.ok(result.connectMs >= 1 && result.connectMs <= result.totalTimeSeconds * 1000 + 1, `connectMs ${result.connectMs}`);
+    assert.match(shownReport(result), new RegExp(`Connections opened: +300 in ${result.connectMs} ms`));
   } finally {
     await server.close();
   }

@@ -326,6 +326,8 @@ export interface ResultData {
   maxQueue: number;
   lateSends: number;
   maxLagMs: number;
+  /** Until each of the first `concurrency` connections had its first response (they open at a bounded pace). */
+  connectMs: number;
   /** With thresholds. */
   thresholds?: ThresholdResult[];
   /** From mergeResults: how many documents were merged. */

@@ -1,0 +1,177 @@
+// The keep-alive ceiling of a runtime: N connections, each writing one fixed GET and writing the
+// next as soon as a response has come back, with no HTTP parsing: a response is counted by a
+// byte scan for the end of its head ('\r\n\r\n') and a fixed body length (nginx's
+// `return 200 "OK"` sends 2 bytes). No latency, no histogram, no timers per request.
+//
+//   node bench/bare-keepalive.js HOST:PORT CONNECTIONS SECONDS [native|node] [BODY_BYTES=2]
+//   bun  bench/bare-keepalive.js ...          native = Bun.connect, node = node:net
+//   deno run -A bench/bare-keepalive.js ...   native = Deno.connect, node = node:net
+//
+// Prints one JSON line: requests, seconds, api, connectMs (until every connection had its first
+// response). Connections open at a bounded pace, as loadtest opens them.
+
+const [where = '127.0.0.1:8089', nArg = '10', secondsArg = '5', apiArg = 'native', bodyArg = '2'] = args();
+const [host, portText] = where.split(':');
+const port = Number(portText);
+const N = Number(nArg);
+const SECONDS = Number(secondsArg);
+const BODY = Number(bodyArg);
+const OPEN_PER_MS = 32;
+const OPEN_PER_TICK = 512;
+const REQ = new TextEncoder().encode(`GET / HTTP/1.1\r\nHost: ${where}\r\n\r\n`);
+const runtime = globalThis.Deno ? 'deno' : globalThis.Bun ? 'bun' : 'node';
+const api = apiArg === 'node' || runtime === 'node' ? 'node:net' : runtime === 'bun' ? 'Bun.connect' : 'Deno.connect';
+
+let requests = 0;
+let opened = 0;
+let stopping = false;
+let warm = 0;
+let connectMs = -1;
+const t0 = performance.now();
+
+function args() {
+  if (globalThis.Deno) return globalThis.Deno.args;
+  return globalThis.process.argv.slice(2);
+}
+
+// Per connection: s = how much of '\r\n\r\n' was matched, skip = body bytes still to come.
+function newState() {
+  return { s: 0, skip: 0, first: true, write: null };
+}
+
+// Responses completed in buf[0..n).
+function scan(c, buf, n) {
+  let s = c.s;
+  let skip = c.skip;
+  let done = 0;
+  for (let i = 0; i < n; i++) {
+    if (skip > 0) {
+      const take = Math.min(skip, n - i);
+      skip -= take;
+      i += take - 1;
+      if (skip === 0) done++;
+      continue;
+    }
+    const b = buf[i];
+    if (b === 13) s = s === 2 ? 3 : 1;
+    else if (b === 10) {
+      if (s === 1) s = 2;
+      else if (s === 3) {
+        s = 0;
+        if (BODY === 0) done++;
+        else skip = BODY;
+      } else s = 0;
+    } else s = 0;
+  }
+  c.s = s;
+  c.skip = skip;
+  return done;
+}
+
+function responses(c, done) {
+  if (done === 0) return;
+  requests += done;
+  if (opened < N) openSome();
+  if (c.first) {
+    c.first = false;
+    if (++warm === N) connectMs = performance.now() - t0;
+  }
+  if (!stopping) for (let k = 0; k < done; k++) c.write();
+}
+
+async function nodeNet() {
+  const net = await import('node:net');
+  // One read buffer for every connection: `onread` runs its callback before reading another socket.
+  const shared = Buffer.allocUnsafe(64 * 1024);
+  const sockets = [];
+  const open = (c) => {
+    const socket = net.connect({
+      host,
+      port,
+      noDelay: true,
+      onread: { buffer: shared, callback: (n, buf) => responses(c, scan(c, buf, n)) },
+    });
+    socket.on('data', (chunk) => responses(c, scan(c, chunk, chunk.length)));
+    socket.on('error', () => {});
+    c.write = () => socket.write(REQ);
+    c.write();
+    sockets.push(socket);
+  };
+  return { open, close: () => sockets.forEach((s) => s.destroy()) };
+}
+
+function bunConnect() {
+  const sockets = [];
+  const handlers = {
+    open(socket) {
+      socket.setNoDelay(true);
+      const c = socket.data;
+      c.write = () => socket.write(REQ);
+      c.write();
+    },
+    data(socket, chunk) {
+      const c = socket.data;
+      responses(c, scan(c, chunk, chunk.length));
+    },
+    error() {},
+  };
+  const open = (c) => {
+    globalThis.Bun.connect({ hostname: host, port, socket: handlers, data: c }).then((s) => sockets.push(s), () => {});
+  };
+  return { open, close: () => sockets.forEach((s) => s.terminate()) };
+}
+
+function denoConnect() {
+  const conns = [];
+  const open = async (c) => {
+    const conn = await globalThis.Deno.connect({ hostname: host, port });
+    conn.setNoDelay(true);
+    conns.push(conn);
+    c.write = () => conn.write(REQ).catch(() => {});
+    c.write();
+    const buf = new Uint8Array(1024); // as runtimes/deno.js starts (nginx's response is ~160 B)
+    try {
+      for (;;) {
+        const n = await conn.read(buf);
+        if (n === null || stopping) break;
+        responses(c, scan(c, buf, n));
+      }
+    } catch {
+      // closed at the stop
+    }
+  };
+  return {
+    open: (c) => open(c).catch(() => {}),
+    close: () =>
+      conns.forEach((conn) => {
+        try {
+          conn.close();
+        } catch {
+          // already closed
+        }
+      }),
+  };
+}
+
+const client = api === 'node:net' ? await nodeNet() : api === 'Bun.connect' ? bunConnect() : denoConnect();
+// Paced by the clock, at most OPEN_PER_TICK at once, from responses as well as a timer: the same
+// rule as src/client.js (which says why).
+function openSome() {
+  const due = Math.ceil((performance.now() - t0 + 1) * OPEN_PER_MS);
+  const until = Math.min(N, due, opened + OPEN_PER_TICK);
+  while (opened < until) {
+    client.open(newState());
+    opened++;
+  }
+  if (opened === N) clearInterval(opener);
+}
+const opener = setInterval(openSome, 1);
+openSome();
+setTimeout(() => {
+  stopping = true;
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(JSON.stringify({ tool: "bare-keepalive", api, connections: N, requests, seconds, connectMs: Math.round(connectMs), warm }));
+  client.close();
+  // The runtime may keep closing sockets for a while; the figure is out.
+  setTimeout(() => (globalThis.Deno ? globalThis.Deno.exit(0) : globalThis.process.exit(0)), 50);
+}, SECONDS * 1000);

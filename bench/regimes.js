@@ -1,0 +1,326 @@
+// The three regimes of issue 12 in one interleaved run (run it through bench/regimes.sh, which
+// installs the tools and raises the open-file limit):
+//   keep-alive, 10 connections     wrk = 1.00
+//   new connection per request     ab = 1.00 (10 at once)
+//   keep-alive, 10 000 connections wrk = 1.00, and RSS per connection
+// Each tool is pinned to core 1 and nginx (one worker, bench/nginx-regimes.conf) to core 0. A
+// round runs every tool of every regime once (A B C … A B C …); each figure in the table is the
+// median over rounds of a ratio taken within one round, so a slow moment of the shared machine
+// hits the tool and its reference alike.
+//
+// Environment: ROUNDS (3), SECONDS_PER_RUN (5), REGIMES (ka,cpr,10k), TOOLS (a regular
+// expression on the row names, e.g. 'wrk|ab|deno'), CONNS (10000) for the big regime, whose runs
+// last BIG_SECONDS (2 × SECONDS_PER_RUN: opening 10 000 takes node 1.5-3.5 s),
+// AUTOCANNON (a command for autocannon when it is not installed), PORT (8089) for nginx.
+//
+// CPU µs per request is the tool process's user+sys (/usr/bin/time) over its requests, start-up
+// included. RSS per connection is (RSS at 10 000 − RSS at 10) / 9 990 in KiB: each RSS is the
+// median of samples of the tool process's VmRSS taken every 100 ms over the last 40 % of its run,
+// when every connection is open ('opened in' says when the last one had its first response).
+
+import { spawn, execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'node_modules/.bin');
+const ROUNDS = Number(process.env.ROUNDS || 3);
+const SECONDS = Number(process.env.SECONDS_PER_RUN || 5);
+const REGIMES = (process.env.REGIMES || 'ka,cpr,10k').split(',');
+const TOOLS = process.env.TOOLS ? new RegExp(process.env.TOOLS) : null;
+const BIG = Number(process.env.CONNS || 10000);
+const BIG_SECONDS = Number(process.env.BIG_SECONDS || 2 * SECONDS);
+const PORT = Number(process.env.PORT || 8089);
+const WHERE = `127.0.0.1:${PORT}`;
+const URL = `http://${WHERE}/`;
+const TMP = mkdtempSync(join(tmpdir(), 'regimes-'));
+
+const RUNTIMES = {
+  node: ['node'],
+  bun: [join(BIN, 'bun')],
+  deno: [join(BIN, 'deno'), 'run', '-A'],
+};
+
+function autocannon() {
+  if (process.env.AUTOCANNON) return process.env.AUTOCANNON.split(' ');
+  const local = join(BIN, 'autocannon');
+  if (existsSync(local)) return [local];
+  try {
+    execFileSync('npx', ['--no-install', 'autocannon', '--version'], { stdio: 'ignore' });
+    return ['npx', '--no-install', 'autocannon'];
+  } catch {
+    return null;
+  }
+}
+
+// A row: name, regime, the command, how to read its output, its reference row and ceiling row.
+function rows() {
+  const out = [];
+  const secs = (conns) => (conns === BIG ? BIG_SECONDS : SECONDS);
+  const ours = (rt, socket, conns, keepAlive) => {
+    const cmd = [...RUNTIMES[rt], join(ROOT, 'src/cli.js'), URL, '-c', String(conns), '-t', String(secs(conns)), '--json'];
+    if (keepAlive) cmd.push('-k');
+    if (socket) cmd.push('--socket', socket);
+    return cmd;
+  };
+  const bare = (file, rt, api, conns) => [...RUNTIMES[rt], join(ROOT, 'bench', file), WHERE, String(conns), String(secs(conns)), api];
+  // Our adapters and the bare loop each is measured against: the runtime's native API, and
+  // node:net on it.
+  const adapters = [
+    ['node', null, 'node:net', 'node'],
+    ['bun', null, 'Bun.connect', 'native'],
+    ['bun', 'node', 'node:net', 'node'],
+    ['deno', null, 'Deno.connect', 'native'],
+    ['deno', 'node', 'node:net', 'node'],
+  ];
+  const ac = autocannon();
+  for (const [regime, conns, keepAlive, ref, bareFile] of [
+    ['ka', 10, true, 'wrk', 'bare-keepalive.js'],
+    ['cpr', 10, false, 'ab', 'bare-connect.js'],
+    ['10k', BIG, true, 'wrk', 'bare-keepalive.js'],
+  ]) {
+    if (!REGIMES.includes(regime)) continue;
+    if (ref === 'wrk') out.push({ regime, name: 'wrk', cmd: ['wrk', '-t1', `-c${conns}`, `-d${secs(conns)}s`, URL], read: readWrk });
+    else out.push({ regime, name: 'ab', cmd: ['ab', '-c', String(conns), '-t', String(SECONDS), '-n', '100000000', URL], read: readAb });
+    for (const [rt, socket, api, bareApi] of adapters) {
+      const ceiling = `bare ${rt} ${api}`;
+      out.push({ regime, name: ceiling, cmd: bare(bareFile, rt, bareApi, conns), read: readJson });
+      out.push({ regime, name: `loadtest ${rt} ${api}`, cmd: ours(rt, socket, conns, keepAlive), read: readOurs, ceiling });
+    }
+    if (regime === 'ka' && ac) out.push({ regime, name: 'autocannon', cmd: [...ac, '-c', '10', '-d', String(SECONDS), '-j', URL], read: readAutocannon });
+  }
+  for (const r of out) {
+    r.ref = r.regime === 'cpr' ? 'ab' : 'wrk';
+    r.seconds = r.regime === '10k' ? BIG_SECONDS : SECONDS;
+  }
+  return { rows: TOOLS ? out.filter((r) => TOOLS.test(r.name) || r.name === r.ref) : out, autocannon: ac };
+}
+
+function readWrk(text) {
+  const m = /(\d+) requests in ([\d.]+)(m?s)/.exec(text);
+  if (!m) return null;
+  return { requests: Number(m[1]), seconds: Number(m[2]) / (m[3] === 'ms' ? 1000 : 1) };
+}
+
+function readAb(text) {
+  const n = /Complete requests:\s+(\d+)/.exec(text);
+  const t = /Time taken for tests:\s+([\d.]+)/.exec(text);
+  const failed = /Failed requests:\s+(\d+)/.exec(text);
+  if (!n || !t) return null;
+  return { requests: Number(n[1]) - Number(failed ? failed[1] : 0), seconds: Number(t[1]) };
+}
+
+function readJson(text) {
+  const line = text.split('\n').find((l) => l.startsWith('{"tool"'));
+  if (!line) return null;
+  const j = JSON.parse(line);
+  return { requests: j.requests, seconds: j.seconds, connectMs: j.connectMs };
+}
+
+function readOurs(text) {
+  const start = text.indexOf('{');
+  if (start < 0) return null;
+  const j = JSON.parse(text.slice(start));
+  const errors = j.totalRequests - (j.statusCodes[200] || 0);
+  return { requests: j.statusCodes[200] || 0, seconds: j.totalTimeSeconds, connectMs: j.connectMs, errors };
+}
+
+function readAutocannon(text) {
+  const start = text.indexOf('{');
+  if (start < 0) return null;
+  const j = JSON.parse(text.slice(start));
+  return { requests: j.requests.total, seconds: j.duration };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function rssKb(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+// The tool under /usr/bin/time and taskset (taskset execs it; time forks it).
+function childOf(pid) {
+  try {
+    const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return kids.length ? Number(kids[0]) : null;
+  } catch {
+    return null;
+  }
+}
+
+const median = (xs) => {
+  const s = xs.filter((x) => x !== null && Number.isFinite(x)).sort((a, b) => a - b);
+  if (s.length === 0) return null;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+async function runOne(row) {
+  const timeFile = join(TMP, 'time');
+  const outFile = join(TMP, 'out');
+  rmSync(timeFile, { force: true });
+  const child = spawn('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, 'taskset', '-c', '1', ...row.cmd], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+  });
+  let text = '';
+  child.stdout.on('data', (d) => (text += d));
+  child.stderr.on('data', (d) => (text += d));
+  const exited = new Promise((r) => child.on('close', r));
+  const samples = [];
+  const started = Date.now();
+  let done = false;
+  exited.then(() => (done = true));
+  // Deadline: a tool that hangs is killed rather than stalling the whole table.
+  const killAt = started + (row.seconds + 30) * 1000;
+  while (!done) {
+    await sleep(100);
+    const elapsed = (Date.now() - started) / 1000;
+    if (elapsed > row.seconds * 0.6 && elapsed < row.seconds * 0.97) {
+      const pid = childOf(child.pid);
+      if (pid) samples.push(rssKb(pid));
+    }
+    if (Date.now() > killAt) child.kill('SIGKILL');
+  }
+  writeFileSync(outFile, text);
+  let read = null;
+  try {
+    read = row.read(text);
+  } catch {
+    read = null;
+  }
+  let cpu = null;
+  try {
+    const [u, s] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+    cpu = u + s;
+  } catch {
+    // no time file: the tool did not run
+  }
+  if (!read || !read.requests) {
+    const tail = text.trim().split('\n').slice(-3).join(' | ');
+    console.error(`  ${row.regime} ${row.name}: no result (${tail.slice(0, 300)})`);
+    return null;
+  }
+  return {
+    rps: read.requests / read.seconds,
+    cpuUs: cpu !== null ? (cpu * 1e6) / read.requests : null,
+    rssKb: median(samples),
+    connectMs: read.connectMs,
+    errors: read.errors || 0,
+  };
+}
+
+function startNginx() {
+  const conf = readFileSync(join(ROOT, 'bench/nginx-regimes.conf'), 'utf8').replace('127.0.0.1:8089', WHERE);
+  writeFileSync(join(TMP, 'nginx.conf'), conf);
+  const nginx = spawn('taskset', ['-c', '0', 'nginx', '-c', join(TMP, 'nginx.conf'), '-p', TMP + '/'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  nginx.stderr.on('data', (d) => (err += d));
+  return { nginx, errors: () => err };
+}
+
+async function up() {
+  for (let i = 0; i < 50; i++) {
+    try {
+      const r = await fetch(URL);
+      await r.text();
+      if (r.status === 200) return true;
+    } catch {
+      // not yet
+    }
+    await sleep(100);
+  }
+  return false;
+}
+
+function fmt(x, digits = 0) {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
+  return x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }).replace(/,/g, ' ');
+}
+
+async function main() {
+  const { rows: list, autocannon: ac } = rows();
+  const { nginx, errors } = startNginx();
+  const stop = () => nginx.kill('SIGTERM');
+  process.on('SIGINT', () => {
+    stop();
+    process.exit(130);
+  });
+  if (!(await up())) {
+    console.error(`nginx did not start: ${errors()}`);
+    stop();
+    process.exit(1);
+  }
+  const versions = {
+    node: process.version,
+    bun: execFileSync(join(BIN, 'bun'), ['--version']).toString().trim(),
+    deno: execFileSync(join(BIN, 'deno'), ['--version']).toString().split('\n')[0].split(' ')[1],
+  };
+  console.log(`${ROUNDS} rounds of ${SECONDS} s runs (${BIG_SECONDS} s with ${BIG} connections), ${list.length} runs a round; node ${versions.node}, bun ${versions.bun}, deno ${versions.deno}; nginx 1 worker on core 0, each tool on core 1`);
+  if (!ac) console.log('autocannon: not installed (node_modules/.bin, npx --no-install): no autocannon row (AUTOCANNON="npx --yes autocannon@8" to add one)');
+  const loads = [];
+  const results = list.map(() => []);
+  for (let round = 1; round <= ROUNDS; round++) {
+    loads.push(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+    console.error(`round ${round}/${ROUNDS}`);
+    for (let i = 0; i < list.length; i++) {
+      const r = await runOne(list[i]);
+      results[i].push(r);
+      if (r) console.error(`  ${list[i].regime.padEnd(3)} ${list[i].name.padEnd(26)} ${fmt(r.rps).padStart(9)} req/s ${fmt(r.cpuUs, 2).padStart(7)} µs/req  ${fmt(r.rssKb)} kB${r.connectMs ? `  opened in ${r.connectMs} ms` : ''}${r.errors ? `  ${r.errors} errors` : ''}`);
+      // Connections the last tool left in TIME_WAIT and nginx's closing ones settle first.
+      await sleep(list[i].regime === '10k' ? 2000 : 300);
+    }
+  }
+  stop();
+  loads.push(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+
+  const index = new Map(list.map((r, i) => [`${r.regime} ${r.name}`, i]));
+  const ratioTo = (i, other, key = 'rps') => {
+    const j = index.get(`${list[i].regime} ${other}`);
+    if (j === undefined) return null;
+    return median(results[i].map((r, k) => (r && results[j][k] ? r[key] / results[j][k][key] : null)));
+  };
+  const rss10 = (name) => {
+    const j = index.get(`ka ${name}`);
+    return j === undefined ? null : median(results[j].map((r) => r && r.rssKb));
+  };
+  const title = { ka: 'keep-alive, 10 connections', cpr: 'new connection per request, 10 at once', '10k': `keep-alive, ${fmt(BIG)} connections` };
+  console.log('');
+  console.log(`| regime | tool | req/s (median, min–max) | × ${'wrk/ab'} | × own bare loop | CPU µs/req | RSS (MB) | RSS per connection (KiB) | opened in (ms) |`);
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (let i = 0; i < list.length; i++) {
+    const row = list[i];
+    const ok = results[i].filter(Boolean);
+    if (ok.length === 0) {
+      console.log(`| ${title[row.regime]} | ${row.name} | failed | | | | | | |`);
+      continue;
+    }
+    const rps = ok.map((r) => r.rps);
+    const rss = median(ok.map((r) => r.rssKb));
+    let perConn = null;
+    if (row.regime === '10k') {
+      const small = rss10(row.name);
+      if (small !== null && rss !== null) perConn = (rss - small) / (BIG - 10);
+    }
+    const ref = row.name === row.ref ? 1 : ratioTo(i, row.ref);
+    const ceiling = row.ceiling ? ratioTo(i, row.ceiling) : null;
+    // A tool that never had every connection answered reports no opening time (-1 or 0).
+    const opened = median(ok.map((r) => (r.connectMs > 0 ? r.connectMs : null)));
+    const errs = ok.reduce((a, r) => a + r.errors, 0);
+    console.log(
+      `| ${title[row.regime]} | ${row.name}${errs ? ` (${errs} errors)` : ''} | ${fmt(median(rps))} (${fmt(Math.min(...rps))}–${fmt(Math.max(...rps))}) | ${fmt(ref, 2)} | ${fmt(ceiling, 2)} | ${fmt(median(ok.map((r) => r.cpuUs)), 2)} | ${fmt(rss === null ? null : rss / 1024, 1)} | ${fmt(perConn, 2)} | ${row.regime === '10k' ? fmt(opened) : ''} |`,
+    );
+  }
+  console.log('');
+  console.log(`Load average (1 min) at each round's start and at the end: ${loads.join(', ')} (2 cores; above ~0.3 means other work shared them).`);
+  rmSync(TMP, { recursive: true, force: true });
+}
+
+await main();
