@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import https from 'node:https';
+import net from 'node:net';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -201,7 +202,13 @@ test('a real proxy (tinyproxy): http and https reach the target; its log shows t
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-tinyproxy-'));
   const target = await rawServer(({ socket }) => socket.write(ok()));
   const secure = await httpsServer();
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  // A port free a moment ago (not a random one, which may be another server's).
+  const port = await new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address();
+      probe.close(() => resolve(free));
+    });
+  });
   const log = join(dir, 'tinyproxy.log');
   writeFileSync(join(dir, 'tinyproxy.conf'), [
     `Port ${port}`, 'Listen 127.0.0.1', 'Timeout 30', `LogFile "${log}"`, 'LogLevel Connect',
@@ -217,10 +224,11 @@ test('a real proxy (tinyproxy): http and https reach the target; its log shows t
       up = probe.totalRequests === 1;
     }
     assert.ok(up, 'tinyproxy did not start');
+    assert.match(readFileSync(log, 'utf8'), /tinyproxy|Connect/i, 'the answer came from tinyproxy');
     const before = target.requests;
     const http = await loadTest({ url: `http://127.0.0.1:${target.port}/`, proxy: proxyUrl, maxRequests: 100, concurrency: 4, agentKeepAlive: true, quiet: true });
     assert.equal(http.totalRequests, 100);
-    assert.equal(http.totalErrors, 0);
+    assert.equal(http.totalErrors, 0, JSON.stringify(http.errorCodes));
     assert.equal(target.requests - before, 100);
     const tls = await loadTest({ url: `https://localhost:${secure.port}/`, proxy: proxyUrl, ca: pem('ca'), maxRequests: 100, concurrency: 4, agentKeepAlive: true, quiet: true });
     assert.equal(tls.totalRequests, 100);
