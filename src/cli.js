@@ -91,6 +91,7 @@ async function toOptions(args) {
   o.concurrency = num('c', 'concurrency', { integer: true, min: 1 });
   o.maxSeconds = num('t', 'maxSeconds', {});
   o.timeout = num('d', 'timeout', {});
+  o.maxBodySize = num('', 'max-body', { integer: true, min: 1 });
   if (args._.length === 0) throw new UsageError('missing URL to load-test (see loadtest --help)');
   if (args._.length > 1) throw new UsageError(`too many arguments: ${args._.join(' ')}`);
   o.url = String(args._[0]);

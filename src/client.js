@@ -29,6 +29,7 @@ class Connection {
       () => this.onResponse(),
       (reason) => this.onParseError(reason),
       run.capture,
+      run.config.maxBodySize || 0,
     );
     this.inFlight = false;
     this.index = -1; // request index in flight
@@ -208,7 +209,7 @@ class Connection {
   }
 
   onParseError(reason) {
-    this.parseError = 'malformed response: ' + reason;
+    this.parseError = this.parser.bodyTooLarge ? reason : 'malformed response: ' + reason;
   }
 
   finishFailed(reason) {

@@ -8,7 +8,7 @@ export const STRINGS = {
   R: 'requestGenerator', s: 'secureProtocol',
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
-  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket'];
+  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'max-body'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
 export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json'];
 
@@ -29,6 +29,7 @@ Load:
       --max-connections N    with --rps: open more connections, up to N, when all are busy
                              (default: none; requests wait in the schedule for a free one)
   -d, --timeout MS           fail a request after MS ms without a full response (default 0: none)
+      --max-body BYTES       fail a response whose body is longer (default 0: no limit)
       --socket NAME          socket adapter: node (node:net and node:tls, on every runtime), bun
                              or deno (on that runtime only; its own sockets)
                              (default: the runtime's own, or LOADTEST_SOCKET's)

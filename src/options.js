@@ -74,6 +74,7 @@ export function configure(options, { version, resolvedHost }) {
   if (!maxRequests && !maxSeconds) maxSeconds = 10;
   const concurrency = number('concurrency', options.concurrency, { integer: true, min: 1, fallback: DEFAULT_CONCURRENCY });
   const timeout = number('timeout', options.timeout, { fallback: 0 });
+  const maxBodySize = number('maxBodySize', options.maxBodySize, { integer: true, fallback: 0 });
   const requestsPerSecond = number('requestsPerSecond', options.requestsPerSecond ?? options.rps, { fallback: 0 });
   const maxConnections = number('maxConnections', options.maxConnections, { integer: true, fallback: 0 });
   const method = String(options.method || 'GET').toUpperCase();
@@ -112,6 +113,7 @@ export function configure(options, { version, resolvedHost }) {
     maxRequests,
     maxSeconds,
     timeout,
+    maxBodySize,
     requestsPerSecond,
     maxConnections,
     indexParam: options.indexParam || options.index || options.indexParamLiteral || null,

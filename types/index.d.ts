@@ -93,6 +93,8 @@ export interface LoadTestOptions {
   maxSeconds?: number;
   /** Per-request timeout in ms (0: none). */
   timeout?: number;
+  /** Fail a response whose body is longer than this many bytes ('response body over N bytes'; 0: no limit). */
+  maxBodySize?: number;
   /** Open model: send this many requests per second, whatever the latency. */
   requestsPerSecond?: number;
   /** Keep connections open between requests. */
