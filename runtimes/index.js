@@ -94,13 +94,18 @@ export const writeText = (stream, text) => proc[stream].write(text);
 /** An environment variable, or undefined. */
 export const envVar = (name) => proc.env[name];
 
-/** Calls fn on Ctrl-C (SIGINT) and SIGTERM; returns a function that removes the handlers. */
+/**
+ * Calls fn('SIGINT') on Ctrl-C and fn('SIGTERM') on SIGTERM (their exit codes differ: 130, 143);
+ * returns a function that removes the handlers.
+ */
 export function onInterrupt(fn) {
-  proc.on('SIGINT', fn);
-  proc.on('SIGTERM', fn);
+  const int = () => fn('SIGINT');
+  const term = () => fn('SIGTERM');
+  proc.on('SIGINT', int);
+  proc.on('SIGTERM', term);
   return () => {
-    proc.off('SIGINT', fn);
-    proc.off('SIGTERM', fn);
+    proc.off('SIGINT', int);
+    proc.off('SIGTERM', term);
   };
 }
 

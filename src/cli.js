@@ -222,11 +222,17 @@ async function main() {
   }
   let run = null;
   let stopProgress = () => {};
-  const removeInterrupt = onInterrupt(() => {
-    // Ctrl-C: stop and still print what was done; a second one quits at once.
-    if (run && !run.stopping) return run.stop();
+  let signalled = null;
+  // Shells and CI read 128 + the signal's number: 130 for Ctrl-C (SIGINT), 143 for SIGTERM.
+  const exitCode = (code) => (signalled === null ? code : signalled === 'SIGTERM' ? 143 : 130);
+  const removeInterrupt = onInterrupt((signal) => {
+    // The first signal stops the run and the report of what was done still prints; a second
+    // one (or one before the run began) quits at once.
+    const first = signalled === null;
+    signalled = signalled || signal;
+    if (first && run && !run.stopping) return run.interrupt();
     stopProgress();
-    exit(130);
+    exit(exitCode(1));
   });
   let result;
   try {
@@ -253,19 +259,19 @@ async function main() {
     // asked for the document: a CI job then still gets one to keep.
     await writeOutputs(result, output, { color: wantsColor(), report: !nothingAnswered });
   } catch (err) {
-    return fail(err.message, 1);
+    return fail(err.message, exitCode(1));
   }
-  if (nothingAnswered) return fail(describeFailure(result, target), 1);
+  if (nothingAnswered) return fail(describeFailure(result, target), exitCode(1));
   if (result.totalRequests === 0 && result.inFlight > 0) {
-    return fail(`no response from ${target} before the stop (${result.inFlight} requests in flight)`, 1);
+    return fail(`no response from ${target} before the stop (${result.inFlight} requests in flight)`, exitCode(1));
   }
   if (result.childErrors.length > 0) {
     const more = result.childErrors.length > 1 ? ` (and ${result.childErrors.length - 1} more)` : '';
-    return fail(`${result.childErrors[0]}${more}`, 1);
+    return fail(`${result.childErrors[0]}${more}`, exitCode(1));
   }
   const failed = failedThresholds(result.thresholds);
-  if (failed) return fail(failed, 3);
-  exit(0);
+  if (failed) return fail(failed, exitCode(3));
+  exit(exitCode(0));
 }
 
 main().catch((err) => fail(err && err.message ? err.message : String(err), 1));

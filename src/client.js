@@ -353,7 +353,7 @@ export class Run {
     }
     if (c.signal) {
       if (c.signal.aborted) return this.stop();
-      c.signal.addEventListener('abort', () => this.stop(), { once: true });
+      c.signal.addEventListener('abort', () => this.interrupt(), { once: true });
     }
     const n = Math.min(c.concurrency, this.maxRequests);
     for (let i = 0; i < n; i++) this.connections.push(new this.Connection(this, i));
@@ -471,6 +471,12 @@ export class Run {
   deadline() {
     // A late timer must not drop requests that were due before the deadline.
     if (this.open) this.tick();
+    this.stop();
+  }
+
+  /** Stopped from outside (a signal, Ctrl-C): as stop(), and the result says so. */
+  interrupt() {
+    if (!this.stopping) this.stats.interrupted = true;
     this.stop();
   }
 

@@ -88,5 +88,5 @@ Compatibility with loadtest 8:
 Options not given as flags come from .loadtestrc (JSON) or package.json's "loadtest" entry, in
 this folder or the nearest parent (see README, "Configuration file").
 Exit codes: 0 done, 1 no response at all or a --cores child failed, 2 bad usage,
-3 a --threshold failed.
+3 a --threshold failed, 130 Ctrl-C, 143 SIGTERM (after the partial report).
 `;

@@ -34,6 +34,7 @@ export class Stats {
     this.elapsedMs = 0;
     this.startTime = 0; // wall-clock ms at the start (the series' second 0)
     this.abortReason = null;
+    this.interrupted = false; // stopped from outside (a signal, an AbortSignal), not by its limits
   }
 
   fail(reason) {
@@ -49,6 +50,7 @@ export class Stats {
     json.startTime = this.startTime;
     json.series = this.series;
     json.abortReason = this.abortReason;
+    json.interrupted = this.interrupted;
     return json;
   }
 
@@ -63,6 +65,7 @@ export class Stats {
     s.startTime = json.startTime || 0;
     s.series = json.series || [];
     s.abortReason = json.abortReason;
+    s.interrupted = Boolean(json.interrupted);
     return s;
   }
 
@@ -79,5 +82,6 @@ export class Stats {
     mergeSeries(this.series, other.series);
     if (other.startTime && (!this.startTime || other.startTime < this.startTime)) this.startTime = other.startTime;
     this.abortReason = this.abortReason || other.abortReason;
+    this.interrupted = this.interrupted || other.interrupted;
   }
 }

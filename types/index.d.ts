@@ -248,6 +248,8 @@ export interface ResultData {
   unexpectedData: number;
   /** Why failFast or a throwing request generator stopped the run. */
   abortReason: string | null;
+  /** Stopped by Ctrl-C, SIGTERM or the signal option before its limits: the counts are partial. */
+  interrupted: boolean;
   /** Failures with no response, by reason. */
   errorsByReason: Record<string, number>;
   /** Responses a contentInspector marked, by "status[:code]". */
