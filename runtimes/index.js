@@ -3,6 +3,7 @@
 
 import { lookup } from 'node:dns/promises';
 import { readFile, writeFile } from 'node:fs/promises';
+import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnNode, spawnBun, spawnDeno, lineSplitter } from './spawn.js';
@@ -128,6 +129,22 @@ export function spawnChild(script, env = {}, { unixSocket = null } = {}) {
   if (runtime.name === 'bun') return spawnBun(script, env);
   if (runtime.name === 'deno') return spawnDeno(script, env, { unixSocket });
   return spawnNode(script, env);
+}
+
+/**
+ * How many more files (sockets) this process may open: the soft open-file limit (ulimit -n, as
+ * the runtime left it: bun raises it to the hard limit at start, node and deno do not) less
+ * those open now. { limit, free }, or null where /proc does not tell (not Linux).
+ */
+export function openFiles() {
+  try {
+    const m = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    if (!m || m[1] === 'unlimited') return null;
+    const limit = Number(m[1]);
+    return { limit, free: limit - readdirSync('/proc/self/fd').length };
+  } catch {
+    return null;
+  }
 }
 
 /** The cores this process may use. */

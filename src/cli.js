@@ -189,6 +189,7 @@ function describeFailure(result, target) {
     ECONNRESET: `connection reset by ${target}`,
     EHOSTUNREACH: `host unreachable: ${target}`,
     ENETUNREACH: `network unreachable: ${target}`,
+    EADDRNOTAVAIL: `no free local port to connect to ${target}: the ephemeral ports are used up (without -k each request takes one, held in TIME_WAIT for a minute; use -k)`,
     timeout: `every request to ${target} timed out`,
     'closed before response': `${target} closed every connection before responding`,
     CERT_ERROR: `certificate check failed for ${target} (use --ca FILE to trust its CA, or --insecure)`,
