@@ -17,6 +17,12 @@ const LATE_MS = 10;
 // RFC 9110 9.2.2: methods that may be sent again without changing the outcome.
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
 
+// After a failed connect, a connection waits before the next attempt, twice as long each time
+// up to the maximum: a server that is down (restarting) is not hammered by a spinning loop,
+// and its outage does not turn into millions of counted failures.
+const BACKOFF_FIRST_MS = 10;
+const BACKOFF_MAX_MS = 1000;
+
 // Failures that mean the target cannot be reached at all (no connection was ever made).
 const CONNECT_ERRORS = new Set(['ENOENT', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_ERROR']);
 
@@ -46,6 +52,8 @@ class Connection {
     this.responseDone = false;
     this.parseError = null;
     this.idle = false; // in the open model: no request due, waiting in run.idle
+    this.backoff = 0; // ms to wait after the last failed connect (0: none failed)
+    this.backoffTimer = null;
   }
 
   open() {
@@ -184,9 +192,21 @@ class Connection {
     else reason = nothing ? 'closed before response' : 'incomplete response';
     const connectFailure = err !== null && this.responsesOnSocket === 0 && CONNECT_ERRORS.has(reason);
     this.finishFailed(reason);
-    if (connectFailure) run.connectFailed(reason);
+    if (connectFailure) {
+      run.connectFailed(reason);
+      if (!run.stopping) return this.waitAndProceed();
+    }
     this.proceed();
   }
+
+  waitAndProceed() {
+    this.backoff = Math.min(this.backoff === 0 ? BACKOFF_FIRST_MS : this.backoff * 2, BACKOFF_MAX_MS);
+    this.backoffTimer = setTimeout(() => {
+      this.backoffTimer = null;
+      this.proceed();
+    }, this.backoff);
+  }
+
 
   // parser callbacks
   onResponse() {
@@ -195,6 +215,7 @@ class Connection {
     const status = this.parser.statusCode;
     this.responseDone = true;
     this.responsesOnSocket++;
+    this.backoff = 0;
     this.inFlight = false;
     run.inFlight--;
     const stats = run.stats;
@@ -510,7 +531,11 @@ export class Run {
     this.stopping = true;
     for (const t of this.timers) clearTimeout(t), clearInterval(t);
     clearTimeout(this.secondTimer);
-    for (const conn of this.connections) conn.drop();
+    for (const conn of this.connections) {
+      conn.drop();
+      // One waiting out a failed connect must not keep the process alive after the run.
+      if (conn.backoffTimer) clearTimeout(conn.backoffTimer);
+    }
     const now = performance.now();
     // The last, partial second (a run that ended on a whole second has nothing more to close).
     const stats = this.stats;
