@@ -3,6 +3,7 @@
 
 import { lookup } from 'node:dns/promises';
 import { readFile, writeFile } from 'node:fs/promises';
+import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnNode, spawnBun, spawnDeno, lineSplitter } from './spawn.js';
@@ -95,13 +96,18 @@ export const writeText = (stream, text) => proc[stream].write(text);
 /** An environment variable, or undefined. */
 export const envVar = (name) => proc.env[name];
 
-/** Calls fn on Ctrl-C (SIGINT) and SIGTERM; returns a function that removes the handlers. */
+/**
+ * Calls fn('SIGINT') on Ctrl-C and fn('SIGTERM') on SIGTERM (their exit codes differ: 130, 143);
+ * returns a function that removes the handlers.
+ */
 export function onInterrupt(fn) {
-  proc.on('SIGINT', fn);
-  proc.on('SIGTERM', fn);
+  const int = () => fn('SIGINT');
+  const term = () => fn('SIGTERM');
+  proc.on('SIGINT', int);
+  proc.on('SIGTERM', term);
   return () => {
-    proc.off('SIGINT', fn);
-    proc.off('SIGTERM', fn);
+    proc.off('SIGINT', int);
+    proc.off('SIGTERM', term);
   };
 }
 
@@ -125,6 +131,22 @@ export function spawnChild(script, env = {}, extra = {}) {
   if (runtime.name === 'bun') return spawnBun(script, env);
   if (runtime.name === 'deno') return spawnDeno(script, env, { flags: extra.denoFlags, unixSocket: extra.unixSocket });
   return spawnNode(script, env, extra.share);
+}
+
+/**
+ * How many more files (sockets) this process may open: the soft open-file limit (ulimit -n, as
+ * the runtime left it: bun raises it to the hard limit at start, node and deno do not) less
+ * those open now. { limit, free }, or null where /proc does not tell (not Linux).
+ */
+export function openFiles() {
+  try {
+    const m = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    if (!m || m[1] === 'unlimited') return null;
+    const limit = Number(m[1]);
+    return { limit, free: limit - readdirSync('/proc/self/fd').length };
+  } catch {
+    return null;
+  }
 }
 
 /** The cores this process may use. */

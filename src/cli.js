@@ -94,6 +94,7 @@ async function toOptions(args) {
   o.concurrency = num('c', 'concurrency', { integer: true, min: 1 });
   o.maxSeconds = num('t', 'maxSeconds', {});
   o.timeout = num('d', 'timeout', {});
+  o.maxBodySize = num('', 'max-body', { integer: true, min: 1 });
   if (args._.length > 1) throw new UsageError(`too many arguments: ${args._.join(' ')}`);
   const sequence = await sequenceFile(args, args._.length ? String(args._[0]) : null);
   if (args._.length === 0 && !sequence) throw new UsageError('missing URL to load-test (see loadtest --help)');
@@ -259,6 +260,7 @@ function describeFailure(result, target) {
     ECONNRESET: `connection reset by ${peer}`,
     EHOSTUNREACH: `host unreachable: ${peer}`,
     ENETUNREACH: `network unreachable: ${peer}`,
+    EADDRNOTAVAIL: `no free local port to connect to ${target}: the ephemeral ports are used up (without -k each request takes one, held in TIME_WAIT for a minute; use -k)`,
     timeout: `every request to ${target} timed out`,
     'closed before response': `${target} closed every connection before responding`,
     CERT_ERROR: `certificate check failed for ${target} (use --ca FILE to trust its CA, or --insecure)`,
@@ -298,11 +300,17 @@ async function main() {
   if (options.sweep) return (await import('./sweep-command.js')).sweepCommand(options, { fail, describeFailure: (r) => describeFailure(r, targetOf()), targetOf });
   let run = null;
   let stopProgress = () => {};
-  const removeInterrupt = onInterrupt(() => {
-    // Ctrl-C: stop and still print what was done; a second one quits at once.
-    if (run && !run.stopping) return run.stop();
+  let signalled = null;
+  // Shells and CI read 128 + the signal's number: 130 for Ctrl-C (SIGINT), 143 for SIGTERM.
+  const exitCode = (code) => (signalled === null ? code : signalled === 'SIGTERM' ? 143 : 130);
+  const removeInterrupt = onInterrupt((signal) => {
+    // The first signal stops the run and the report of what was done still prints; a second
+    // one (or one before the run began) quits at once.
+    const first = signalled === null;
+    signalled = signalled || signal;
+    if (first && run && !run.stopping) return run.interrupt();
     stopProgress();
-    exit(130);
+    exit(exitCode(1));
   });
   let result;
   try {
@@ -329,21 +337,21 @@ async function main() {
     // asked for the document: a CI job then still gets one to keep.
     await writeOutputs(result, output, { color: wantsColor(), report: !nothingAnswered });
   } catch (err) {
-    return fail(err.message, 1);
+    return fail(err.message, exitCode(1));
   }
-  if (nothingAnswered) return fail(describeFailure(result, target), 1);
+  if (nothingAnswered) return fail(describeFailure(result, target), exitCode(1));
   const proxyRefusal = refusedByProxy(result);
-  if (proxyRefusal) return fail(proxyRefusal, 1);
+  if (proxyRefusal) return fail(proxyRefusal, exitCode(1));
   if (result.totalRequests === 0 && result.inFlight > 0) {
-    return fail(`no response from ${target} before the stop (${result.inFlight} requests in flight)`, 1);
+    return fail(`no response from ${target} before the stop (${result.inFlight} requests in flight)`, exitCode(1));
   }
   if (result.childErrors.length > 0) {
     const more = result.childErrors.length > 1 ? ` (and ${result.childErrors.length - 1} more)` : '';
-    return fail(`${result.childErrors[0]}${more}`, 1);
+    return fail(`${result.childErrors[0]}${more}`, exitCode(1));
   }
   const failed = failedThresholds(result.thresholds);
-  if (failed) return fail(failed, 3);
-  exit(0);
+  if (failed) return fail(failed, exitCode(3));
+  exit(exitCode(0));
 }
 
 main().catch((err) => fail(err && err.message ? err.message : String(err), 1));

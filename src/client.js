@@ -28,6 +28,12 @@ const LATE_MS = 10;
 // RFC 9110 9.2.2: methods that may be sent again without changing the outcome.
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
 
+// After a failed connect, a connection waits before the next attempt, twice as long each time
+// up to the maximum: a server that is down (restarting) is not hammered by a spinning loop,
+// and its outage does not turn into millions of counted failures.
+const BACKOFF_FIRST_MS = 10;
+const BACKOFF_MAX_MS = 1000;
+
 // Failures that mean the target cannot be reached at all (no connection was ever made).
 const CONNECT_ERRORS = new Set(['ENOENT', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_ERROR']);
 
@@ -40,6 +46,7 @@ class Connection {
       () => this.onResponse(),
       (reason) => this.onParseError(reason),
       run.capture,
+      run.config.maxBodySize || 0,
     );
     this.inFlight = false;
     this.index = -1; // request index in flight
@@ -61,6 +68,8 @@ class Connection {
     this.retired = false; // connection stages: closes once its request is answered
     this.parked = false; // retired and closed
     this.warm = false; // one of the first connections whose first request has ended
+    this.backoff = 0; // ms to wait after the last failed connect (0: none failed)
+    this.backoffTimer = null;
   }
 
   open() {
@@ -196,9 +205,21 @@ class Connection {
     // A proxy that refuses the tunnel ('proxy refused: 407') is as final as a refused connection.
     const connectFailure = err !== null && this.responsesOnSocket === 0 && (CONNECT_ERRORS.has(reason) || reason.startsWith('proxy '));
     this.finishFailed(reason);
-    if (connectFailure) run.connectFailed(reason);
+    if (connectFailure) {
+      run.connectFailed(reason);
+      if (!run.stopping) return this.waitAndProceed();
+    }
     this.proceed();
   }
+
+  waitAndProceed() {
+    this.backoff = Math.min(this.backoff === 0 ? BACKOFF_FIRST_MS : this.backoff * 2, BACKOFF_MAX_MS);
+    this.backoffTimer = setTimeout(() => {
+      this.backoffTimer = null;
+      this.proceed();
+    }, this.backoff);
+  }
+
 
   // parser callbacks
   onResponse() {
@@ -207,6 +228,7 @@ class Connection {
     const status = this.parser.statusCode;
     this.responseDone = true;
     this.responsesOnSocket++;
+    this.backoff = 0;
     this.inFlight = false;
     run.inFlight--;
     const stats = run.stats;
@@ -222,7 +244,7 @@ class Connection {
   }
 
   onParseError(reason) {
-    this.parseError = 'malformed response: ' + reason;
+    this.parseError = this.parser.bodyTooLarge ? reason : 'malformed response: ' + reason;
   }
 
   finishFailed(reason) {
@@ -374,7 +396,7 @@ export class Run {
     }
     if (c.signal) {
       if (c.signal.aborted) return this.stop();
-      c.signal.addEventListener('abort', () => this.stop(), { once: true });
+      c.signal.addEventListener('abort', () => this.interrupt(), { once: true });
     }
     if (this.connectionStages !== null) {
       // Connections follow the stages: checked every 10 ms, opened or retired one by one.
@@ -614,6 +636,12 @@ export class Run {
     this.stop();
   }
 
+  /** Stopped from outside (a signal, Ctrl-C): as stop(), and the result says so. */
+  interrupt() {
+    if (!this.stopping) this.stats.interrupted = true;
+    this.stop();
+  }
+
   /** Ends the run now: requests still out are reported as in flight. */
   stop() {
     if (this.stopping) return;
@@ -646,7 +674,11 @@ export class Run {
     this.stopping = true;
     for (const t of this.timers) clearTimeout(t), clearInterval(t);
     clearTimeout(this.secondTimer);
-    for (const conn of this.connections) conn.drop();
+    for (const conn of this.connections) {
+      conn.drop();
+      // One waiting out a failed connect must not keep the process alive after the run.
+      if (conn.backoffTimer) clearTimeout(conn.backoffTimer);
+    }
     const now = performance.now();
     // The last, partial second (a run that ended on a whole second has nothing more to close).
     const stats = this.stats;

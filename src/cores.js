@@ -106,7 +106,8 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
     p99Ms: p99s().length > 0 ? Math.max(...p99s()) : null,
   });
   const config = { maxRequests: options.maxRequests, maxSeconds: options.maxSeconds };
-  if (hooks.onStart) hooks.onStart({ stop, snapshot, config, get stopping() { return stopping; } });
+  // The children's results say they were interrupted: they were sent `stop`.
+  if (hooks.onStart) hooks.onStart({ stop, interrupt: stop, snapshot, config, get stopping() { return stopping; } });
 
   const readyTimer = setTimeout(() => {
     children.forEach((child, i) => {

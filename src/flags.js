@@ -8,7 +8,7 @@ export const STRINGS = {
   R: 'requestGenerator', s: 'secureProtocol',
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
-  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har', 'pipeline'];
+  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har', 'pipeline', 'max-body'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
 export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json'];
 
@@ -38,6 +38,7 @@ Load:
       --pipeline N           up to N requests in flight per connection, answered in order; implies
                              -k; not for ws:// (default 1: send once the last one is answered)
   -d, --timeout MS           fail a request after MS ms without a full response (default 0: none)
+      --max-body BYTES       fail a response whose body is longer (default 0: no limit)
       --socket NAME          socket adapter: node (node:net and node:tls, on every runtime), bun
                              or deno (on that runtime only; its own sockets)
                              (default: the runtime's own, or LOADTEST_SOCKET's)
@@ -105,5 +106,5 @@ Compatibility with loadtest 8:
 Options not given as flags come from .loadtestrc (JSON) or package.json's "loadtest" entry, in
 this folder or the nearest parent (see README, "Configuration file").
 Exit codes: 0 done, 1 no response at all or a --cores child failed, 2 bad usage,
-3 a --threshold failed.
+3 a --threshold failed, 130 Ctrl-C, 143 SIGTERM (after the partial report).
 `;

@@ -9,7 +9,7 @@ import { runOnCores, shareOf } from './cores.js';
 import { makeResult } from './result.js';
 import { VERSION } from './version.js';
 import { parseProxy, proxyFromEnv } from './proxy.js';
-import { runtime, envVar, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile } from '../runtimes/index.js';
+import { runtime, envVar, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile, openFiles } from '../runtimes/index.js';
 import { startServer as startTestServer } from '../runtimes/testserver.js';
 
 const WORKER = pathOf(new URL('./worker.js', import.meta.url));
@@ -106,6 +106,7 @@ export async function runLoadTest(options, hooks = {}) {
   if (cores > machine) throw new Error(`cores ${cores}: this machine has ${machine}`);
   if (cores > 1) return runOnSeveralCores(options, cores, hooks);
   const { config, adapter, run } = await prepare(options);
+  checkOpenFiles(config, 1);
   if (hooks.onStart) hooks.onStart(run);
   const stats = await run.start();
   return makeResult(config, stats, describe(adapter));
@@ -137,6 +138,7 @@ async function runOnSeveralCores(options, cores, hooks) {
   const { config, adapter } = await prepare(options);
   // A child needs at least one connection and one request.
   const used = Math.min(cores, config.concurrency, config.maxRequests || Infinity);
+  checkOpenFiles(config, used);
   const pem = (v) => (v === undefined || v === null || typeof v === 'string' ? v : new TextDecoder().decode(v));
   const childOptions = {
     ...options,
@@ -157,6 +159,23 @@ async function runOnSeveralCores(options, cores, hooks) {
   const spawn = (script) => spawnChild(script, {}, { unixSocket: config.socketPath });
   const { stats, childErrors } = await runOnCores(childOptions, used, spawn, WORKER, { onStart });
   return makeResult(config, stats, { ...describe(adapter), cores: used, childErrors });
+}
+
+// Files the runtime may open meanwhile (its own pipes, a module, a DNS socket), beyond one per connection.
+const SPARE_FILES = 32;
+
+// More connections than the process may open files would each fail with EMFILE, thousands of
+// errors that measure nothing: say so before the run. `processes`: the children of --cores,
+// which inherit this limit, each open their share.
+function checkOpenFiles(config, processes) {
+  const files = openFiles();
+  if (files === null) return;
+  const wanted = Math.min(Math.max(config.concurrency, config.maxConnections), config.maxRequests || Infinity);
+  const each = Math.ceil(wanted / processes);
+  if (each + SPARE_FILES <= files.free) return;
+  const per = processes > 1 ? ` per process (${wanted} on ${processes} cores)` : '';
+  const needed = files.limit - files.free + each + SPARE_FILES;
+  throw new Error(`${each} connections${per} need ${each} open files, but the open-file limit (ulimit -n) is ${files.limit} and ${files.free} are free: raise it (ulimit -n ${needed}), lower -c, or spread the load with --cores or --shard`);
 }
 
 function describe(adapter) {

@@ -36,6 +36,7 @@ export function statsFromResult(doc, name = 'result') {
   s.startTime = doc.startTime || 0;
   s.series = (doc.series || []).map((entry) => ({ ...entry, buckets: entry.buckets.slice() }));
   s.abortReason = doc.abortReason || null;
+  s.interrupted = Boolean(doc.interrupted);
   return s;
 }
 

@@ -75,6 +75,7 @@ export function configure(options, { version, resolvedHost }) {
   let maxSeconds = number('maxSeconds', options.maxSeconds, { fallback: 0 });
   let concurrency = number('concurrency', options.concurrency, { integer: true, min: 1, fallback: DEFAULT_CONCURRENCY });
   const timeout = number('timeout', options.timeout, { fallback: 0 });
+  const maxBodySize = number('maxBodySize', options.maxBodySize, { integer: true, fallback: 0 });
   const requestsPerSecond = number('requestsPerSecond', options.requestsPerSecond ?? options.rps, { fallback: 0 });
   const stages = parseStages(options.stages, 'stages');
   const connectionStages = parseStages(options.connectionStages, 'connectionStages');
@@ -132,6 +133,7 @@ export function configure(options, { version, resolvedHost }) {
     maxRequests,
     maxSeconds,
     timeout,
+    maxBodySize,
     requestsPerSecond,
     stages,
     connectionStages,

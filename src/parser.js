@@ -79,11 +79,15 @@ export class ResponseParser {
    *   read statusCode, shouldClose (and head/body with capture) from the parser.
    * @param {(reason: string) => void} onError called once when the bytes are not HTTP/1.x;
    *   the connection cannot be used any more.
+   * @param {number} maxBody a body longer than this many bytes is an error (0: no limit);
+   *   `bodyTooLarge` then tells it from bytes that are not HTTP.
    */
-  constructor(onResponse, onError, capture = false) {
+  constructor(onResponse, onError, capture = false, maxBody = 0) {
     this.onResponse = onResponse;
     this.onError = onError;
     this.capture = capture;
+    this.maxBody = maxBody;
+    this.bodyTooLarge = false;
     this.state = S_IDLE;
     this.noBody = false; // the request was HEAD
     this.reset();
@@ -113,11 +117,13 @@ export class ResponseParser {
     this.connKeepAlive = false;
     this.remaining = 0;
     this.chunkDigits = 0;
+    this.bodyBytes = 0; // declared so far (chunked) or read so far (to the close)
   }
 
   /** A new connection: forget a failure or a 101 of the previous one. */
   restart() {
     this.state = S_IDLE;
+    this.bodyTooLarge = false;
   }
 
   /** Called when a request has been written; isHead: the request method was HEAD. */
@@ -165,6 +171,7 @@ export class ResponseParser {
         continue;
       }
       if (state === S_BODY_CLOSE) {
+        if (this.maxBody > 0 && (this.bodyBytes += end - i) > this.maxBody) return this.tooLarge(end);
         if (this.capture) this.bodyChunks.push(copy(buf, i, end));
         this.bytesSeen += end - i;
         return end;
@@ -187,6 +194,13 @@ export class ResponseParser {
       return true;
     }
     return state === S_IDLE || state === S_DEAD;
+  }
+
+  // An endless or huge body: counted as its own failure, not as bytes that are not HTTP.
+  tooLarge(end) {
+    this.bodyTooLarge = true;
+    this.fail(`response body over ${this.maxBody} bytes`);
+    return end;
   }
 
   fail(reason) {
@@ -479,6 +493,7 @@ export class ResponseParser {
       return i;
     }
     if (this.contentLength >= 0) {
+      if (this.maxBody > 0 && this.contentLength > this.maxBody) return this.tooLarge(i);
       if (this.contentLength === 0) {
         this.complete();
         return i;
@@ -517,6 +532,9 @@ export class ResponseParser {
           break;
         }
         case S_CHUNK_EXT:
+          // Extensions are skipped, not kept, but a line that never ends must not hold the
+          // connection forever (node's llhttp limits them too, since CVE-2024-22019).
+          if (++this.headBytes > MAX_HEAD_BYTES) return this.failAt('chunk extensions over 64 KiB', from, end);
           if (b === LF) {
             this.afterChunkSize();
             this.bytesSeen += i - from;
@@ -551,12 +569,14 @@ export class ResponseParser {
   }
 
   nextChunk() {
+    this.headBytes = 0;
     this.state = S_CHUNK_SIZE;
     this.chunkDigits = 0;
     this.remaining = 0;
   }
 
   afterChunkSize() {
+    if (this.maxBody > 0 && (this.bodyBytes += this.remaining) > this.maxBody) return this.tooLarge(0);
     if (this.remaining === 0) {
       this.headBytes = 0;
       this.state = S_TRAILER_START;

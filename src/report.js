@@ -6,6 +6,13 @@ import { describeActual } from './thresholds.js';
 
 const label = (text) => (text + ':').padEnd(21);
 
+// Failures whose code alone does not say what happened, nor what to do.
+const HINTS = {
+  EADDRNOTAVAIL: 'no free local port: the ephemeral ports are used up, each request without -k takes one and TIME_WAIT holds it for a minute; use -k',
+  EMFILE: 'too many open files: the open-file limit (ulimit -n) is reached; raise it or lower -c',
+  ENFILE: 'the system-wide limit of open files is reached',
+};
+
 export function formatReport(r, color = false) {
   const c = pc.createColors(color);
   const lines = [''];
@@ -62,7 +69,8 @@ export function formatReport(r, color = false) {
       lines.push(title);
       for (const code of keys) {
         const padding = ' '.repeat(code.length < 4 ? 4 - code.length : 1);
-        lines.push(c.red(` ${padding}${code}:   ${r.errorCodes[code]} errors`));
+        const hint = title === 'Errors by status' ? undefined : HINTS[code];
+        lines.push(c.red(` ${padding}${code}:   ${r.errorCodes[code]} errors${hint ? ` (${hint})` : ''}`));
       }
     }
   }

@@ -72,6 +72,8 @@ export function makeResult(config, stats, extra = {}) {
     clients: stats.clients,
     unexpectedData: stats.unexpectedData,
     abortReason: stats.abortReason || null,
+    // Stopped by Ctrl-C, SIGTERM or the API's signal: the counts are of a partial run.
+    interrupted: stats.interrupted,
     // Failures with no response, by reason; responses a contentInspector marked, by "status[:code]".
     errorsByReason: { ...stats.errors },
     customErrors: { ...stats.customErrors },

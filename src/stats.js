@@ -37,6 +37,7 @@ export class Stats {
     this.elapsedMs = 0;
     this.startTime = 0; // wall-clock ms at the start (the series' second 0)
     this.abortReason = null;
+    this.interrupted = false; // stopped from outside (a signal, an AbortSignal), not by its limits
     this.entries = sequence ? new EntryStats(sequence) : null;
   }
 
@@ -61,6 +62,7 @@ export class Stats {
     json.series = this.series;
     json.abortReason = this.abortReason;
     if (this.entries !== null) json.entries = this.entries.toJSON();
+    json.interrupted = this.interrupted;
     return json;
   }
 
@@ -76,6 +78,7 @@ export class Stats {
     s.series = json.series || [];
     s.abortReason = json.abortReason;
     if (json.entries) s.entries = EntryStats.fromJSON(json.entries);
+    s.interrupted = Boolean(json.interrupted);
     return s;
   }
 
@@ -96,5 +99,6 @@ export class Stats {
       if (this.entries === null) this.entries = EntryStats.fromJSON(other.entries.toJSON());
       else this.entries.merge(other.entries);
     }
+    this.interrupted = this.interrupted || other.interrupted;
   }
 }

@@ -33,9 +33,10 @@ onStdinLine(async (line) => {
     clearInterval(progress);
     finish(`result ${JSON.stringify(stats)}`, 0);
   } else if (line === 'stop' && prepared) {
-    if (started) return prepared.run.stop();
+    if (started) return prepared.run.interrupt();
     // Stopped before it began: report an empty run rather than nothing.
     started = true;
+    prepared.run.stats.interrupted = true;
     prepared.run.stopping = true;
     finish(`result ${JSON.stringify(await prepared.run.start())}`, 0);
   }

@@ -105,7 +105,7 @@ test('Ctrl-C stops every child and still prints what was done', async () => {
   const server = await rawServer(({ socket }) => setTimeout(() => !socket.destroyed && socket.write(ok()), 5));
   try {
     const r = await runCli([server.url, '-t', '20', '-c', '4', '-k', '--cores', '2', '--quiet'], { interruptAfterMs: 1500 });
-    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.code, 130, r.stderr);
     assert.match(r.stdout, /Running on cores: +2/);
     const done = completed(r.stdout);
     const inFlight = Number(/In flight at stop: +(\d+)/.exec(r.stdout)?.[1] || 0);

@@ -122,6 +122,8 @@ export interface LoadTestOptions {
   maxSeconds?: number;
   /** Per-request timeout in ms (0: none). */
   timeout?: number;
+  /** Fail a response whose body is longer than this many bytes ('response body over N bytes'; 0: no limit). */
+  maxBodySize?: number;
   /** Open model: send this many requests per second, whatever the latency. */
   requestsPerSecond?: number;
   /**
@@ -309,6 +311,8 @@ export interface ResultData {
   unexpectedData: number;
   /** Why failFast or a throwing request generator stopped the run. */
   abortReason: string | null;
+  /** Stopped by Ctrl-C, SIGTERM or the signal option before its limits: the counts are partial. */
+  interrupted: boolean;
   /** Failures with no response, by reason. */
   errorsByReason: Record<string, number>;
   /** Responses a contentInspector marked, by "status[:code]". */

@@ -1,0 +1,167 @@
+// Signals: Ctrl-C (SIGINT) and SIGTERM stop a run, print its partial report once and exit 130 or
+// 143 as shells expect; a second Ctrl-C quits at once; children of --cores never outlive their
+// parent; the API's result says it was interrupted.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadTest } from '../src/index.js';
+import { rawServer, ok, runtimeCommand } from './servers.js';
+
+const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function until(condition, ms = 15000) {
+  const deadline = Date.now() + ms;
+  while (!condition() && Date.now() < deadline) await sleep(20);
+  return condition();
+}
+
+/** Starts the CLI; resolves { child, done } where done gives { code, signal, stdout, stderr }. */
+function startCli(args) {
+  const [command, prefix] = runtimeCommand(CLI);
+  const child = spawn(command, [...prefix, ...args], { env: { ...globalThis.process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (t) => (stdout += t));
+  child.stderr.on('data', (t) => (stderr += t));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30000);
+  const done = new Promise((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    }),
+  );
+  return { child, done };
+}
+
+// Process ids whose parent is `pid` (from /proc; the children of --cores).
+function childrenOf(pid) {
+  const found = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === pid && fields[0] !== 'Z') found.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+const slowOk = ({ socket }) => setTimeout(() => !socket.destroyed && socket.write(ok()), 5);
+
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+  test(`${signal} stops the run, prints the partial report once and exits ${code}`, async () => {
+    const server = await rawServer(slowOk);
+    try {
+      const { child, done } = startCli([server.url, '-t', '20', '-c', '2', '-k', '--quiet', '--json']);
+      assert.ok(await until(() => server.requests >= 20), 'requests were flowing');
+      globalThis.process.kill(child.pid, signal);
+      const r = await done;
+      assert.equal(r.code, code, r.stderr);
+      const result = JSON.parse(r.stdout);
+      assert.equal(result.interrupted, true);
+      assert.ok(result.totalTimeSeconds < 10, 'stopped long before -t');
+      assert.equal(result.totalRequests + result.inFlight, result.requestsSent);
+      assert.ok(result.totalRequests >= 18, `${result.totalRequests} completed`); // 20 read, 2 maybe in flight
+      // and the text report, once
+      const text = startCli([server.url, '-t', '20', '-c', '2', '-k', '--quiet']);
+      const before = server.requests;
+      assert.ok(await until(() => server.requests >= before + 20));
+      globalThis.process.kill(text.child.pid, signal);
+      const t = await text.done;
+      assert.equal(t.code, code, t.stderr);
+      assert.equal(t.stdout.match(/Completed requests/g).length, 1);
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+test('a run that ends by its limits is not interrupted; an AbortSignal interrupts the API run', async () => {
+  const server = await rawServer(slowOk);
+  try {
+    const full = await loadTest({ url: server.url, maxRequests: 10, concurrency: 2, agentKeepAlive: true });
+    assert.equal(full.interrupted, false);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const cut = await loadTest({ url: server.url, maxSeconds: 20, concurrency: 2, agentKeepAlive: true, signal: controller.signal });
+    assert.equal(cut.interrupted, true);
+    assert.ok(cut.totalTimeSeconds < 10);
+    assert.equal(cut.totalRequests + cut.inFlight, cut.requestsSent);
+  } finally {
+    await server.close();
+  }
+});
+
+test('--cores: SIGTERM to the parent stops its children, which report, and exits 143', async () => {
+  const server = await rawServer(slowOk);
+  try {
+    const { child, done } = startCli([server.url, '-t', '20', '-c', '4', '-k', '--cores', '2', '--quiet', '--json']);
+    assert.ok(await until(() => server.requests >= 40), 'the children were sending');
+    const children = childrenOf(child.pid);
+    assert.equal(children.length, 2, `children of ${child.pid}: ${children}`);
+    globalThis.process.kill(child.pid, 'SIGTERM');
+    const r = await done;
+    assert.equal(r.code, 143, r.stderr);
+    const result = JSON.parse(r.stdout);
+    assert.equal(result.interrupted, true);
+    assert.equal(result.cores, 2);
+    assert.equal(result.totalRequests + result.inFlight, result.requestsSent);
+    assert.ok(await until(() => children.every((pid) => !childrenOf(child.pid).includes(pid) && !isAlive(pid)), 5000), 'no child outlived the parent');
+    const after = server.requests;
+    await sleep(300);
+    assert.equal(server.requests, after, 'nothing more arrived');
+  } finally {
+    await server.close();
+  }
+});
+
+test('a second Ctrl-C quits at once while the first waits for stuck children', async () => {
+  const server = await rawServer(slowOk);
+  const { child, done } = startCli([server.url, '-t', '20', '-c', '2', '-k', '--cores', '2', '--quiet']);
+  let children = [];
+  try {
+    assert.ok(await until(() => server.requests >= 20), 'the children were sending');
+    children = childrenOf(child.pid);
+    assert.equal(children.length, 2);
+    // Frozen children cannot answer the parent's `stop`: the first Ctrl-C waits for them.
+    for (const pid of children) globalThis.process.kill(pid, 'SIGSTOP');
+    globalThis.process.kill(child.pid, 'SIGINT');
+    await sleep(500);
+    assert.equal(child.exitCode, null, 'the first Ctrl-C waits for the children');
+    const at = Date.now();
+    globalThis.process.kill(child.pid, 'SIGINT');
+    const r = await done;
+    assert.equal(r.code, 130, r.stderr);
+    assert.ok(Date.now() - at < 3000, 'the second Ctrl-C quit at once');
+  } finally {
+    // Thawed, the orphans find their stdin closed and end (src/worker.js).
+    for (const pid of children) {
+      try {
+        globalThis.process.kill(pid, 'SIGCONT');
+      } catch {
+        // already gone
+      }
+    }
+    child.kill('SIGKILL');
+    assert.ok(await until(() => children.every((pid) => !isAlive(pid)), 5000), 'the thawed children ended');
+    await server.close();
+  }
+});
+
+function isAlive(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
