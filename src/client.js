@@ -207,7 +207,9 @@ class Connection {
     this.finishFailed(reason);
     if (connectFailure) {
       run.connectFailed(reason);
-      if (!run.stopping) return this.waitAndProceed();
+      // Closed model: a connection would retry at once, as fast as connects fail; it backs off.
+      // The open model's schedule already bounds the attempts to its rate (and keeps it).
+      if (!run.stopping && !run.open) return this.waitAndProceed();
     }
     this.proceed();
   }
@@ -219,7 +221,6 @@ class Connection {
       this.proceed();
     }, this.backoff);
   }
-
 
   // parser callbacks
   onResponse() {
