@@ -6,6 +6,7 @@
 // current socket, so a request costs no closures or objects of its own.
 
 import { ResponseParser, decodeChunks, parseHeaders } from './parser.js';
+import { errorName } from './socket.js';
 import { Stats } from './stats.js';
 import { closeSecond } from './series.js';
 import { StageSchedule, connectionsAt, stagesDuration, targetAt } from './stages.js';
@@ -170,8 +171,7 @@ class Connection {
 
   close() {
     const run = this.run;
-    if (this.socket !== null) run.openSockets--;
-    this.socket = null;
+    run.socketClosed(this);
     if (!this.inFlight) {
       // An idle kept-alive connection closed by the server: open a new one when needed.
       this.proceed();
@@ -279,9 +279,6 @@ class Connection {
   }
 }
 
-function errorName(err) {
-  return (err && (err.code || err.name)) || 'socket error';
-}
 
 /**
  * One load test. `config` is what options.js produces; `adapter` implements src/socket.js.
@@ -421,6 +418,12 @@ export class Run {
     this.stats.connections++;
     if (++this.openSockets > this.peakSockets) this.peakSockets = this.openSockets;
     return this.adapter.connect(this.host, this.port, conn);
+  }
+
+  // The adapter closed a connection's socket (the server, a reset): it is no longer open.
+  socketClosed(conn) {
+    if (conn.socket !== null) this.openSockets--;
+    conn.socket = null;
   }
 
   disconnect(socket) {

@@ -16,6 +16,7 @@
 // or in flight at the stop.
 
 import { ResponseParser } from './parser.js';
+import { errorName } from './socket.js';
 
 // RFC 9110 9.2.2, as in client.js.
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
@@ -184,8 +185,7 @@ export class PipelinedConnection {
 
   close() {
     const run = this.run;
-    if (this.socket !== null) run.openSockets--;
-    this.socket = null;
+    run.socketClosed(this);
     if (this.count === 0) {
       // An idle kept-alive connection closed by the server: open a new one when needed.
       this.proceed();
@@ -366,6 +366,3 @@ export class PipelinedConnection {
   }
 }
 
-function errorName(err) {
-  return (err && (err.code || err.name)) || 'socket error';
-}

@@ -29,3 +29,8 @@ export function checkAdapter(adapter) {
   }
   return adapter;
 }
+
+/** A socket error's reason for the report: its code ('ECONNRESET', ...), else its name. */
+export function errorName(err) {
+  return (err && (err.code || err.name)) || 'socket error';
+}

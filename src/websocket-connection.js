@@ -14,6 +14,7 @@
 
 import { FrameParser } from './frame-parser.js';
 import { OP_BINARY, OP_CLOSE, OP_PING, OP_PONG, OP_TEXT, checkHandshake, closePayload, encodeFrame, handshakeRequest, newKey, newMask } from './websocket.js';
+import { errorName } from './socket.js';
 
 const CLOSED = 0;
 const HANDSHAKE = 1;
@@ -199,8 +200,7 @@ export class WebSocketConnection {
 
   close() {
     const run = this.run;
-    if (this.socket !== null) run.openSockets--;
-    this.socket = null;
+    run.socketClosed(this);
     const wasHandshake = this.state === HANDSHAKE;
     const wasClosing = this.state === CLOSING;
     this.state = CLOSED;
@@ -213,7 +213,7 @@ export class WebSocketConnection {
       return;
     }
     const err = this.socketError;
-    const reason = err !== null ? (err.code || err.name || 'socket error') : wasHandshake ? 'websocket upgrade: closed before response' : 'closed before response';
+    const reason = err !== null ? errorName(err) : wasHandshake ? 'websocket upgrade: closed before response' : 'closed before response';
     this.finishFailed(reason);
     if (wasHandshake) run.connectFailed(reason);
     this.proceed();
