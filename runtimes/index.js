@@ -7,6 +7,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnNode, spawnBun, spawnDeno, lineSplitter } from './spawn.js';
+import { nodeChildFlags, denoChildFlags } from './young-generation.js';
+export { capYoungGeneration } from './young-generation.js';
 import * as nodeNet from './node.js';
 import * as bunNet from './bun.js';
 import * as denoNet from './deno.js';
@@ -125,12 +127,16 @@ export const homeUrl = () => pathToFileURL(os.homedir() + '/').href;
 /**
  * Starts a child process of this runtime running `script` (see runtimes/spawn.js). `extra`:
  * `share` (node: a file descriptor the child gets as fd 3), `denoFlags` (deno: more flags),
- * `unixSocket` (a socket file it will connect to: Deno's permissions name it).
+ * `unixSocket` (a socket file it will connect to: Deno's permissions name it), `load` (a child
+ * that generates load: V8's young generation capped, see runtimes/young-generation.js).
  */
 export function spawnChild(script, env = {}, extra = {}) {
   if (runtime.name === 'bun') return spawnBun(script, env);
-  if (runtime.name === 'deno') return spawnDeno(script, env, { flags: extra.denoFlags, unixSocket: extra.unixSocket });
-  return spawnNode(script, env, extra.share);
+  if (runtime.name === 'deno') {
+    const flags = [...(extra.denoFlags || []), ...(extra.load ? denoChildFlags() : [])];
+    return spawnDeno(script, env, { flags, unixSocket: extra.unixSocket });
+  }
+  return spawnNode(script, env, extra.share, extra.load ? nodeChildFlags(proc.execArgv) : []);
 }
 
 /**

@@ -34,15 +34,15 @@ function tail(text) {
 }
 
 /**
- * node: child_process.spawn of process.execPath with the same node flags. `share`, a file
+ * node: child_process.spawn of process.execPath with the same node flags and `flags`. `share`, a file
  * descriptor of the parent, becomes the child's fd 3 (the test server's processes on node share
  * one listening socket).
  */
-export async function spawnNode(script, env, share) {
+export async function spawnNode(script, env, share, flags = []) {
   const { spawn } = await import('node:child_process');
   const proc = globalThis.process;
   const stdio = share ? ['pipe', 'pipe', 'pipe', share] : ['pipe', 'pipe', 'pipe'];
-  const child = spawn(proc.execPath, [...proc.execArgv, script], { stdio, env: { ...proc.env, ...env } });
+  const child = spawn(proc.execPath, [...proc.execArgv, ...flags, script], { stdio, env: { ...proc.env, ...env } });
   let stderr = '';
   const listeners = [];
   const split = lineSplitter((line) => listeners.forEach((fn) => fn(line)));

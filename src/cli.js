@@ -8,7 +8,7 @@ import { runLoadTest, withBodyOptions, bodyFromFile, VERSION } from './index.js'
 import { number, parseShard } from './options.js';
 import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './flags.js';
 import { findConfig, withConfig } from './config-file.js';
-import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter, terminal, writeText, envVar } from '../runtimes/index.js';
+import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter, terminal, writeText, envVar, capYoungGeneration } from '../runtimes/index.js';
 import { writeOutputs } from './output.js';
 import { parseStages } from './stages.js';
 import { harRequests } from './har.js';
@@ -295,6 +295,8 @@ async function main() {
   } catch (err) {
     return fail(err.message, 2);
   }
+  // Deno: once the command line is known to be good, restart with V8's young generation capped.
+  capYoungGeneration();
   // Named after the run, which has checked the URL by then.
   const targetOf = () => (options.socketPath ? `unix:${options.socketPath}` : new URL(options.url).host);
   if (options.sweep) return (await import('./sweep-command.js')).sweepCommand(options, { fail, describeFailure: (r) => describeFailure(r, targetOf()), targetOf });

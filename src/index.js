@@ -156,7 +156,7 @@ async function runOnSeveralCores(options, cores, hooks) {
     if (options.signal) options.signal.addEventListener('abort', () => handle.stop(), { once: true });
     if (hooks.onStart) hooks.onStart(handle);
   };
-  const spawn = (script) => spawnChild(script, {}, { unixSocket: config.socketPath });
+  const spawn = (script) => spawnChild(script, {}, { unixSocket: config.socketPath, load: true });
   const { stats, childErrors } = await runOnCores(childOptions, used, spawn, WORKER, { onStart });
   return makeResult(config, stats, { ...describe(adapter), cores: used, childErrors });
 }

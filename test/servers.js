@@ -5,8 +5,10 @@
 import net from 'node:net';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { readFileSync, readdirSync } from 'node:fs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
 const HEAD_END = '\r\n\r\n';
 
@@ -252,4 +254,61 @@ export function forwardProxy({ auth = null, refuse = 0 } = {}) {
       resolve(state);
     });
   });
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until condition() holds or `ms` pass; resolves to condition(). */
+export async function until(condition, ms = 15000) {
+  const deadline = Date.now() + ms;
+  while (!condition() && Date.now() < deadline) await sleep(20);
+  return condition();
+}
+
+/**
+ * Starts the CLI on this runtime and returns at once { child, done }: done resolves to
+ * { code, signal, stdout, stderr }. Killed after 30 s. `env` adds to its environment.
+ */
+export function startCli(args, env = {}) {
+  const [command, prefix] = runtimeCommand(CLI);
+  const child = spawn(command, [...prefix, ...args], { env: { ...globalThis.process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (t) => (stdout += t));
+  child.stderr.on('data', (t) => (stderr += t));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30000);
+  const done = new Promise((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    }),
+  );
+  return { child, done };
+}
+
+/** Process ids whose parent is `pid` (from /proc; the children of --cores). */
+export function childrenOf(pid) {
+  const found = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === pid && fields[0] !== 'Z') found.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/** A process's command line as a list (from /proc), or null once it is gone. */
+export function commandLine(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+  } catch {
+    return null;
+  }
 }

@@ -4,56 +4,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { loadTest } from '../src/index.js';
-import { rawServer, ok, runtimeCommand } from './servers.js';
-
-const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function until(condition, ms = 15000) {
-  const deadline = Date.now() + ms;
-  while (!condition() && Date.now() < deadline) await sleep(20);
-  return condition();
-}
-
-/** Starts the CLI; resolves { child, done } where done gives { code, signal, stdout, stderr }. */
-function startCli(args) {
-  const [command, prefix] = runtimeCommand(CLI);
-  const child = spawn(command, [...prefix, ...args], { env: { ...globalThis.process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stdout.on('data', (t) => (stdout += t));
-  child.stderr.on('data', (t) => (stderr += t));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30000);
-  const done = new Promise((resolve) =>
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    }),
-  );
-  return { child, done };
-}
-
-// Process ids whose parent is `pid` (from /proc; the children of --cores).
-function childrenOf(pid) {
-  const found = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === pid && fields[0] !== 'Z') found.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
+import { rawServer, ok, sleep, until, startCli, childrenOf } from './servers.js';
 
 const slowOk = ({ socket }) => setTimeout(() => !socket.destroyed && socket.write(ok()), 5);
 

@@ -1,0 +1,69 @@
+// V8's young generation is capped where loadtest generates load (runtimes/young-generation.js):
+// the CLI on Deno restarts itself in place with the flag, and --cores children on node and deno
+// start with it. The restart must keep the process (same PID: signals, exit codes) and must leave
+// a user's own V8 flags alone.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { rawServer, ok, until, startCli, childrenOf, commandLine } from './servers.js';
+import { nodeChildFlags, YOUNG_GENERATION_FLAG } from '../runtimes/young-generation.js';
+
+const runtime = globalThis.Deno ? 'deno' : globalThis.Bun ? 'bun' : 'node';
+const hasProc = existsSync('/proc/self/cmdline');
+const slowOk = ({ socket }) => setTimeout(() => !socket.destroyed && socket.write(ok()), 5);
+const capped = (args) => args.some((a) => a === YOUNG_GENERATION_FLAG || a === `--v8-flags=${YOUNG_GENERATION_FLAG}`);
+
+test('a node child gets the cap unless its parent names a semi-space size', () => {
+  assert.deepEqual(nodeChildFlags([]), [YOUNG_GENERATION_FLAG]);
+  assert.deepEqual(nodeChildFlags(['--enable-source-maps']), [YOUNG_GENERATION_FLAG]);
+  assert.deepEqual(nodeChildFlags(['--max-semi-space-size=8']), []);
+});
+
+test('the CLI on deno restarts in place with the cap; SIGINT still gives the report and 130', { skip: runtime !== 'deno' ? 'the restart is deno only' : !hasProc && 'needs /proc' }, async () => {
+  const server = await rawServer(slowOk);
+  try {
+    const { child, done } = startCli([server.url, '-t', '20', '-c', '2', '-k', '--quiet', '--json']);
+    assert.ok(await until(() => server.requests >= 20), 'requests were flowing');
+    const args = commandLine(child.pid);
+    assert.ok(capped(args), `same PID, restarted with the flag: ${args.join(' ')}`);
+    globalThis.process.kill(child.pid, 'SIGINT');
+    const r = await done;
+    assert.equal(r.code, 130, r.stderr);
+    const result = JSON.parse(r.stdout);
+    assert.equal(result.interrupted, true);
+    assert.equal(result.totalRequests + result.inFlight, result.requestsSent);
+  } finally {
+    await server.close();
+  }
+});
+
+test("the CLI on deno leaves the user's own V8 flags alone", { skip: runtime !== 'deno' ? 'the restart is deno only' : !hasProc && 'needs /proc' }, async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  try {
+    const { child, done } = startCli([server.url, '-t', '20', '-c', '1', '-k', '--quiet'], { DENO_V8_FLAGS: '--max-semi-space-size=4' });
+    assert.ok(await until(() => server.requests >= 10), 'requests were flowing');
+    const args = commandLine(child.pid);
+    assert.ok(!args.some((a) => a.startsWith('--v8-flags')), args.join(' '));
+    child.kill('SIGKILL');
+    await done;
+  } finally {
+    await server.close();
+  }
+});
+
+test('--cores children start with the cap', { skip: runtime === 'bun' ? 'JavaScriptCore has no such flag' : !hasProc && 'needs /proc' }, async () => {
+  const server = await rawServer(slowOk);
+  try {
+    const { child, done } = startCli([server.url, '-t', '20', '-c', '2', '-k', '--cores', '2', '--quiet', '--json']);
+    assert.ok(await until(() => server.requests >= 20), 'requests were flowing');
+    const kids = childrenOf(child.pid).map(commandLine).filter((args) => args && args.some((a) => a.endsWith('worker.js')));
+    assert.equal(kids.length, 2);
+    for (const args of kids) assert.ok(capped(args), args.join(' '));
+    globalThis.process.kill(child.pid, 'SIGTERM');
+    const r = await done;
+    assert.equal(r.code, 143, r.stderr);
+  } finally {
+    await server.close();
+  }
+});
