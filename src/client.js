@@ -121,18 +121,21 @@ class Connection {
     this.retried = false;
     // Closed model: latency from now. Open model: from the request's time in the schedule, so
     // that waiting for a free connection counts (no coordinated omission).
-    this.startTime = run.open ? run.intendedTime : performance.now();
-    this.send();
+    // One clock read for both moments, taken together: on Deno performance.now() is an op,
+    // and a third read per request was 1.3 % of its time at keep-alive.
+    const now = performance.now();
+    this.startTime = run.open ? run.intendedTime : now;
+    this.send(now);
   }
 
-  send() {
+  send(now = performance.now()) {
     if (this.socket === null) this.open();
     this.inFlight = true;
     this.run.inFlight++;
     this.responseDone = false;
     this.parseError = null;
     this.parser.expect(this.isHead);
-    this.sentAt = performance.now();
+    this.sentAt = now;
     this.socket.write(this.bytes);
   }
 

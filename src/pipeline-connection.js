@@ -126,7 +126,8 @@ export class PipelinedConnection {
       this.indexes[slot] = index;
       this.requestBytes[slot] = bytes;
       this.retrieds[slot] = 0;
-      this.starts[slot] = run.open ? run.intendedTime : performance.now();
+      const now = performance.now(); // one clock read for both moments (see client.js next())
+      this.starts[slot] = run.open ? run.intendedTime : now;
       if (this.socket === null) this.open();
       // The parser reads the oldest request's response; it is told about a request only when
       // that one becomes the oldest (here, or in onResponse).
@@ -134,7 +135,7 @@ export class PipelinedConnection {
       this.count++;
       this.inFlight++;
       run.inFlight++;
-      this.sents[slot] = performance.now();
+      this.sents[slot] = now;
       if (fixed !== null) batch++;
       else this.socket.write(bytes);
     }
