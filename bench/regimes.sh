@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The three regimes of issue 12 in one table (bench/README.md, "Three regimes"):
 #
-#   bash bench/regimes.sh                      # 3 interleaved rounds of 5 s runs, ~15 min
+#   bash bench/regimes.sh                      # 3 interleaved rounds of 5 s runs (20 s at 10 000 connections), ~25 min
 #   ROUNDS=5 SECONDS_PER_RUN=10 bash bench/regimes.sh
 #   REGIMES=10k TOOLS='wrk|deno' bash bench/regimes.sh   # a part of it
 #

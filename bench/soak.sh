@@ -6,7 +6,7 @@
 # that drops. Not part of npm test: at ~30-100k req/s it takes minutes per runtime.
 #   sh bench/soak.sh [REQUESTS] [CONNECTIONS] [RUNTIMES]     e.g. sh bench/soak.sh 3000000 50 "node bun"
 # Needs nginx (apt-get install nginx) and Linux (/proc). nginx is pinned to core 0, loadtest to
-# core 1. Rate is read from the progress line loadtest prints (with CI=1, one every 5 s): the
+# core 1. Requests at each sample are read from the progress line loadtest prints (with CI=1, one every 5 s): the
 # sample's request count is that of the last line, up to 5 s old.
 set -eu
 cd "$(dirname "$0")/.."
@@ -56,10 +56,14 @@ for rt in $RUNTIMES; do
     const oneM = firstOver(1e6);
     const last = rows[rows.length - 1];
     const peak = Math.max(...rows.map((row) => row[1]));
-    const half = Math.floor(rows.length / 2);
-    const rate = (from, to) => Math.round((at(rows[to], to) - at(rows[from], from)) / Math.max(1, rows[to][0] - rows[from][0]));
+    // The rate of each half from the per-second series of the result (exact; the progress lines
+    // the samples carry lag up to 5 s, which made the second half look slower). The last second
+    // may be cut short, so it is left out.
+    const whole = r.series.slice(0, -1);
+    const mid = Math.floor(whole.length / 2);
+    const rateOf = (list) => Math.round(list.reduce((n, s) => n + s.completed, 0) / list.reduce((t, s) => t + s.durationMs / 1000, 0));
     console.log(`${rt}: ${total} requests in ${r.totalTimeSeconds.toFixed(1)} s (${r.rps} req/s), errors ${r.totalErrors}`);
     console.log(`  RSS at 1 M: ${mb(oneM[1])} (${oneM[0]} s)   at the end (${(total / 1e6).toFixed(1)} M): ${mb(last[1])}   peak ${mb(peak)}   growth ${(((last[1] - oneM[1]) / oneM[1]) * 100).toFixed(1)} %`);
-    if (rows.length > 4) console.log(`  rate first half ${rate(1, half)} req/s, second half ${rate(half, rows.length - 1)} req/s`);
+    if (whole.length > 4) console.log(`  rate first half ${rateOf(whole.slice(0, mid))} req/s, second half ${rateOf(whole.slice(mid))} req/s (from its series)`);
   ' "$rt" "$TMP/$rt.samples" "$TMP/$rt.json" "$REQUESTS"
 done

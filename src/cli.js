@@ -288,6 +288,9 @@ async function main() {
       console.log(`loadtest ${VERSION} (${runtime.name} ${runtime.version}, socket ${adapter.name})`);
       return exit(0);
     }
+    // Deno: a load run restarts here with V8's young generation capped (runtimes/young-
+    // generation.js), before any file is read: `-p /dev/stdin` must find its input still there.
+    capYoungGeneration();
     const config = await findConfig(cwdUrl(), homeUrl(), readIfThere);
     options = await toOptions(config ? withConfig(args, config.flags) : args);
     // A configuration file's concurrency gives way to the sweep's; a -c flag contradicts it.
@@ -295,8 +298,6 @@ async function main() {
   } catch (err) {
     return fail(err.message, 2);
   }
-  // Deno: once the command line is known to be good, restart with V8's young generation capped.
-  capYoungGeneration();
   // Named after the run, which has checked the URL by then.
   const targetOf = () => (options.socketPath ? `unix:${options.socketPath}` : new URL(options.url).host);
   if (options.sweep) return (await import('./sweep-command.js')).sweepCommand(options, { fail, describeFailure: (r) => describeFailure(r, targetOf()), targetOf });

@@ -6,9 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { rawServer, ok, until, startCli, childrenOf, commandLine } from './servers.js';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { rawServer, ok, until, startCli, childrenOf, commandLine, runtimeCommand } from './servers.js';
 import { nodeChildFlags, YOUNG_GENERATION_FLAG } from '../runtimes/young-generation.js';
 
+const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const runtime = globalThis.Deno ? 'deno' : globalThis.Bun ? 'bun' : 'node';
 const hasProc = existsSync('/proc/self/cmdline');
 const slowOk = ({ socket }) => setTimeout(() => !socket.destroyed && socket.write(ok()), 5);
@@ -63,6 +66,26 @@ test('--cores children start with the cap', { skip: runtime === 'bun' ? 'JavaScr
     globalThis.process.kill(child.pid, 'SIGTERM');
     const r = await done;
     assert.equal(r.code, 143, r.stderr);
+  } finally {
+    await server.close();
+  }
+});
+
+test('the restart comes before any file is read: -p /dev/stdin still finds its input', { skip: runtime !== 'deno' ? 'the restart is deno only' : !hasProc && 'needs /proc' }, async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  try {
+    const [command, prefix] = runtimeCommand(CLI);
+    const child = spawn(command, [...prefix, server.url, '-n', '3', '-p', '/dev/stdin', '--quiet'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end('{"from":"stdin"}');
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (t) => (stderr += t));
+    child.stdout.resume();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20000);
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(server.bodies, ['{"from":"stdin"}', '{"from":"stdin"}', '{"from":"stdin"}']);
   } finally {
     await server.close();
   }
