@@ -40,6 +40,15 @@ const H_CONTENT_LENGTH = 1;
 const H_TRANSFER_ENCODING = 2;
 const H_CONNECTION = 4;
 
+// Which of the names above (its H_ bit) the len bytes at from are, ignoring case; 0 if none.
+function matchName(buf, from, len) {
+  const k = len === 14 ? 0 : len === 17 ? 1 : len === 10 ? 2 : -1;
+  if (k < 0) return 0;
+  const name = NAMES[k];
+  for (let x = 0; x < len; x++) if (lower(buf[from + x]) !== name[x]) return 0;
+  return 1 << k;
+}
+
 // Status line prefix "HTTP/1." then one digit, SP, three digits.
 const HTTP_PREFIX = new TextEncoder().encode('HTTP/1.');
 
@@ -271,9 +280,24 @@ export class ResponseParser {
             return this.headComplete(i);
           } else {
             this.state = S_HEADER_NAME;
-            this.nameMask = H_CONTENT_LENGTH | H_TRANSFER_ENCODING | H_CONNECTION;
-            this.nameLen = 0;
-            this.nameByte(b);
+            // Fast path: the whole name is in this chunk. Only a name of 10, 14 or 17 bytes can
+            // be one we act on; it is compared once, and every other name skipped in a tight loop.
+            let j = i;
+            while (j < end) {
+              const c = buf[j];
+              if (c === 58 || c === LF) break;
+              j++;
+            }
+            if (j < end && buf[j] === 58) {
+              this.nameLen = j - i + 1;
+              this.nameMask = matchName(buf, i - 1, this.nameLen);
+              this.headBytes += j - i;
+              i = j; // at the ':', which the S_HEADER_NAME case takes next
+            } else {
+              this.nameMask = H_CONTENT_LENGTH | H_TRANSFER_ENCODING | H_CONNECTION;
+              this.nameLen = 0;
+              this.nameByte(b);
+            }
           }
           break;
         case S_HEADER_NAME:
