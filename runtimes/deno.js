@@ -125,14 +125,21 @@ class DenoSocket {
   async readLoop() {
     const conn = this.conn;
     let buf = new Uint8Array(READ_MIN);
+    // The view handed on, made again only when the read's length changes (responses to the
+    // same request mostly have the same length): most reads then allocate nothing here.
+    let view = buf.subarray(0, 0);
     try {
       for (;;) {
         const n = await conn.read(buf);
         if (this.dead) return;
         if (n === null) break;
-        this.handlers.data(buf.subarray(0, n));
+        if (view.length !== n) view = buf.subarray(0, n);
+        this.handlers.data(view);
         if (this.dead) return;
-        if (n === buf.length && n < READ_MAX) buf = new Uint8Array(n * 2);
+        if (n === buf.length && n < READ_MAX) {
+          buf = new Uint8Array(n * 2);
+          view = buf.subarray(0, 0);
+        }
       }
     } catch (err) {
       if (this.dead) return;

@@ -16,6 +16,15 @@ export const canSkipVerify = true;
 // space and ~4-8 KiB of RSS each at 10 000 connections.
 const SHARED_READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
+// The view handed on for a read of n bytes: made again only when n changes. A server's
+// responses to the same request are mostly the same length, so most reads allocate nothing;
+// the view is as valid as before (until data() returns: the next read overwrites its bytes).
+let lastView = SHARED_READ_BUFFER.subarray(0, 0);
+function viewOf(buf, n) {
+  if (lastView.length !== n || lastView.buffer !== buf.buffer) lastView = buf.subarray(0, n);
+  return lastView;
+}
+
 /**
  * tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. path: a Unix
  * domain socket to connect to instead of host and port. tunnel: { request } to send to the
@@ -34,7 +43,7 @@ export function connect(host, port, handlers, tls = null, path = null, tunnel = 
         buffer: SHARED_READ_BUFFER,
         callback(n, buf) {
           intoBuffer = true;
-          if (!dead) handlers.data(buf.subarray(0, n));
+          if (!dead) handlers.data(viewOf(buf, n));
         },
       };
   // noDelay: a request is one write that must leave at once, not wait for Nagle's timer.
