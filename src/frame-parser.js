@@ -12,7 +12,9 @@
 //
 // `masked`: whether frames must be masked (a server reads a client's) or must not be (a client
 // reads a server's); either mistake is a protocol error (5.1). Without capture, data payloads
-// are only counted: nothing is allocated per message.
+// are only counted: nothing is allocated per message. `maxMessage` (bytes, 0: none) fails a
+// message that would grow past it as soon as a frame's length says so, with
+// `messageTooLarge` set: a server streaming an endless message is stopped, not read forever.
 
 const S_HEAD = 0;
 const S_LENGTH = 1;
@@ -25,8 +27,9 @@ const S_DEAD = 5;
 const sliceCopy = Uint8Array.prototype.slice;
 
 export class FrameParser {
-  constructor(handler, { masked = false, capture = false } = {}) {
+  constructor(handler, { masked = false, capture = false, maxMessage = 0 } = {}) {
     this.handler = handler;
+    this.maxMessage = maxMessage;
     this.expectMasked = masked;
     this.capture = capture;
     this.maskKey = new Uint8Array(4);
@@ -37,6 +40,7 @@ export class FrameParser {
   /** A new connection. */
   restart() {
     this.state = S_HEAD;
+    this.messageTooLarge = false;
     this.fin = false;
     this.opcode = 0;
     this.masked = false;
@@ -125,6 +129,10 @@ export class FrameParser {
   }
 
   lengthDone() {
+    if (this.opcode < 8 && this.maxMessage > 0 && this.messageLength + this.length > this.maxMessage) {
+      this.messageTooLarge = true;
+      return this.fail(`message over ${this.maxMessage} bytes`);
+    }
     if (this.masked) {
       this.maskLeft = 4;
       this.state = S_MASK;

@@ -37,7 +37,7 @@ export class WebSocketConnection {
     this.state = CLOSED;
     this.retired = false; // connection stages: closes once its message is answered
     this.parked = false;
-    this.parser = new FrameParser(this, { masked: false, capture: run.capture });
+    this.parser = new FrameParser(this, { masked: false, capture: run.capture, maxMessage: run.config.maxBodySize || 0 });
     this.mask = newMask();
     this.frame = null; // the run's fixed message, framed with this connection's mask
     this.key = '';
@@ -256,7 +256,7 @@ export class WebSocketConnection {
   }
 
   onFrameError(reason) {
-    this.failure = `websocket protocol error: ${reason}`;
+    this.failure = this.parser.messageTooLarge ? `websocket ${reason}` : `websocket protocol error: ${reason}`;
   }
 
   finishFailed(reason) {

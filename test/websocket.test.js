@@ -369,6 +369,44 @@ test('a protocol error from the server is the reason, and -t stops a run with me
   }
 });
 
+test('maxBodySize bounds a message: a frame that would pass it fails at its length, split or fragmented', () => {
+  const over = (bytes, splits = []) => {
+    const parser = new FrameParser(null, { maxMessage: 100 });
+    const seen = collector(parser);
+    let at = 0;
+    for (const to of [...splits, bytes.length]) parser.execute(bytes, at, to), (at = to);
+    return { errors: seen.errors, messages: seen.messages.length, tooLarge: parser.messageTooLarge };
+  };
+  const big = encodeFrame(OP_BINARY, new Uint8Array(101), null);
+  assert.deepEqual(over(big.subarray(0, 4)), { errors: ['message over 100 bytes'], messages: 0, tooLarge: true }, 'known from the header alone');
+  assert.deepEqual(over(big, [1, 2, 3]), { errors: ['message over 100 bytes'], messages: 0, tooLarge: true });
+  assert.deepEqual(over(encodeFrame(OP_BINARY, new Uint8Array(100), null)), { errors: [], messages: 1, tooLarge: false }, 'exactly the limit passes');
+  const fragments = join([encodeFrame(OP_TEXT, new Uint8Array(60), null, false), encodeFrame(OP_CONTINUATION, new Uint8Array(60), null)]);
+  assert.deepEqual(over(fragments), { errors: ['message over 100 bytes'], messages: 0, tooLarge: true }, 'fragments add up');
+  const ping = encodeFrame(OP_PING, new Uint8Array(120), null); // over 100, but a control frame
+  assert.deepEqual(over(ping).errors, [], 'control frames are not messages');
+});
+
+test('a server that answers with an endless message: each fails at maxBodySize with that reason', async () => {
+  const endless = await wsServer(({ socket }) => {
+    // A fragmented message that never ends: a frame without FIN, then continuations, as fast as read.
+    socket.write(encodeFrame(OP_TEXT, new Uint8Array(16384), null, false));
+    const piece = encodeFrame(OP_CONTINUATION, new Uint8Array(16384), null, false);
+    const more = () => {
+      while (!socket.destroyed && socket.write(piece));
+      if (!socket.destroyed) socket.once('drain', more);
+    };
+    more();
+  });
+  try {
+    const result = await loadTest({ url: endless.url, maxRequests: 3, concurrency: 1, maxBodySize: 100000, timeout: 5000 });
+    assert.deepEqual(result.errorsByReason, { 'websocket message over 100000 bytes': 3 });
+    assert.equal(result.totalRequests + result.inFlight, result.requestsSent);
+  } finally {
+    await endless.close();
+  }
+});
+
 test('--cores 2 over WebSocket: the children\'s messages add up', async () => {
   const server = await startServer({ port: 0, host: '127.0.0.1', quiet: true });
   try {
