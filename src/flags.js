@@ -38,7 +38,7 @@ Load:
       --pipeline N           up to N requests in flight per connection, answered in order; implies
                              -k; not for ws:// (default 1: send once the last one is answered)
   -d, --timeout MS           fail a request after MS ms without a full response (default 0: none)
-      --max-body BYTES       fail a longer response body or WebSocket message (0: no limit)
+      --max-body BYTES       fail a longer body or WebSocket message (default 0: no limit)
       --socket NAME          socket adapter: node (node:net and node:tls, on every runtime), bun
                              or deno (on that runtime only; its own sockets)
                              (default: the runtime's own, or LOADTEST_SOCKET's)
