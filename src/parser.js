@@ -40,6 +40,16 @@ const H_CONTENT_LENGTH = 1;
 const H_TRANSFER_ENCODING = 2;
 const H_CONNECTION = 4;
 
+// Where a header name that goes on at i ends: at its ':', at a LF (malformed), or at end.
+function nameEnd(buf, i, end) {
+  while (i < end) {
+    const c = buf[i];
+    if (c === 58 || c === LF) return i;
+    i++;
+  }
+  return end;
+}
+
 // Which of the names above (its H_ bit) the len bytes at from are, ignoring case; 0 if none.
 function matchName(buf, from, len) {
   const k = len === 14 ? 0 : len === 17 ? 1 : len === 10 ? 2 : -1;
@@ -235,12 +245,7 @@ export class ResponseParser {
         this.headBytes += j - i;
         i = j;
       } else if (state === S_HEADER_NAME && this.nameMask === 0) {
-        let j = i;
-        while (j < end) {
-          const c = buf[j];
-          if (c === 58 || c === LF) break;
-          j++;
-        }
+        const j = nameEnd(buf, i, end);
         this.headBytes += j - i;
         this.nameLen += j - i;
         i = j;
@@ -282,12 +287,7 @@ export class ResponseParser {
             this.state = S_HEADER_NAME;
             // Fast path: the whole name is in this chunk. Only a name of 10, 14 or 17 bytes can
             // be one we act on; it is compared once, and every other name skipped in a tight loop.
-            let j = i;
-            while (j < end) {
-              const c = buf[j];
-              if (c === 58 || c === LF) break;
-              j++;
-            }
+            const j = nameEnd(buf, i, end);
             if (j < end && buf[j] === 58) {
               this.nameLen = j - i + 1;
               this.nameMask = matchName(buf, i - 1, this.nameLen);
