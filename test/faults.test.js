@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { loadTest } from '../src/index.js';
-import { ok } from './servers.js';
+import { ok, writeForever } from './servers.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -147,11 +147,7 @@ for (const framing of ['chunked', 'close-delimited']) {
     const srv = await server((socket) => {
       socket.write(head);
       // Endless: as fast as the client reads, until it goes away.
-      const more = () => {
-        while (!socket.destroyed && socket.write(piece));
-        if (!socket.destroyed) socket.once('drain', more);
-      };
-      more();
+      writeForever(socket, piece);
     });
     try {
       const result = await loadTest({ url: srv.url, maxRequests: 6, concurrency: 2, maxBodySize: 100000, timeout: 5000 });

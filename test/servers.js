@@ -103,20 +103,21 @@ export function shownReport(result) {
 }
 
 /**
- * Spawns `script` with `args` on this runtime and resolves, once the process has exited and its
- * output is closed, to { code, signal, stdout, stderr }. `onStdout(text, child)` sees the output
- * so far as it arrives. A process still running after `timeoutMs` is killed and the promise rejects;
- * `interruptAfterMs` sends it SIGINT (Ctrl-C) after that long. It runs in the repository's folder
- * unless `cwd` names another; `env` adds to its environment.
+ * Starts `script` with `args` on this runtime and returns at once { child, done }: done resolves,
+ * once the process has exited and its output is closed, to { code, signal, stdout, stderr }.
+ * `onStdout(text, child)` sees the output so far as it arrives. A process still running after
+ * `timeoutMs` is killed and done rejects; `interruptAfterMs` sends it SIGINT (Ctrl-C) after that
+ * long. It runs in the repository's folder unless `cwd` names another; `env` adds to its
+ * environment.
  */
-export function spawnScript(script, args, { onStdout, interruptAfterMs, timeoutMs = 30000, cwd = ROOT, env = {} } = {}) {
+export function startScript(script, args, { onStdout, interruptAfterMs, timeoutMs = 30000, cwd = ROOT, env = {} } = {}) {
   const [command, prefix] = runtimeCommand(script);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [...prefix, ...args], {
-      cwd,
-      env: { ...globalThis.process.env, NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  const child = spawn(command, [...prefix, ...args], {
+    cwd,
+    env: { ...globalThis.process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const done = new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -143,8 +144,14 @@ export function spawnScript(script, args, { onStdout, interruptAfterMs, timeoutM
       else resolve({ code, signal, stdout, stderr });
     });
   });
+  return { child, done };
 }
 
+/** startScript's result once the process is done (see there). */
+export const spawnScript = (script, args, options) => startScript(script, args, options).done;
+
+/** The CLI on this runtime, started (see startScript); `env` adds to its environment. */
+export const startCli = (args, env = {}) => startScript(CLI, args, { env });
 
 /**
  * Runs a command (not a script of this runtime: tsc, npm, bun, deno) and resolves to
@@ -265,29 +272,6 @@ export async function until(condition, ms = 15000) {
   return condition();
 }
 
-/**
- * Starts the CLI on this runtime and returns at once { child, done }: done resolves to
- * { code, signal, stdout, stderr }. Killed after 30 s. `env` adds to its environment.
- */
-export function startCli(args, env = {}) {
-  const [command, prefix] = runtimeCommand(CLI);
-  const child = spawn(command, [...prefix, ...args], { env: { ...globalThis.process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stdout.on('data', (t) => (stdout += t));
-  child.stderr.on('data', (t) => (stderr += t));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30000);
-  const done = new Promise((resolve) =>
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    }),
-  );
-  return { child, done };
-}
-
 /** Process ids whose parent is `pid` (from /proc; the children of --cores). */
 export function childrenOf(pid) {
   const found = [];
@@ -311,4 +295,13 @@ export function commandLine(pid) {
   } catch {
     return null;
   }
+}
+
+/** Writes `piece` to `socket` again and again, as fast as it is read, until the socket is gone. */
+export function writeForever(socket, piece) {
+  const more = () => {
+    while (!socket.destroyed && socket.write(piece));
+    if (!socket.destroyed) socket.once('drain', more);
+  };
+  more();
 }

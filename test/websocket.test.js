@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadTest, startServer } from '../src/index.js';
 import { FrameParser } from '../src/frame-parser.js';
+import { writeForever } from './servers.js';
 import { OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT, acceptFor, checkHandshake, closePayload, encodeFrame, sha1 } from '../src/websocket.js';
 
 const pem = (name) => readFileSync(new URL(`./tls/${name}.pem`, import.meta.url), 'utf8');
@@ -391,12 +392,7 @@ test('a server that answers with an endless message: each fails at maxBodySize w
   const endless = await wsServer(({ socket }) => {
     // A fragmented message that never ends: a frame without FIN, then continuations, as fast as read.
     socket.write(encodeFrame(OP_TEXT, new Uint8Array(16384), null, false));
-    const piece = encodeFrame(OP_CONTINUATION, new Uint8Array(16384), null, false);
-    const more = () => {
-      while (!socket.destroyed && socket.write(piece));
-      if (!socket.destroyed) socket.once('drain', more);
-    };
-    more();
+    writeForever(socket, encodeFrame(OP_CONTINUATION, new Uint8Array(16384), null, false));
   });
   try {
     const result = await loadTest({ url: endless.url, maxRequests: 3, concurrency: 1, maxBodySize: 100000, timeout: 5000 });
