@@ -12,9 +12,9 @@
 // the CLI on Deno restarts itself once with it, in place (execve: same process, same PID, same
 // terminal, signals and exit code, the same command line and so the same permissions), when it
 // may: on Linux, with FFI allowed (`deno run -A` allows it), and when neither the command line
-// nor DENO_V8_FLAGS names V8 flags of the user's own. Node 20 cannot replace its own process, so `node src/cli.js` keeps V8's
-// default (its growth is smaller: about 3 MB once); `node --max-semi-space-size=2 src/cli.js`
-// caps it.
+// nor DENO_V8_FLAGS names V8 flags of the user's own. Node 20 cannot replace its own process,
+// so `node src/cli.js` keeps V8's default (its growth is smaller: about 3 MB once);
+// `node --max-semi-space-size=2 src/cli.js` caps it.
 
 export const YOUNG_GENERATION_FLAG = '--max-semi-space-size=2';
 
