@@ -73,7 +73,9 @@ const handlers = {
   },
   handshake(socket, success, authorizationError) {
     const w = socket.data;
-    if (!success && authorizationError && !w.dead) {
+    // Bun 1.4 reports a failed check here (success false) whatever rejectUnauthorized says, and
+    // goes on with the connection: only a verifying connection may fail on it.
+    if (!success && authorizationError && w.verify && !w.dead) {
       w.fail(tlsError(authorizationError));
       socket.terminate();
       return;
@@ -99,6 +101,7 @@ class BunSocket {
     this.connecting = false; // inside Bun.connect()
     this.tunnel = null; // through a proxy: { request, reader, tls }
     this.tunnelUp = false;
+    this.verify = true; // fail the connection on a certificate error (rejectUnauthorized)
   }
 
   // The proxy's answer to CONNECT: on a 2xx the tunnel carries the core's bytes, through TLS for
@@ -191,6 +194,7 @@ function tlsError(err) {
 export function connect(host, port, h, tls = null, path = null, tunnel = null) {
   const w = new BunSocket(h);
   w.unix = path !== null;
+  if (tls) w.verify = tls.rejectUnauthorized !== false;
   const options = path ? { unix: path, socket: handlers, data: w } : { hostname: host, port, socket: handlers, data: w };
   const bunTls = tls
     ? {

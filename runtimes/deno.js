@@ -5,13 +5,16 @@
 // order.
 
 import { tunnelReader } from '../src/proxy.js';
+import { ignoresCertificates } from './deno-restart.js';
 
 export const name = 'Deno.connect';
 export const tlsName = 'Deno.connectTls';
 
 // Deno cannot skip certificate checks for one connection, only for the whole process
-// (--unsafely-ignore-certificate-errors).
-export const canSkipVerify = false;
+// (--unsafely-ignore-certificate-errors, which the CLI's restart adds for --insecure), and a
+// process that skips them cannot check them on Deno.connectTls (node:tls on Deno still does).
+export const canSkipVerify = ignoresCertificates();
+export const canVerify = !canSkipVerify;
 
 // Deno.connectTls takes TCP only, and Deno.startTls refuses a Unix connection.
 export const tlsOverUnix = false;

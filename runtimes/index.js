@@ -8,7 +8,8 @@ import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnNode, spawnBun, spawnDeno, lineSplitter } from './spawn.js';
 import { nodeChildFlags, denoChildFlags } from './young-generation.js';
-export { capYoungGeneration } from './young-generation.js';
+import { ignoresCertificates, IGNORE_CERTIFICATES } from './deno-restart.js';
+export { restartDeno } from './deno-restart.js';
 import * as nodeNet from './node.js';
 import * as bunNet from './bun.js';
 import * as denoNet from './deno.js';
@@ -48,14 +49,18 @@ export function pickAdapter(forced, tls = null, path = null, tunnel = null) {
     if (!path && !tunnel) return { name: adapter.name, connect };
     return { name: adapter.name + how, connect: (host, port, handlers) => connect(host, port, handlers, null, path, tunnel) };
   }
-  // Deno's own TLS cannot skip the check, nor run over a Unix socket; node:tls on Deno can do
-  // both. Fall back to it unless the adapter was asked for by name, where silently verifying
-  // (or failing) would be a lie.
-  const cannot = !tls.rejectUnauthorized && !adapter.canSkipVerify ? 'skip' : path && adapter.tlsOverUnix === false ? 'unix' : null;
-  if (cannot) {
+  // Deno's own TLS checks certificates or not for the whole process (runtimes/deno-restart.js),
+  // and cannot run over a Unix socket; node:tls on Deno can do all three. Fall back to it unless
+  // the adapter was asked for by name, where silently verifying (or not, or failing) would be a lie.
+  const cannot = tls.rejectUnauthorized
+    ? adapter.canVerify === false && 'verify'
+    : !adapter.canSkipVerify && 'skip';
+  const why = cannot || (path && adapter.tlsOverUnix === false ? 'unix' : null);
+  if (why) {
     if (!forced) return pickAdapter('node', tls, path, tunnel);
-    if (cannot === 'unix') throw new Error(`--unix-socket: ${runtime.name}'s own TLS cannot run over a Unix socket; use --socket node`);
-    throw new Error(`--insecure: ${runtime.name}'s own TLS cannot skip certificate checks for one connection; use --socket node, or pass the server's CA with --ca`);
+    if (why === 'unix') throw new Error(`--unix-socket: ${runtime.name}'s own TLS cannot run over a Unix socket; use --socket node`);
+    if (why === 'verify') throw new Error(`--socket ${forced}: this process skips every certificate check (--unsafely-ignore-certificate-errors); use --socket node, or --insecure`);
+    throw new Error(`--insecure: ${runtime.name}'s own TLS skips certificate checks only in a process started with --unsafely-ignore-certificate-errors (the CLI restarts so); use --socket node, or pass the server's CA with --ca`);
   }
   return { name: adapter.tlsName + how, connect: (host, port, handlers) => connect(host, port, handlers, tls, path, tunnel) };
 }
@@ -133,7 +138,10 @@ export const homeUrl = () => pathToFileURL(os.homedir() + '/').href;
 export function spawnChild(script, env = {}, extra = {}) {
   if (runtime.name === 'bun') return spawnBun(script, env);
   if (runtime.name === 'deno') {
-    const flags = [...(extra.denoFlags || []), ...(extra.load ? denoChildFlags() : [])];
+    // A parent that skips certificate checks (--insecure, runtimes/deno-restart.js) has children
+    // that do too, so that they use Deno.connectTls as it does.
+    const insecure = ignoresCertificates() ? [IGNORE_CERTIFICATES] : [];
+    const flags = [...(extra.denoFlags || []), ...(extra.load ? denoChildFlags() : []), ...insecure];
     return spawnDeno(script, env, { flags, unixSocket: extra.unixSocket });
   }
   return spawnNode(script, env, extra.share, extra.load ? nodeChildFlags(proc.execArgv) : []);

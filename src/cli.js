@@ -8,7 +8,7 @@ import { runLoadTest, withBodyOptions, bodyFromFile, VERSION } from './index.js'
 import { number, parseShard } from './options.js';
 import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './flags.js';
 import { findConfig, withConfig } from './config-file.js';
-import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter, terminal, writeText, envVar, capYoungGeneration } from '../runtimes/index.js';
+import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter, terminal, writeText, envVar, restartDeno } from '../runtimes/index.js';
 import { writeOutputs } from './output.js';
 import { parseStages } from './stages.js';
 import { harRequests } from './har.js';
@@ -288,9 +288,9 @@ async function main() {
       console.log(`loadtest ${VERSION} (${runtime.name} ${runtime.version}, socket ${adapter.name})`);
       return exit(0);
     }
-    // Deno: a load run restarts here with V8's young generation capped (runtimes/young-
-    // generation.js), before any file is read: `-p /dev/stdin` must find its input still there.
-    capYoungGeneration();
+    // Deno: a load run restarts here with the flags it wants (runtimes/deno-restart.js), before
+    // any file is read: `-p /dev/stdin` must find its input still there.
+    restartDeno();
     const config = await findConfig(cwdUrl(), homeUrl(), readIfThere);
     options = await toOptions(config ? withConfig(args, config.flags) : args);
     // A configuration file's concurrency gives way to the sweep's; a -c flag contradicts it.

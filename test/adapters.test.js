@@ -200,7 +200,7 @@ for (const name of names) {
       assert.equal(strict.bytes().length, 0);
       const insecure = { servername: null, rejectUnauthorized: false };
       if (name === 'deno') {
-        assert.throws(() => pickAdapter(name, insecure), /cannot skip certificate checks.*--socket node/);
+        assert.throws(() => pickAdapter(name, insecure), /only in a process started with --unsafely-ignore-certificate-errors.*--socket node/);
         return;
       }
       const loose = recorder();

@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { rawServer, ok, until, startCli, childrenOf, commandLine, runtimeCommand } from './servers.js';
 import { nodeChildFlags, YOUNG_GENERATION_FLAG } from '../runtimes/young-generation.js';
+import { restartFlags } from '../runtimes/deno-restart.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const runtime = globalThis.Deno ? 'deno' : globalThis.Bun ? 'bun' : 'node';
@@ -21,6 +22,17 @@ test('a node child gets the cap unless its parent names a semi-space size', () =
   assert.deepEqual(nodeChildFlags([]), [YOUNG_GENERATION_FLAG]);
   assert.deepEqual(nodeChildFlags(['--enable-source-maps']), [YOUNG_GENERATION_FLAG]);
   assert.deepEqual(nodeChildFlags(['--max-semi-space-size=8']), []);
+});
+
+test("deno's restart adds the cap unless the user names V8 flags, and skips certificate checks only for --insecure", () => {
+  const cap = `--v8-flags=${YOUNG_GENERATION_FLAG}`;
+  const ignore = '--unsafely-ignore-certificate-errors';
+  assert.deepEqual(restartFlags(['-A'], ['http://127.0.0.1/'], {}), [cap]);
+  assert.deepEqual(restartFlags(['-A'], ['https://127.0.0.1/', '--insecure'], {}), [cap, ignore]);
+  assert.deepEqual(restartFlags(['-A', '--v8-flags=--max-old-space-size=100'], ['--insecure'], {}), [ignore]);
+  assert.deepEqual(restartFlags(['-A'], ['--insecure'], { DENO_V8_FLAGS: '--jitless' }), [ignore]);
+  assert.deepEqual(restartFlags(['-A', `${ignore}=example.com`], ['--insecure'], { DENO_V8_FLAGS: '--jitless' }), []);
+  assert.deepEqual(restartFlags(['-A'], ['https://127.0.0.1/--insecure'], { DENO_V8_FLAGS: '--jitless' }), []);
 });
 
 test('the CLI on deno restarts in place with the cap; SIGINT still gives the report and 130', { skip: runtime !== 'deno' ? 'the restart is deno only' : !hasProc && 'needs /proc' }, async () => {
