@@ -1,19 +1,23 @@
-// The three regimes of issue 12 in one interleaved run (run it through bench/regimes.sh, which
-// installs the tools and raises the open-file limit):
-//   keep-alive, 10 connections     wrk = 1.00
-//   new connection per request     ab = 1.00 (10 at once)
-//   keep-alive, 10 000 connections wrk = 1.00, and RSS per connection
+// The regimes in one interleaved run (run it through bench/regimes.sh, which installs the tools
+// and raises the open-file limit):
+//   ka   keep-alive, 10 connections                wrk = 1.00
+//   cpr  new connection per request                ab = 1.00 (10 at once)
+//   10k  keep-alive, 10 000 connections            wrk = 1.00, and RSS per connection
+//   tls  https keep-alive, 10 connections, TLS 1.3 wrk = 1.00; loadtest with --ca and --insecure
+//   big  keep-alive, 10 connections, 1 MiB bodies  wrk = 1.00
 // Each tool is pinned to core 1 and nginx (one worker, bench/nginx-regimes.conf) to core 0. A
 // round runs every tool of every regime once (A B C … A B C …); each figure in the table is the
 // median over rounds of a ratio taken within one round, so a slow moment of the shared machine
 // hits the tool and its reference alike.
 //
-// Environment: ROUNDS (3), SECONDS_PER_RUN (5), REGIMES (ka,cpr,10k), TOOLS (a regular
+// Environment: ROUNDS (3), SECONDS_PER_RUN (5), REGIMES (ka,cpr,10k,tls,big), TOOLS (a regular
 // expression on the row names, e.g. 'wrk|ab|deno'), CONNS (10000) for the big regime, whose runs
 // last BIG_SECONDS (4 × SECONDS_PER_RUN: every tool's rate counts its own opening of the
 // connections, which takes loadtest and the bare loops about 1 s at their bounded pace and wrk,
 // which opens them all at once, less; a longer run keeps that from deciding the ratio),
-// AUTOCANNON (a command for autocannon when it is not installed), PORT (8089) for nginx.
+// AUTOCANNON (a command for autocannon when it is not installed), PORT (8089) for nginx (and
+// PORT + 1 for its TLS server). The TLS certificate and the 1 MiB file are made for the run
+// (openssl, in a temporary folder).
 //
 // CPU µs per request is the tool process's user+sys (/usr/bin/time) over its requests, start-up
 // included. RSS per connection is (RSS at 10 000 − RSS at 10) / 9 990 in KiB: each RSS is the
@@ -21,7 +25,7 @@
 // when every connection is open ('opened in' says when the last one had its first response).
 
 import { spawn, execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, existsSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,13 +34,16 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'node_modules/.bin');
 const ROUNDS = Number(process.env.ROUNDS || 3);
 const SECONDS = Number(process.env.SECONDS_PER_RUN || 5);
-const REGIMES = (process.env.REGIMES || 'ka,cpr,10k').split(',');
+const REGIMES = (process.env.REGIMES || 'ka,cpr,10k,tls,big').split(',');
 const TOOLS = process.env.TOOLS ? new RegExp(process.env.TOOLS) : null;
 const BIG = Number(process.env.CONNS || 10000);
 const BIG_SECONDS = Number(process.env.BIG_SECONDS || 4 * SECONDS);
 const PORT = Number(process.env.PORT || 8089);
 const WHERE = `127.0.0.1:${PORT}`;
 const URL = `http://${WHERE}/`;
+const TLS_URL = `https://127.0.0.1:${PORT + 1}/`;
+const BIG_URL = `${URL}big`;
+const BIG_BODY = 1024 * 1024;
 const TMP = mkdtempSync(join(tmpdir(), 'regimes-'));
 
 const RUNTIMES = {
@@ -93,6 +100,21 @@ function rows() {
     }
     if (regime === 'ka' && ac) out.push({ regime, name: 'autocannon', cmd: [...ac, '-c', '10', '-d', String(SECONDS), '-j', URL], read: readAutocannon });
   }
+  // https and 1 MiB bodies: each runtime's own adapter (its TLS: node:tls, Bun.connect tls,
+  // Deno.connectTls) beside wrk; https once trusting the CA (--ca) and once not checking
+  // (--insecure: on deno the CLI restarts with --unsafely-ignore-certificate-errors).
+  const withUrl = (cmd, url) => cmd.map((a) => (a === URL ? url : a));
+  if (REGIMES.includes('tls')) {
+    out.push({ regime: 'tls', name: 'wrk', cmd: ['wrk', '-t1', '-c10', `-d${SECONDS}s`, TLS_URL], read: readWrk });
+    for (const rt of ['node', 'bun', 'deno']) {
+      out.push({ regime: 'tls', name: `loadtest ${rt} --ca`, cmd: [...withUrl(ours(rt, null, 10, true), TLS_URL), '--ca', join(TMP, 'ca.pem')], read: readOurs });
+      out.push({ regime: 'tls', name: `loadtest ${rt} --insecure`, cmd: [...withUrl(ours(rt, null, 10, true), TLS_URL), '--insecure'], read: readOurs });
+    }
+  }
+  if (REGIMES.includes('big')) {
+    out.push({ regime: 'big', name: 'wrk', cmd: ['wrk', '-t1', '-c10', `-d${SECONDS}s`, BIG_URL], read: readWrk });
+    for (const rt of ['node', 'bun', 'deno']) out.push({ regime: 'big', name: `loadtest ${rt}`, cmd: withUrl(ours(rt, null, 10, true), BIG_URL), read: readOurs });
+  }
   for (const r of out) {
     r.ref = r.regime === 'cpr' ? 'ab' : 'wrk';
     r.seconds = r.regime === '10k' ? BIG_SECONDS : SECONDS;
@@ -103,7 +125,10 @@ function rows() {
 function readWrk(text) {
   const m = /(\d+) requests in ([\d.]+)(m?s)/.exec(text);
   if (!m) return null;
-  return { requests: Number(m[1]), seconds: Number(m[2]) / (m[3] === 'ms' ? 1000 : 1) };
+  // wrk counts every response; only the 200s are comparable with ours.
+  const bad = /Non-2xx or 3xx responses: (\d+)/.exec(text);
+  const errors = bad ? Number(bad[1]) : 0;
+  return { requests: Number(m[1]) - errors, seconds: Number(m[2]) / (m[3] === 'ms' ? 1000 : 1), errors };
 }
 
 function readAb(text) {
@@ -219,8 +244,27 @@ async function runOne(row) {
   };
 }
 
+// A CA and a server certificate for 127.0.0.1 signed by it (ECDSA P-256, as most sites now
+// serve), and the 1 MiB file.
+function makeFiles() {
+  // nginx's workers run as nobody when started as root: they must be able to read the file.
+  chmodSync(TMP, 0o755);
+  writeFileSync(join(TMP, 'big.bin'), Buffer.alloc(BIG_BODY, 'x'), { mode: 0o644 });
+  if (!REGIMES.includes('tls')) return;
+  const ssl = (...args) => execFileSync('openssl', args, { cwd: TMP, stdio: ['ignore', 'ignore', 'pipe'] });
+  const key = (name, cn) => ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}-key.pem`, '-subj', `/CN=${cn}`];
+  ssl('req', '-x509', ...key('ca', 'regimes CA'), '-out', 'ca.pem', '-days', '2');
+  ssl('req', ...key('server', '127.0.0.1'), '-out', 'server.csr');
+  writeFileSync(join(TMP, 'server.ext'), 'basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1\n');
+  ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial', '-days', '2', '-extfile', 'server.ext', '-out', 'server.pem');
+}
+
 function startNginx() {
-  const conf = readFileSync(join(ROOT, 'bench/nginx-regimes.conf'), 'utf8').replace('127.0.0.1:8089', WHERE);
+  makeFiles();
+  const conf = readFileSync(join(ROOT, 'bench/nginx-regimes.conf'), 'utf8')
+    .replace('127.0.0.1:8089', WHERE)
+    .replace('127.0.0.1:8090', `127.0.0.1:${PORT + 1}`)
+    .replaceAll('TMP/', `${TMP}/`);
   writeFileSync(join(TMP, 'nginx.conf'), conf);
   const nginx = spawn('taskset', ['-c', '0', 'nginx', '-c', join(TMP, 'nginx.conf'), '-p', TMP + '/'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
@@ -293,7 +337,13 @@ async function main() {
     const j = index.get(`ka ${name}`);
     return j === undefined ? null : median(results[j].map((r) => r && r.rssKb));
   };
-  const title = { ka: 'keep-alive, 10 connections', cpr: 'new connection per request, 10 at once', '10k': `keep-alive, ${fmt(BIG)} connections` };
+  const title = {
+    ka: 'keep-alive, 10 connections',
+    cpr: 'new connection per request, 10 at once',
+    '10k': `keep-alive, ${fmt(BIG)} connections`,
+    tls: 'https keep-alive, 10 connections (TLS 1.3)',
+    big: 'keep-alive, 10 connections, 1 MiB bodies',
+  };
   console.log('');
   console.log(`| regime | tool | req/s (median, min–max) | × ${'wrk/ab'} | × own bare loop | CPU µs/req | RSS (MB) | RSS per connection (KiB) | opened in (ms) |`);
   console.log('|---|---|---|---|---|---|---|---|---|');

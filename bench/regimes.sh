@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The three regimes of issue 12 in one table (bench/README.md, "Three regimes"):
+# The regimes in one table (bench/README.md, "Three regimes", "TLS and large bodies"):
 #
 #   bash bench/regimes.sh                      # 3 interleaved rounds of 5 s runs (20 s at 10 000 connections), ~25 min
 #   ROUNDS=5 SECONDS_PER_RUN=10 bash bench/regimes.sh
+#   REGIMES=tls,big ROUNDS=3 bash bench/regimes.sh   # https and 1 MiB bodies only
 #   REGIMES=10k TOOLS='wrk|deno' bash bench/regimes.sh   # a part of it
 #
 # Installs wrk, nginx and ab (apache2-utils) with apt-get when they are missing, raises the
@@ -14,6 +15,7 @@ command -v wrk >/dev/null || missing+=(wrk)
 command -v nginx >/dev/null || missing+=(nginx)
 command -v ab >/dev/null || missing+=(apache2-utils)
 command -v taskset >/dev/null || missing+=(util-linux)
+command -v openssl >/dev/null || missing+=(openssl)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} (apt-get)"
   apt-get install -y "${missing[@]}" >/dev/null || { apt-get update >/dev/null && apt-get install -y "${missing[@]}" >/dev/null; }
