@@ -155,7 +155,7 @@ function denoConnect() {
 
 const client = api === 'node:net' ? await nodeNet() : api === 'Bun.connect' ? bunConnect() : denoConnect();
 // Paced by the clock, at most OPEN_PER_TICK at once, from responses as well as a timer: the same
-// rule as src/client.js (which says why).
+// rule as src/run/run.js (which says why).
 function openSome() {
   const due = Math.ceil((performance.now() - t0 + 1) * OPEN_PER_MS);
   const until = Math.min(N, due, opened + OPEN_PER_TICK);

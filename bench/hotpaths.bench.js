@@ -9,9 +9,9 @@
 // (Bun's heap figure misses short-lived allocations; there an alloc-free check needs a GC count.)
 
 import { bench, do_not_optimize, group, run } from 'mitata';
-import { ResponseParser } from '../src/parser.js';
-import { Histogram } from '../src/histogram.js';
-import { createRequests } from '../src/request.js';
+import { ResponseParser } from '../src/http1/parser.js';
+import { Histogram } from '../src/run/histogram.js';
+import { createRequests } from '../src/run/requests.js';
 
 const encoder = new TextEncoder();
 

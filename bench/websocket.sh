@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 S=${1:-5}
 BIN="$PWD/node_modules/.bin"
-taskset -c 0 node src/testserver-cli.js --quiet --host 127.0.0.1 8093 &
+taskset -c 0 node src/commands/testserver.js --quiet --host 127.0.0.1 8093 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true' EXIT
 sleep 1

@@ -5,16 +5,16 @@
 
 import mri from 'mri';
 import { runLoadTest, withBodyOptions, bodyFromFile, VERSION } from './index.js';
-import { number, parseShard } from './options.js';
-import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './flags.js';
-import { findConfig, withConfig } from './config-file.js';
+import { number, parseShard } from './run/options.js';
+import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './commands/flags.js';
+import { findConfig, withConfig } from './commands/config-file.js';
 import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter, terminal, writeText, envVar, restartDeno } from '../runtimes/index.js';
-import { writeOutputs } from './output.js';
-import { parseStages } from './stages.js';
-import { harRequests } from './har.js';
-import { parseThreshold, failedThresholds } from './thresholds.js';
-import { startProgress } from './progress.js';
-import { parseLevels, checkSweepOptions } from './sweep.js';
+import { writeOutputs } from './commands/output.js';
+import { parseStages } from './run/stages.js';
+import { harRequests } from './run/har.js';
+import { parseThreshold, failedThresholds } from './results/thresholds.js';
+import { startProgress } from './results/progress.js';
+import { parseLevels, checkSweepOptions } from './run/sweep.js';
 
 const absolute = (path) => pathOf(new URL(path, cwdUrl()));
 
@@ -190,7 +190,7 @@ async function toOptions(args) {
     }
     return text;
   });
-  // Where the result goes (src/output.js); not loadTest() options.
+  // Where the result goes (src/commands/output.js); not loadTest() options.
   o.output = { json: Boolean(args.json), jsonFile: flagValue(args, 'json-file'), hdrLog: flagValue(args, 'hdr-log'), html: flagValue(args, 'html'), command: argv() };
   const generator = flagValue(args, 'requestGenerator');
   if (generator !== undefined) o.requestGenerator = absolute(generator);
@@ -275,8 +275,8 @@ async function main() {
   let args;
   let options;
   // A subcommand, loaded only when used.
-  if (argv()[0] === 'merge') return (await import('./merge-command.js')).mergeCommand(argv().slice(1));
-  if (argv()[0] === 'compare') return (await import('./compare-command.js')).compareCommand(argv().slice(1));
+  if (argv()[0] === 'merge') return (await import('./commands/merge.js')).mergeCommand(argv().slice(1));
+  if (argv()[0] === 'compare') return (await import('./compare/command.js')).compareCommand(argv().slice(1));
   try {
     args = parseArgs(argv());
     if (args.help) {
@@ -300,7 +300,7 @@ async function main() {
   }
   // Named after the run, which has checked the URL by then.
   const targetOf = () => (options.socketPath ? `unix:${options.socketPath}` : new URL(options.url).host);
-  if (options.sweep) return (await import('./sweep-command.js')).sweepCommand(options, { fail, describeFailure: (r) => describeFailure(r, targetOf()), targetOf });
+  if (options.sweep) return (await import('./commands/sweep.js')).sweepCommand(options, { fail, describeFailure: (r) => describeFailure(r, targetOf()), targetOf });
   let run = null;
   let stopProgress = () => {};
   let signalled = null;

@@ -3,16 +3,16 @@
 // core to the runtime (socket adapter, name lookup, child processes); the core itself never
 // asks which runtime it is on.
 
-import { configure, parseUrl, number, parseShard, DEFAULT_CONCURRENCY } from './options.js';
-import { Run } from './client.js';
-import { runOnCores, shareOf } from './cores.js';
-import { makeResult } from './result.js';
+import { configure, parseUrl, number, parseShard, DEFAULT_CONCURRENCY } from './run/options.js';
+import { Run } from './run/run.js';
+import { runOnCores, shareOf } from './run/cores.js';
+import { makeResult } from './run/result.js';
 import { VERSION } from './version.js';
-import { parseProxy, proxyFromEnv } from './proxy.js';
+import { parseProxy, proxyFromEnv } from './http1/proxy.js';
 import { runtime, envVar, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile, openFiles } from '../runtimes/index.js';
 import { startServer as startTestServer } from '../runtimes/testserver.js';
 
-const WORKER = pathOf(new URL('./worker.js', import.meta.url));
+const WORKER = pathOf(new URL('./run/worker.js', import.meta.url));
 
 /**
  * Runs a load test. Resolves to the result (it has show()); also calls callback(error, result)
@@ -188,5 +188,5 @@ export function startServer(options, callback) {
 }
 
 export { VERSION };
-export { mergeResults } from './merge.js';
-export { parseThreshold, checkThresholds } from './thresholds.js';
+export { mergeResults } from './results/merge.js';
+export { parseThreshold, checkThresholds } from './results/thresholds.js';

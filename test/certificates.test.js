@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runtime, pickAdapter } from '../runtimes/index.js';
 import { loadTest } from '../src/index.js';
-import { spawnScript } from './servers.js';
+import { spawnScript, withoutDenoDanger } from './servers.js';
 import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -149,8 +149,7 @@ for (const name of names) {
 // The CLI as a new user runs it, on this runtime's own TLS (or node:tls when the test suite runs
 // with LOADTEST_SOCKET=node): on deno, --insecure restarts the process with
 // --unsafely-ignore-certificate-errors so that Deno.connectTls can skip the check.
-// Deno's own line for a process that skips checks (runtimes/deno-restart.js); nothing else may be there.
-const stderrOf = (r) => (runtime.name === 'deno' ? r.stderr.replace(/^DANGER: TLS certificate validation is disabled for all hostnames\n/gm, '') : r.stderr);
+const stderrOf = (r) => withoutDenoDanger(r.stderr);
 const ownTls = globalThis.process.env.LOADTEST_SOCKET === 'node' ? 'node:tls' : { node: 'node:tls', bun: 'Bun.connect tls', deno: 'Deno.connectTls' }[runtime.name];
 
 test(`cli: --insecure runs against a CN-only and an expired certificate on ${ownTls}, nothing else on stderr; without it, one line`, { skip }, async () => {

@@ -1,4 +1,4 @@
-// The command line: src/cli.js and src/testserver-cli.js, each spawned on the current runtime
+// The command line: src/cli.js and src/commands/testserver.js, each spawned on the current runtime
 // (node, bun or deno) against raw servers that count what they read. A run that works prints
 // the report and exits 0; every problem is one line on stderr, a non-zero exit, no stack trace.
 
@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
-import { rawServer, ok, spawnScript } from './servers.js';
+import { rawServer, ok, spawnScript, withoutDenoDanger } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
-const TESTSERVER = fileURLToPath(new URL('../src/testserver-cli.js', import.meta.url));
+const TESTSERVER = fileURLToPath(new URL('../src/commands/testserver.js', import.meta.url));
 
 const runCli = (args) => spawnScript(CLI, args);
 
@@ -284,8 +284,7 @@ test('https: --insecure runs against a server our CA does not vouch for; without
   try {
     const url = `https://127.0.0.1:${server.port}/`;
     const ok = await runCli([url, '-n', '50', '-c', '2', '-k', '--insecure']);
-    // Deno's own line for a process that skips checks (runtimes/deno-restart.js).
-    if (globalThis.Deno) ok.stderr = ok.stderr.replace(/^DANGER: TLS certificate validation is disabled for all hostnames\n/, '');
+    ok.stderr = withoutDenoDanger(ok.stderr);
     assertSuccess(ok, 50);
     assert.equal(server.requests, 50);
     const strict = await runCli([url, '-n', '50', '-c', '2', '-k']);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTest, prepare } from '../src/index.js';
-import { makeResult } from '../src/result.js';
+import { makeResult } from '../src/run/result.js';
 import { rawServer, writeInPieces, ok, shownReport } from './servers.js';
 
 // sent == completed + failed + in flight, and the report's totals agree with the counters.

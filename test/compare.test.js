@@ -7,14 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { welchTest, twoSidedP, stars, logGamma, median } from '../src/welch.js';
-import { parseCompareArgs, parseCpuList } from '../src/compare-args.js';
-import { summarize, formatTables, compareCsv } from '../src/compare-report.js';
+import { welchTest, twoSidedP, stars, logGamma, median } from '../src/compare/welch.js';
+import { parseCompareArgs, parseCpuList } from '../src/compare/args.js';
+import { summarize, formatTables, compareCsv } from '../src/compare/report.js';
 import { rawServer, ok, spawnScript, runtimeCommand } from './servers.js';
 import { freePort } from '../runtimes/processes.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
-const TESTSERVER = fileURLToPath(new URL('../src/testserver-cli.js', import.meta.url));
+const TESTSERVER = fileURLToPath(new URL('../src/commands/testserver.js', import.meta.url));
 
 // Three significant digits, as R prints them.
 const sig3 = (x) => Number(x.toPrecision(3));

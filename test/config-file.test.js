@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { rawServer, ok, spawnScript } from './servers.js';
-import { findConfig, withConfig } from '../src/config-file.js';
+import { findConfig, withConfig } from '../src/commands/config-file.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 

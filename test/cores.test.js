@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { loadTest } from '../src/index.js';
-import { split, shares } from '../src/cores.js';
-import { Stats } from '../src/stats.js';
+import { split, shares } from '../src/run/cores.js';
+import { Stats } from '../src/run/stats.js';
 import { rawServer, ok, runtimeCommand, spawnScript } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));

@@ -2,8 +2,8 @@
 // suite) and test/fuzz.js (`npm run fuzz`, as long as asked). Everything is drawn from a seeded
 // generator (test/random.js), so a failure reproduces from its seed.
 
-import { ResponseParser, decodeChunks } from '../src/parser.js';
-import { FrameParser } from '../src/frame-parser.js';
+import { ResponseParser, decodeChunks } from '../src/http1/parser.js';
+import { FrameParser } from '../src/websocket/frame-parser.js';
 
 const enc = new TextEncoder();
 

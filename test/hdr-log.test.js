@@ -1,12 +1,12 @@
-// The HdrHistogram interval log (src/hdr-log.js), read back with the reference implementation
+// The HdrHistogram interval log (src/results/hdr-log.js), read back with the reference implementation
 // (hdr-histogram-js's HistogramLogReader and its decoder): what it decodes is the proof that
 // HdrHistogram's tools see the same histograms we recorded.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HistogramLogReader, decodeFromCompressedBase64 } from 'hdr-histogram-js';
-import { Histogram } from '../src/histogram.js';
-import { hdrLogText, toHdrHistogram, fromHdrHistogram } from '../src/hdr-log.js';
+import { Histogram } from '../src/run/histogram.js';
+import { hdrLogText, toHdrHistogram, fromHdrHistogram } from '../src/results/hdr-log.js';
 import { mulberry32 } from './random.js';
 
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { spawnScript } from './servers.js';
-import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS } from '../src/flags.js';
+import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS } from '../src/commands/flags.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));

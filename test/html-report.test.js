@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import net from 'node:net';
 import { loadTest } from '../src/index.js';
-import { htmlReport, commandLine } from '../src/html-report.js';
+import { htmlReport, commandLine } from '../src/results/html-report.js';
 import { rawServer, ok, spawnScript, runCommand } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));

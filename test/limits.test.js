@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { rawServer, ok, runtimeCommand, runCommand } from './servers.js';
-import { Stats } from '../src/stats.js';
-import { makeResult } from '../src/result.js';
-import { formatReport } from '../src/report.js';
+import { Stats } from '../src/run/stats.js';
+import { makeResult } from '../src/run/result.js';
+import { formatReport } from '../src/results/report.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const prlimit = ['/usr/bin/prlimit', '/bin/prlimit'].find((p) => existsSync(p));

@@ -15,10 +15,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'node_modules', '.bin');
 const json = (path) => JSON.parse(readFileSync(join(ROOT, path), 'utf8'));
 
-// Every file the package should ship: the code, its types, and the two documents.
+// Every file the package should ship: the code, its types, README and LICENSE, and doc/ (the
+// README links into it).
 function shipped(manifest) {
   const files = [manifest, 'README.md', 'LICENSE'];
-  for (const dir of ['src', 'runtimes', 'types']) {
+  for (const dir of ['src', 'runtimes', 'types', 'doc']) {
     for (const entry of readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })) {
       if (entry.isFile()) files.push(join(entry.parentPath ?? entry.path, entry.name).slice(ROOT.length).replaceAll('\\', '/'));
     }
@@ -32,7 +33,7 @@ test('deno.json (JSR) has the version of package.json and of VERSION', () => {
   assert.equal(json('deno.json').name, '@loadtest/loadtest');
 });
 
-test('the npm tarball holds src, runtimes, types, README.md, LICENSE and package.json only', async () => {
+test('the npm tarball holds src, runtimes, types, doc, README.md, LICENSE and package.json only', async () => {
   const { code, stdout, stderr } = await runCommand('npm', ['pack', '--dry-run', '--json']);
   assert.equal(code, 0, stderr);
   const files = JSON.parse(stdout)[0].files.map((f) => f.path).sort();

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fuzzCase } from './fuzz-cases.js';
 import { mulberry32 } from './random.js';
-import { ResponseParser, MAX_HEAD_BYTES } from '../src/parser.js';
+import { ResponseParser, MAX_HEAD_BYTES } from '../src/http1/parser.js';
 
 // Seeds 1..n of each kind: a failure names its seed, and `node test/fuzz.js --kind K --seed S`
 // replays it.

@@ -1,4 +1,4 @@
-// Unit tests for the incremental HTTP/1.1 response parser (src/parser.js).
+// Unit tests for the incremental HTTP/1.1 response parser (src/http1/parser.js).
 // Runs unchanged under `node --test`, `bun test` and `deno test`: only node:test's top-level
 // test() and node:assert/strict. Every response is fed in one chunk, byte by byte and in 50
 // seeded random splits, and all the ways must agree.
@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
-import { ResponseParser, decodeChunks, parseHeaders, MAX_HEAD_BYTES } from '../src/parser.js';
+import { ResponseParser, decodeChunks, parseHeaders, MAX_HEAD_BYTES } from '../src/http1/parser.js';
 import { mulberry32 } from './random.js';
 
 const enc = new TextEncoder();

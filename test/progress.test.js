@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { progressLine, progressMode, fractionDone, currentRate, periodicLine, startProgress, CLEAR } from '../src/progress.js';
-import { runOnCores } from '../src/cores.js';
+import { progressLine, progressMode, fractionDone, currentRate, periodicLine, startProgress, CLEAR } from '../src/results/progress.js';
+import { runOnCores } from '../src/run/cores.js';
 import { runLoadTest } from '../src/index.js';
-import { Stats } from '../src/stats.js';
+import { Stats } from '../src/run/stats.js';
 import { rawServer, ok, runtimeCommand, spawnScript } from './servers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

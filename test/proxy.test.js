@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runtime } from '../runtimes/index.js';
 import { loadTest, startServer } from '../src/index.js';
-import { parseProxy, proxyFromEnv, tunnelReader } from '../src/proxy.js';
-import { forwardProxy, rawServer, ok, spawnScript } from './servers.js';
+import { parseProxy, proxyFromEnv, tunnelReader } from '../src/http1/proxy.js';
+import { forwardProxy, rawServer, ok, spawnScript, withoutDenoDanger } from './servers.js';
 
 const pem = (name) => readFileSync(new URL(`./tls/${name}.pem`, import.meta.url), 'utf8');
 const names = ['node', runtime.name === 'node' ? null : runtime.name].filter(Boolean);
@@ -166,7 +166,7 @@ test('CLI: a proxy that wants credentials gives one line and exit 1', async () =
     const { code, stdout, stderr } = await spawnScript('src/cli.js', ['--proxy', proxy.url, '-n', '4', '--insecure', 'https://localhost:9/'], { timeoutMs: 20000 });
     assert.equal(code, 1);
     assert.equal(stdout, '');
-    assert.equal(stderr.trim(), 'loadtest: proxy refused: 407 (CONNECT to localhost:9)');
+    assert.equal(withoutDenoDanger(stderr).trim(), 'loadtest: proxy refused: 407 (CONNECT to localhost:9)');
     const plain = await spawnScript('src/cli.js', ['--proxy', proxy.url, '-n', '4', 'http://localhost:9/'], { timeoutMs: 20000 });
     assert.equal(plain.code, 1);
     assert.equal(plain.stderr.trim(), `loadtest: proxy ${proxy.url} answered every request with 407 Proxy Authentication Required (credentials go in the proxy URL: http://user:password@host:port)`);

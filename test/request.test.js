@@ -2,8 +2,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequests, encodeRequest } from '../src/request.js';
-import { configure } from '../src/options.js';
+import { encodeRequest } from '../src/http1/request.js';
+import { createRequests } from '../src/run/requests.js';
+import { configure } from '../src/run/options.js';
 
 const text = (bytes) => new TextDecoder().decode(bytes);
 

@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
-import { Histogram } from '../src/histogram.js';
-import { shareOf } from '../src/cores.js';
+import { Histogram } from '../src/run/histogram.js';
+import { shareOf } from '../src/run/cores.js';
 import { rawServer, ok, spawnScript } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));

@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTest } from '../src/index.js';
-import { Histogram, percentilesOfPairs } from '../src/histogram.js';
-import { mergeSeries, closeSecond } from '../src/series.js';
-import { Stats } from '../src/stats.js';
+import { Histogram, percentilesOfPairs } from '../src/run/histogram.js';
+import { mergeSeries, closeSecond } from '../src/run/series.js';
+import { Stats } from '../src/run/stats.js';
 import { rawServer, ok } from './servers.js';
 
 const total = (series, key) => series.reduce((a, e) => a + e[key], 0);

@@ -265,6 +265,12 @@ export function forwardProxy({ auth = null, refuse = 0 } = {}) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * stderr without the line Deno prints at start in a process that skips certificate checks (the
+ * deno CLI given --insecure restarts so: runtimes/deno-restart.js); nothing else is removed.
+ */
+export const withoutDenoDanger = (stderr) => stderr.replace(/^DANGER: TLS certificate validation is disabled for all hostnames\n/m, '');
+
 /** Waits until condition() holds or `ms` pass; resolves to condition(). */
 export async function until(condition, ms = 15000) {
   const deadline = Date.now() + ms;

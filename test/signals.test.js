@@ -96,7 +96,7 @@ test('a second Ctrl-C quits at once while the first waits for stuck children', a
     assert.equal(r.code, 130, r.stderr);
     assert.ok(Date.now() - at < 3000, 'the second Ctrl-C quit at once');
   } finally {
-    // Thawed, the orphans find their stdin closed and end (src/worker.js).
+    // Thawed, the orphans find their stdin closed and end (src/run/worker.js).
     for (const pid of children) {
       try {
         globalThis.process.kill(pid, 'SIGCONT');

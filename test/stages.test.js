@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTest } from '../src/index.js';
-import { parseStages, StageSchedule, connectionsAt, targetAt } from '../src/stages.js';
+import { parseStages, StageSchedule, connectionsAt, targetAt } from '../src/run/stages.js';
 import { rawServer, ok, spawnScript } from './servers.js';
 
 test('parseStages: text and objects, with units; clear errors', () => {

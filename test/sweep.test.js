@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseLevels, sweepHeader, sweepRow, firstFailing } from '../src/sweep.js';
+import { parseLevels, sweepHeader, sweepRow, firstFailing } from '../src/run/sweep.js';
 import { rawServer, ok, spawnScript } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));

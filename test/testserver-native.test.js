@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { loadTest, startServer } from '../src/index.js';
 import { spawnScript } from './servers.js';
 
-const TESTSERVER = fileURLToPath(new URL('../src/testserver-cli.js', import.meta.url));
+const TESTSERVER = fileURLToPath(new URL('../src/commands/testserver.js', import.meta.url));
 const LOCAL = { port: 0, host: '127.0.0.1', quiet: true };
 const T = { timeout: 20000 };
 const RUNTIME = globalThis.Bun ? 'bun' : globalThis.Deno ? 'deno' : 'node';

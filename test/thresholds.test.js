@@ -7,10 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { parseThreshold, parseThresholds, checkThresholds } from '../src/thresholds.js';
-import { makeResult } from '../src/result.js';
-import { Stats } from '../src/stats.js';
-import { formatReport } from '../src/report.js';
+import { parseThreshold, parseThresholds, checkThresholds } from '../src/results/thresholds.js';
+import { makeResult } from '../src/run/result.js';
+import { Stats } from '../src/run/stats.js';
+import { formatReport } from '../src/results/report.js';
 import { loadTest } from '../src/index.js';
 import { rawServer, ok, spawnScript } from './servers.js';
 

@@ -2,10 +2,10 @@
 // results of several processes or machines (each written with --json or --json-file).
 
 import mri from 'mri';
-import { mergeResults } from './merge.js';
+import { mergeResults } from '../results/merge.js';
 import { writeOutputs } from './output.js';
-import { parseThreshold, checkThresholds, failedThresholds } from './thresholds.js';
-import { readFile, exit, wantsColor } from '../runtimes/index.js';
+import { parseThreshold, checkThresholds, failedThresholds } from '../results/thresholds.js';
+import { readFile, exit, wantsColor } from '../../runtimes/index.js';
 
 const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--html F] [--threshold T ...]';
 

@@ -2,7 +2,7 @@
 // the fastest response to the slowest, one bar each, with its count. Read from the recorder's
 // buckets after the run, so it costs nothing while the run goes on.
 
-import { lowestOf } from './histogram.js';
+import { lowestOf } from '../run/histogram.js';
 
 const STEPS = [1, 2, 5];
 const BAR = 30;
@@ -24,7 +24,7 @@ function edges(min, max) {
 
 const label = (us) => (us >= 1000 ? `${us / 1000}` : `${Number((us / 1000).toFixed(3))}`);
 
-/** Lines of the chart for a Histogram (src/histogram.js), or [] when it is empty. */
+/** Lines of the chart for a Histogram (src/run/histogram.js), or [] when it is empty. */
 export function latencyChart(histogram, c) {
   if (histogram.count === 0) return [];
   const bins = edges(histogram.min, histogram.max);

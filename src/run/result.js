@@ -1,9 +1,9 @@
 // The result of a run, with loadtest 8's keys (totalRequests, totalErrors, effectiveRps, rps,
 // meanLatencyMs, percentiles, errorCodes, show()) and a few more that it lacked.
 
-import { formatReport } from './report.js';
+import { formatReport } from '../results/report.js';
 import { LAYOUT } from './histogram.js';
-import { checkThresholds } from './thresholds.js';
+import { checkThresholds } from '../results/thresholds.js';
 
 // loadtest 8's four, and the tail that a load test is usually about.
 const PERCENTILES = [50, 75, 90, 95, 99, 99.9, 99.99];

@@ -1,8 +1,8 @@
-// A child of a multi-core run (see src/cores.js for the protocol): prepares the job it is
+// A child of a multi-core run (see src/run/cores.js for the protocol): prepares the job it is
 // given, says ready, starts on `go`, and sends its Stats back in one line.
 
-import { prepare } from './index.js';
-import { onStdinLine, writeLine, onInterrupt, exit } from '../runtimes/index.js';
+import { prepare } from '../index.js';
+import { onStdinLine, writeLine, onInterrupt, exit } from '../../runtimes/index.js';
 
 let prepared = null;
 let started = false;

@@ -3,9 +3,9 @@
 // bucket by bucket (so the percentiles are those of one histogram fed every response), and the
 // series add up second by second (the shards share one start, --start-at).
 
-import { Stats } from './stats.js';
-import { Histogram, LAYOUT } from './histogram.js';
-import { makeResult } from './result.js';
+import { Stats } from '../run/stats.js';
+import { Histogram, LAYOUT } from '../run/histogram.js';
+import { makeResult } from '../run/result.js';
 
 const sum = (values) => values.reduce((a, b) => a + b, 0);
 

@@ -3,8 +3,8 @@
 // not compare's own are the client's load flags, passed through as they are.
 
 import mri from 'mri';
-import { number } from './options.js';
-import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS } from './flags.js';
+import { number } from '../run/options.js';
+import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS } from '../commands/flags.js';
 
 export const COMPARE_HELP = `Usage: loadtest compare --server "CMD" --server "CMD" ... --url URL [load flags]
        loadtest compare --builtin node,bun,deno [load flags]

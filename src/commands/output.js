@@ -2,9 +2,9 @@
 // (--json), and files beside it: the JSON (--json-file), an HdrHistogram interval log with one
 // histogram per second of the series (--hdr-log) and a self-contained HTML page (--html).
 
-import { writeFile } from '../runtimes/index.js';
-import { secondHistogram } from './series.js';
-import { VERSION } from './version.js';
+import { writeFile } from '../../runtimes/index.js';
+import { secondHistogram } from '../run/series.js';
+import { VERSION } from '../version.js';
 
 /**
  * output: { json, jsonFile, hdrLog, html, command } (command: the arguments, shown on the HTML
@@ -20,7 +20,7 @@ export async function writeOutputs(result, output = {}, { color = false, report 
 
 async function hdrLog(result) {
   // Loaded only when asked for: it brings the reference encoder (hdr-histogram-js).
-  const { hdrLogText } = await import('./hdr-log.js');
+  const { hdrLogText } = await import('../results/hdr-log.js');
   let at = 0;
   const intervals = result.series.map((entry) => {
     const interval = { startMs: at, endMs: at + entry.durationMs, histogram: secondHistogram(entry) };
@@ -33,7 +33,7 @@ async function hdrLog(result) {
 /** Writes the HTML page of a result's (or a sweep's) JSON document to path. */
 export async function saveHtml(path, doc, command) {
   // Loaded only when asked for, as the log's encoder.
-  const { htmlReport } = await import('./html-report.js');
+  const { htmlReport } = await import('../results/html-report.js');
   await save(path, htmlReport(doc, { command, generatedAt: Date.now() }), '--html');
 }
 

@@ -3,10 +3,10 @@
 // loadtest 8's test server, on this runtime's own server.
 
 import mri from 'mri';
-import { startServer } from './index.js';
-import { number } from './options.js';
-import { argv, exit, onInterrupt, readFile, availableCores } from '../runtimes/index.js';
-import { canShare } from '../runtimes/testserver.js';
+import { startServer } from '../index.js';
+import { number } from '../run/options.js';
+import { argv, exit, onInterrupt, readFile, availableCores } from '../../runtimes/index.js';
+import { canShare } from '../../runtimes/testserver.js';
 
 const USAGE = 'Usage: testserver-loadtest [--delay ms] [--error 5xx] [--percent yy] [--size bytes] [--impl native|node] [--cores N] [--host H] [--cert F --key F] [--quiet] [port]';
 

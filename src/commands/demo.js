@@ -1,7 +1,7 @@
 // `npm start`: a short load test against the built-in test server, to see loadtest work.
 
-import { loadTest, startServer } from './index.js';
-import { wantsColor } from '../runtimes/index.js';
+import { loadTest, startServer } from '../index.js';
+import { wantsColor } from '../../runtimes/index.js';
 
 const server = await startServer({ port: 0, host: '127.0.0.1', quiet: true });
 try {

@@ -1,10 +1,11 @@
 // loadtest 8's options, checked and turned into what a run needs. Every bad value is an Error
 // with a one-line message naming the option, thrown before any connection is made.
 
-import { bodyBytes, checkRequestParts, createRequests } from './request.js';
-import { parseThresholds } from './thresholds.js';
-import { createMessages, handshakeTemplate } from './websocket.js';
-import { parseProxy, connectRequest } from './proxy.js';
+import { bodyBytes, checkRequestParts } from '../http1/request.js';
+import { createRequests } from './requests.js';
+import { parseThresholds } from '../results/thresholds.js';
+import { createMessages, handshakeTemplate } from '../websocket/protocol.js';
+import { parseProxy, connectRequest } from '../http1/proxy.js';
 import { parseStages, stagesDuration, highestTarget } from './stages.js';
 import { parseSequence } from './sequence.js';
 

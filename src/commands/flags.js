@@ -104,7 +104,7 @@ Compatibility with loadtest 8:
   -h, --help                 this help
 
 Options not given as flags come from .loadtestrc (JSON) or package.json's "loadtest" entry, in
-this folder or the nearest parent (see README, "Configuration file").
+this folder or the nearest parent (see doc/cli.md, "Configuration file").
 Exit codes: 0 done, 1 no response at all or a --cores child failed, 2 bad usage,
 3 a --threshold failed, 130 Ctrl-C, 143 SIGTERM (after the partial report).
 `;

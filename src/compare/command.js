@@ -1,13 +1,13 @@
 // `loadtest compare ...`: servers or clients (or both) side by side, in interleaved rounds, with
-// Welch's t-test against a baseline. The plan comes from src/compare-args.js, the rounds run in
-// src/compare-rounds.js, the tables from src/compare-report.js.
+// Welch's t-test against a baseline. The plan comes from src/compare/args.js, the rounds run in
+// src/compare/rounds.js, the tables from src/compare/report.js.
 
-import { parseCompareArgs, COMPARE_HELP, UsageError } from './compare-args.js';
-import { createRounds, CompareError } from './compare-rounds.js';
-import { summarize, formatTables, compareCsv } from './compare-report.js';
-import { VERSION } from './version.js';
-import { exit, onInterrupt, availableCores, runtime, terminal, writeText, writeFile, pathOf } from '../runtimes/index.js';
-import * as processes from '../runtimes/processes.js';
+import { parseCompareArgs, COMPARE_HELP, UsageError } from './args.js';
+import { createRounds, CompareError } from './rounds.js';
+import { summarize, formatTables, compareCsv } from './report.js';
+import { VERSION } from '../version.js';
+import { exit, onInterrupt, availableCores, runtime, terminal, writeText, writeFile, pathOf } from '../../runtimes/index.js';
+import * as processes from '../../runtimes/processes.js';
 
 function fail(message, code) {
   if (terminal('stderr').isTTY) writeText('stderr', '\r\x1b[K');
@@ -62,8 +62,8 @@ export async function compareCommand(argv) {
   const deps = {
     ...processes,
     runtimes,
-    cliPath: pathOf(new URL('./cli.js', import.meta.url)),
-    testserverPath: pathOf(new URL('./testserver-cli.js', import.meta.url)),
+    cliPath: pathOf(new URL('../cli.js', import.meta.url)),
+    testserverPath: pathOf(new URL('../commands/testserver.js', import.meta.url)),
   };
   const rounds = createRounds(plan, deps, status);
   let interrupts = 0;

@@ -2,12 +2,12 @@
 // HdrHistogram's V2 compressed base64 encoding ("HISTF..."), the format that HdrHistogram's own
 // tools read (Java HistogramLogProcessor, hdr-histogram-js HistogramLogReader, HdrLogProcessing).
 // The encoding comes from hdr-histogram-js, loaded only when a log is written; our recorder stays
-// src/histogram.js, whose bucket layout is HdrHistogram's with lowest value 1 and 3 significant
+// src/run/histogram.js, whose bucket layout is HdrHistogram's with lowest value 1 and 3 significant
 // digits, so converting is copying counts index for index: nothing is lost or re-bucketed.
 
-import { Histogram } from './histogram.js';
+import { Histogram } from '../run/histogram.js';
 
-// Values up to 2^32 - 1 µs, as src/histogram.js clamps: the same 23552 counts as ours.
+// Values up to 2^32 - 1 µs, as src/run/histogram.js clamps: the same 23552 counts as ours.
 const LAYOUT = {
   lowestDiscernibleValue: 1,
   highestTrackableValue: 2 ** 32 - 1,

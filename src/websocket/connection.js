@@ -1,6 +1,5 @@
-// One WebSocket connection of a run, with the methods Run uses on src/client.js's Connection
-// (next, send, data, error, close, timedOut, drop; inFlight, idle, index, startTime, path,
-// method, headChunks, bodyChunks). As in loadtest 8, a request is one message sent and the
+// One WebSocket connection of a run: the connection driver (src/driver.js) for ws:// and
+// wss:// URLs. As in loadtest 8, a request is one message sent and the
 // next message received; its latency counts from the message's send (the handshake is not a
 // request, though in the open model the time waiting for it counts, as any wait does). The
 // connection stays open for the next message; one that fails is opened again for the next.
@@ -13,8 +12,9 @@
 // over every payload per message.
 
 import { FrameParser } from './frame-parser.js';
-import { OP_BINARY, OP_CLOSE, OP_PING, OP_PONG, OP_TEXT, checkHandshake, closePayload, encodeFrame, handshakeRequest, newKey, newMask } from './websocket.js';
-import { errorName } from './socket.js';
+import { OP_BINARY, OP_CLOSE, OP_PING, OP_PONG, OP_TEXT, checkHandshake, closePayload, encodeFrame, handshakeRequest, newKey, newMask } from './protocol.js';
+import { errorName } from '../socket.js';
+import { Driver } from '../driver.js';
 
 const CLOSED = 0;
 const HANDSHAKE = 1;
@@ -29,14 +29,10 @@ const CLOSE_WAIT_MS = 1000;
 
 const decoder = new TextDecoder('latin1');
 
-export class WebSocketConnection {
+export class WebSocketConnection extends Driver {
   constructor(run, id) {
-    this.run = run;
-    this.id = id;
-    this.socket = null;
+    super(run, id);
     this.state = CLOSED;
-    this.retired = false; // connection stages: closes once its message is answered
-    this.parked = false;
     this.parser = new FrameParser(this, { masked: false, capture: run.capture, maxMessage: run.config.maxBodySize || 0 });
     this.mask = newMask();
     this.frame = null; // the run's fixed message, framed with this connection's mask
@@ -51,12 +47,9 @@ export class WebSocketConnection {
     this.startTime = 0;
     this.sentAt = 0;
     this.messagesOnSocket = 0;
-    this.socketError = null;
     this.answered = false; // a message arrived during this data()
     this.failure = null; // a reason found during this data(): the connection is done
     this.closeTimer = null;
-    this.idle = false;
-    this.warm = false; // see Connection
     this.method = 'GET';
     this.path = run.config.path;
   }
@@ -79,9 +72,7 @@ export class WebSocketConnection {
       this.closeTimer = null;
     }
     this.state = CLOSED;
-    const socket = this.socket;
-    this.socket = null;
-    this.run.disconnect(socket);
+    super.drop();
   }
 
   next() {
@@ -96,13 +87,8 @@ export class WebSocketConnection {
       if (this.frame === null) this.frame = encodeFrame(run.config.requests.binary ? OP_BINARY : OP_TEXT, run.fixed, this.mask);
       frame = this.frame;
     } else {
-      let shape;
-      try {
-        shape = run.build(index);
-      } catch (err) {
-        run.buildFailed(this, index, err);
-        return;
-      }
+      const shape = run.shapeOf(index, this);
+      if (shape === null) return;
       frame = encodeFrame(shape.binary ? OP_BINARY : OP_TEXT, shape.bytes, newMask());
     }
     this.index = index;
@@ -194,10 +180,6 @@ export class WebSocketConnection {
     }
   }
 
-  error(err) {
-    this.socketError = err;
-  }
-
   close() {
     const run = this.run;
     run.socketClosed(this);
@@ -231,16 +213,9 @@ export class WebSocketConnection {
     this.inFlight = false;
     this.answered = true;
     this.messagesOnSocket++;
-    run.inFlight--;
-    const stats = run.stats;
-    stats.completed++;
-    stats.recent.record(elapsed * 1000);
-    if (!run.capture) {
-      stats.statusCounts[101]++;
-      return;
-    }
-    this.bodyChunks = this.parser.chunks;
-    run.report(this, 101, elapsed);
+    if (run.capture) this.bodyChunks = this.parser.chunks;
+    // A WebSocket run has no request sequence (options.js refuses one): no entry.
+    run.responded(this, 101, elapsed, -1);
   }
 
   onControl(opcode, payload) {
@@ -260,16 +235,9 @@ export class WebSocketConnection {
   }
 
   finishFailed(reason) {
-    const run = this.run;
     this.inFlight = false;
     this.pending = false;
-    run.inFlight--;
-    run.stats.fail(reason);
-    if (run.statusCallback !== null) run.reportFailure(this, reason);
-  }
-
-  proceed() {
-    this.run.proceed(this);
+    this.run.failed(this, reason, -1);
   }
 
   timedOut(now) {

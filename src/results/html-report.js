@@ -4,8 +4,8 @@
 // it was made from is embedded as JSON, so the page is also the data.
 
 import { chart, linearAxis, logAxis, niceTicks, escapeHtml, COLORS } from './svg-chart.js';
-import { highestOf, lowestOf } from './histogram.js';
-import { VERSION } from './version.js';
+import { highestOf, lowestOf } from '../run/histogram.js';
+import { VERSION } from '../version.js';
 import { describeActual } from './thresholds.js';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";

@@ -13,7 +13,7 @@ export class Stats {
   /** `sequence`: the entries of a request sequence, whose results are kept apart too. */
   constructor(sequence = null) {
     this.histogram = new Histogram(); // every latency of the run, once its second is closed
-    this.recent = new Histogram(); // latencies of the current second (src/series.js)
+    this.recent = new Histogram(); // latencies of the current second (src/run/series.js)
     this.series = []; // one entry per second
     this.seriesTotals = { sent: 0, ended: 0, errors: 0, bytes: 0 }; // counters at the last close
     this.statusCounts = new Uint32Array(1000);

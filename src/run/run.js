@@ -1,17 +1,17 @@
 // The client loop: `concurrency` connections that each send a request, wait for its response,
-// and send the next, until maxRequests or maxSeconds. Every request sent ends in exactly one of:
-// completed (a status code), failed (a reason), or in flight at the stop.
-//
-// One Connection object per slot lives for the whole run and is the handlers object of its
-// current socket, so a request costs no closures or objects of its own.
+// and send the next, until maxRequests or maxSeconds, or at the times of the open model's
+// schedule. Every request sent ends in exactly one of: completed (a status code), failed (a
+// reason), or in flight at the stop. The connections are drivers of one protocol
+// (src/driver.js); the run hands out work, opens sockets, counts, and stops.
 
-import { ResponseParser, decodeChunks, parseHeaders } from './parser.js';
-import { errorName } from './socket.js';
+import { decodeChunks, parseHeaders } from '../http1/parser.js';
+import { IDEMPOTENT } from '../driver.js';
 import { Stats } from './stats.js';
 import { closeSecond } from './series.js';
 import { StageSchedule, connectionsAt, stagesDuration, targetAt } from './stages.js';
-import { WebSocketConnection } from './websocket-connection.js';
-import { PipelinedConnection } from './pipeline-connection.js';
+import { Connection } from '../http1/connection.js';
+import { PipelinedConnection } from '../http1/pipelined.js';
+import { WebSocketConnection } from '../websocket/connection.js';
 
 // Thousands of connections opened at once overflow the server's accept queue (SYNs dropped and
 // sent again a second or more later): the first connections open at most OPEN_PER_MS per
@@ -25,263 +25,6 @@ const OPEN_PER_TICK = 512;
 // A request that leaves more than this after its time, on a free connection, shows the tool
 // itself falling behind (CPU-bound), not the server.
 const LATE_MS = 10;
-
-// RFC 9110 9.2.2: methods that may be sent again without changing the outcome.
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
-
-// After a failed connect, a connection waits before the next attempt, twice as long each time
-// up to the maximum: a server that is down (restarting) is not hammered by a spinning loop,
-// and its outage does not turn into millions of counted failures.
-const BACKOFF_FIRST_MS = 10;
-const BACKOFF_MAX_MS = 1000;
-
-// Failures that mean the target cannot be reached at all (no connection was ever made).
-const CONNECT_ERRORS = new Set(['ENOENT', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_ERROR']);
-
-class Connection {
-  constructor(run, id) {
-    this.run = run;
-    this.id = id;
-    this.socket = null;
-    this.parser = new ResponseParser(
-      () => this.onResponse(),
-      (reason) => this.onParseError(reason),
-      run.capture,
-      run.config.maxBodySize || 0,
-    );
-    this.inFlight = false;
-    this.index = -1; // request index in flight
-    this.bytes = null; // its bytes (for a retry)
-    this.isHead = false;
-    this.idempotent = true; // may be sent again after a kept-alive connection closed under it
-    this.method = '';
-    this.path = '';
-    this.startTime = 0; // latency counts from here
-    this.sentAt = 0; // the timeout counts from here (later in the open model, after a wait)
-    this.responsesOnSocket = 0;
-    this.retried = false;
-    this.socketError = null; // reported at close
-    this.responseDone = false;
-    this.parseError = null;
-    this.idle = false; // in the open model: no request due, waiting in run.idle
-    this.step = 0; // a sequence walked in order: this connection's place in it
-    this.entry = -1;
-    this.retired = false; // connection stages: closes once its request is answered
-    this.parked = false; // retired and closed
-    this.warm = false; // one of the first connections whose first request has ended
-    this.backoff = 0; // ms to wait after the last failed connect (0: none failed)
-    this.backoffTimer = null;
-  }
-
-  open() {
-    const run = this.run;
-    this.responsesOnSocket = 0;
-    this.socketError = null;
-    this.parser.restart();
-    this.socket = run.connect(this);
-  }
-
-  drop() {
-    const socket = this.socket;
-    this.socket = null;
-    this.run.disconnect(socket);
-  }
-
-  // Claims the next request and sends it, on this socket or a new one.
-  next() {
-    const run = this.run;
-    const index = run.claim(this);
-    if (index < 0) {
-      if (index === -1) this.drop(); // no more work for this connection
-      return;
-    }
-    let bytes = run.fixed;
-    if (bytes !== null) {
-      this.isHead = run.fixedIsHead;
-      this.idempotent = run.fixedIdempotent;
-    } else {
-      let shape;
-      try {
-        shape = run.build(index, this);
-      } catch (err) {
-        // A user's generator or body function threw: this request fails with the reason and
-        // the run ends, rather than an exception escaping a socket handler.
-        run.buildFailed(this, index, err);
-        return;
-      }
-      bytes = shape.bytes;
-      this.isHead = shape.isHead;
-      this.idempotent = IDEMPOTENT.has(shape.method);
-      this.method = shape.method;
-      this.path = shape.path;
-      this.entry = shape.entry; // in a sequence: which entry (else undefined)
-    }
-    this.index = index;
-    this.bytes = bytes;
-    this.retried = false;
-    // Closed model: latency from now. Open model: from the request's time in the schedule, so
-    // that waiting for a free connection counts (no coordinated omission).
-    // One clock read for both moments, taken together: on Deno performance.now() is an op,
-    // and a third read per request was 1.3 % of its time at keep-alive.
-    const now = performance.now();
-    this.startTime = run.open ? run.intendedTime : now;
-    this.send(now);
-  }
-
-  send(now = performance.now()) {
-    if (this.socket === null) this.open();
-    this.inFlight = true;
-    this.run.inFlight++;
-    this.responseDone = false;
-    this.parseError = null;
-    this.parser.expect(this.isHead);
-    this.sentAt = now;
-    this.socket.write(this.bytes);
-  }
-
-  // handlers for the socket
-  data(chunk) {
-    this.run.stats.bytes += chunk.length;
-    const used = this.parser.execute(chunk, 0, chunk.length);
-    if (this.parseError !== null) {
-      const reason = this.parseError;
-      this.parseError = null;
-      this.drop();
-      if (this.inFlight) this.finishFailed(reason);
-      this.proceed();
-    } else if (this.responseDone) {
-      this.responseDone = false;
-      if (used < chunk.length) {
-        // Bytes after the response nobody asked for: the framing of this connection cannot be
-        // trusted any more.
-        this.run.stats.unexpectedData++;
-        this.drop();
-      } else if (this.parser.shouldClose || !this.run.keepAlive) {
-        this.drop();
-      }
-      this.proceed();
-    } else if (used < chunk.length) {
-      // Data on an idle connection.
-      this.run.stats.unexpectedData++;
-      this.drop();
-      this.proceed();
-    }
-  }
-
-  error(err) {
-    this.socketError = err;
-  }
-
-  close() {
-    const run = this.run;
-    run.socketClosed(this);
-    if (!this.inFlight) {
-      // An idle kept-alive connection closed by the server: open a new one when needed.
-      this.proceed();
-      return;
-    }
-    // A body delimited by the close is complete only when the close is clean: one ended by an
-    // error (a reset) may be cut short, and is incomplete (RFC 9112 section 8).
-    if (this.socketError === null && this.parser.finish()) {
-      // A body delimited by the close: onResponse has run.
-      this.responseDone = false;
-      this.proceed();
-      return;
-    }
-    const nothing = this.parser.bytesSeen === 0;
-    const err = this.socketError;
-    const benign = err === null || err.code === 'ECONNRESET' || err.code === 'EPIPE';
-    if (nothing && this.responsesOnSocket > 0 && !this.retried && benign && this.idempotent) {
-      // The server closed a kept-alive connection as the request went out: it most likely never
-      // saw it, so send it once more on a new connection. RFC 9112 9.3.1 allows this for
-      // idempotent methods only; a POST or PATCH fails instead.
-      this.retried = true;
-      run.stats.retries++;
-      this.inFlight = false;
-      run.inFlight--;
-      this.send();
-      return;
-    }
-    let reason;
-    if (err !== null) reason = errorName(err);
-    else reason = nothing ? 'closed before response' : 'incomplete response';
-    // A proxy that refuses the tunnel ('proxy refused: 407') is as final as a refused connection.
-    const connectFailure = err !== null && this.responsesOnSocket === 0 && (CONNECT_ERRORS.has(reason) || reason.startsWith('proxy '));
-    this.finishFailed(reason);
-    if (connectFailure) {
-      run.connectFailed(reason);
-      // Closed model: a connection would retry at once, as fast as connects fail; it backs off.
-      // The open model's schedule already bounds the attempts to its rate (and keeps it).
-      if (!run.stopping && !run.open) return this.waitAndProceed();
-    }
-    this.proceed();
-  }
-
-  waitAndProceed() {
-    this.backoff = Math.min(this.backoff === 0 ? BACKOFF_FIRST_MS : this.backoff * 2, BACKOFF_MAX_MS);
-    this.backoffTimer = setTimeout(() => {
-      this.backoffTimer = null;
-      this.proceed();
-    }, this.backoff);
-  }
-
-  // parser callbacks
-  onResponse() {
-    const run = this.run;
-    const elapsed = performance.now() - this.startTime;
-    const status = this.parser.statusCode;
-    this.responseDone = true;
-    this.responsesOnSocket++;
-    this.backoff = 0;
-    this.inFlight = false;
-    run.inFlight--;
-    const stats = run.stats;
-    stats.completed++;
-    stats.recent.record(elapsed * 1000);
-    if (stats.entries !== null) stats.recordEntry(this.entry, elapsed, status >= 400);
-    if (run.statusCallback === null && run.contentInspector === null) {
-      stats.statusCounts[status]++;
-      if (status >= 400) stats.httpErrors++;
-      return;
-    }
-    run.report(this, status, elapsed);
-  }
-
-  onParseError(reason) {
-    this.parseError = this.parser.bodyTooLarge ? reason : 'malformed response: ' + reason;
-  }
-
-  finishFailed(reason) {
-    const run = this.run;
-    this.inFlight = false;
-    run.inFlight--;
-    run.stats.fail(reason);
-    if (run.stats.entries !== null) run.stats.entries.errors[this.entry]++;
-    if (run.statusCallback !== null) run.reportFailure(this, reason);
-  }
-
-  proceed() {
-    this.run.proceed(this);
-  }
-
-  timedOut(now) {
-    if (this.inFlight && now - this.sentAt >= this.run.timeout) {
-      this.drop();
-      this.finishFailed('timeout');
-      this.proceed();
-    }
-  }
-
-  // What a statusCallback's result decodes, when read.
-  get headChunks() {
-    return this.parser.headChunks;
-  }
-
-  get bodyChunks() {
-    return this.parser.bodyChunks;
-  }
-}
-
 
 /**
  * One load test. `config` is what options.js produces; `adapter` implements src/socket.js.
@@ -300,7 +43,7 @@ export class Run {
     // Open model (a rate): this process sends its share of one schedule: request k of all
     // processes is due at origin + k / rate; this one takes k = offset, offset + stride, ...
     this.open = (config.requestsPerSecond || 0) > 0 || config.stages !== null;
-    // Rate stages: the schedule's times come from the ramp (src/stages.js) instead of a period.
+    // Rate stages: the schedule's times come from the ramp (src/run/stages.js) instead of a period.
     this.stages = config.stages ? new StageSchedule(config.stages, config.indexStride || 1, config.indexOffset || 0) : null;
     this.connectionStages = config.connectionStages || null;
     const steady = (config.requestsPerSecond || 0) > 0;
@@ -321,8 +64,8 @@ export class Run {
     this.contentInspector = config.contentInspector || null;
     this.capture = this.statusCallback !== null || this.contentInspector !== null;
     this.stats = new Stats(config.sequence);
-    // ws:// and wss:// URLs: a request is a message and its reply (src/websocket-connection.js).
-    // --pipeline N above 1: a connection of its own (src/pipeline-connection.js), so that
+    // ws:// and wss:// URLs: a request is a message and its reply (src/websocket/connection.js).
+    // --pipeline N above 1: a connection of its own (src/http1/pipelined.js), so that
     // one request at a time keeps Connection's path as it is.
     this.pipelining = config.pipelining || 1;
     this.Connection = config.websocket ? WebSocketConnection : this.pipelining > 1 ? PipelinedConnection : Connection;
@@ -626,6 +369,18 @@ export class Run {
     }
   }
 
+  // Request `index` when requests differ ({ bytes, isHead, method, path, entry }), or null when a
+  // user's generator or body function threw: that request fails with the reason and the run
+  // ends, rather than an exception escaping a socket handler.
+  shapeOf(index, conn) {
+    try {
+      return this.build(index, conn);
+    } catch (err) {
+      this.buildFailed(conn, index, err);
+      return null;
+    }
+  }
+
   buildFailed(conn, index, err) {
     const reason = `request generator threw: ${(err && err.message) || err}`;
     conn.index = index;
@@ -698,6 +453,29 @@ export class Run {
     // At the deadline that is the whole schedule's rest, even if the timer fired a little early.
     if (this.open) this.stats.notSent = Math.max(0, (this.deadlineReached ? Math.min(this.scheduleEnd, this.maxRequests) : this.due(now)) - this.stats.sent);
     this.resolve(this.stats);
+  }
+
+  // A driver's request answered (src/driver.js): counted, and shown to the user's callbacks.
+  responded(conn, status, elapsedMs, entry) {
+    this.inFlight--;
+    const stats = this.stats;
+    stats.completed++;
+    stats.recent.record(elapsedMs * 1000);
+    if (stats.entries !== null) stats.recordEntry(entry, elapsedMs, status >= 400);
+    if (this.statusCallback === null && this.contentInspector === null) {
+      stats.statusCounts[status]++;
+      if (status >= 400) stats.httpErrors++;
+      return;
+    }
+    this.report(conn, status, elapsedMs);
+  }
+
+  // A driver's request failed with `reason`.
+  failed(conn, reason, entry) {
+    this.inFlight--;
+    this.stats.fail(reason);
+    if (this.stats.entries !== null) this.stats.entries.errors[entry]++;
+    if (this.statusCallback !== null) this.reportFailure(conn, reason);
   }
 
   // Slow path: a statusCallback or contentInspector wants each response.

@@ -1,7 +1,6 @@
-// One connection of a run with up to `pipelining` HTTP/1.1 requests in flight (--pipeline N),
-// with the methods Run uses on src/client.js's Connection (next, data, error, close, timedOut,
-// drop; inFlight, idle, index, startTime, path, method, headChunks, bodyChunks). inFlight is a
-// count here. Runs with one request per connection keep that Connection and its fast path.
+// One connection of a run with up to `pipelining` HTTP/1.1 requests in flight (--pipeline N): a
+// connection driver (src/driver.js) whose inFlight is a count. Runs with one request per
+// connection keep src/http1/connection.js and its fast path.
 //
 // Responses come back in the order the requests went out (RFC 9112 9.3.2), so the requests in
 // flight are a FIFO ring of plain arrays: index, bytes (to send again), HEAD or not (the parser
@@ -16,11 +15,8 @@
 // or in flight at the stop.
 
 import { ResponseParser } from './parser.js';
-import { errorName } from './socket.js';
-
-// RFC 9110 9.2.2, as in client.js.
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
-const CONNECT_ERRORS = new Set(['ENOENT', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_ERROR']);
+import { errorName } from '../socket.js';
+import { Driver, IDEMPOTENT, isConnectFailure } from '../driver.js';
 
 // The run's request (when every request is the same) written `depth` times over, by request.
 const copies = new WeakMap();
@@ -34,13 +30,11 @@ function repeated(bytes, depth) {
   return all;
 }
 
-export class PipelinedConnection {
+export class PipelinedConnection extends Driver {
   constructor(run, id) {
+    super(run, id);
     const depth = run.pipelining;
-    this.run = run;
-    this.id = id;
     this.depth = depth;
-    this.socket = null;
     this.parser = new ResponseParser(
       () => this.onResponse(),
       (reason) => this.onParseError(reason),
@@ -60,8 +54,6 @@ export class PipelinedConnection {
     this.paths = new Array(depth).fill('');
     this.entries = new Int32Array(depth); // in a request sequence: each request's entry
     this.step = 0; // a sequence walked in order: this connection's place in it
-    this.retired = false; // connection stages: closes once its requests are answered
-    this.parked = false;
     this.inFlight = 0; // == count, but Run.stop() zeroes it when it counts them in flight at stop
     // The request being reported (Run.report, reportFailure and buildFailed read these).
     this.index = -1;
@@ -69,11 +61,9 @@ export class PipelinedConnection {
     this.path = '';
     this.startTime = 0;
     this.responsesOnSocket = 0;
-    this.socketError = null;
     this.parseError = null;
     this.answered = false; // a response completed during this data()
     this.closing = false; // a response said Connection: close: nothing more will come
-    this.idle = false; // in the open model: room for a request, none due, waiting in run.idle
   }
 
   open() {
@@ -83,12 +73,6 @@ export class PipelinedConnection {
     this.closing = false;
     this.parser.restart();
     this.socket = run.connect(this);
-  }
-
-  drop() {
-    const socket = this.socket;
-    this.socket = null;
-    this.run.disconnect(socket);
   }
 
   // Fills the pipeline: claims requests and sends them until N are in flight or none is due.
@@ -109,13 +93,8 @@ export class PipelinedConnection {
         this.heads[slot] = run.fixedIsHead ? 1 : 0;
         this.idempotents[slot] = run.fixedIdempotent ? 1 : 0;
       } else {
-        let shape;
-        try {
-          shape = run.build(index, this);
-        } catch (err) {
-          run.buildFailed(this, index, err);
-          return;
-        }
+        const shape = run.shapeOf(index, this);
+        if (shape === null) return;
         bytes = shape.bytes;
         this.heads[slot] = shape.isHead ? 1 : 0;
         this.idempotents[slot] = IDEMPOTENT.has(shape.method) ? 1 : 0;
@@ -126,7 +105,7 @@ export class PipelinedConnection {
       this.indexes[slot] = index;
       this.requestBytes[slot] = bytes;
       this.retrieds[slot] = 0;
-      const now = performance.now(); // one clock read for both moments (see client.js next())
+      const now = performance.now(); // one clock read for both moments (see connection.js next())
       this.starts[slot] = run.open ? run.intendedTime : now;
       if (this.socket === null) this.open();
       // The parser reads the oldest request's response; it is told about a request only when
@@ -180,10 +159,6 @@ export class PipelinedConnection {
     }
   }
 
-  error(err) {
-    this.socketError = err;
-  }
-
   close() {
     const run = this.run;
     run.socketClosed(this);
@@ -211,12 +186,12 @@ export class PipelinedConnection {
     let first;
     if (nothing && this.responsesOnSocket > 0 && this.retrieds[h] === 0 && benign && this.idempotents[h] === 1) {
       // The server closed a kept-alive connection as the request went out: it most likely never
-      // saw it (the rule for one request, in client.js).
+      // saw it (the rule for one request, in connection.js).
       first = null;
     } else {
       first = err !== null ? rest : nothing ? 'closed before response' : 'incomplete response';
     }
-    const connectFailure = err !== null && this.responsesOnSocket === 0 && CONNECT_ERRORS.has(rest);
+    const connectFailure = isConnectFailure(err, rest, this.responsesOnSocket);
     // A target that cannot be reached is not tried again for the requests behind.
     this.settle(first, rest, benign && !connectFailure ? null : rest);
     if (connectFailure) run.connectFailed(rest);
@@ -241,17 +216,7 @@ export class PipelinedConnection {
     this.head = h + 1 === this.depth ? 0 : h + 1;
     this.count--;
     this.inFlight--;
-    run.inFlight--;
-    const stats = run.stats;
-    stats.completed++;
-    stats.recent.record(elapsed * 1000);
-    if (stats.entries !== null) stats.recordEntry(this.entries[h], elapsed, status >= 400);
-    if (run.statusCallback === null && run.contentInspector === null) {
-      stats.statusCounts[status]++;
-      if (status >= 400) stats.httpErrors++;
-    } else {
-      run.report(this, status, elapsed);
-    }
+    run.responded(this, status, elapsed, this.entries[h]);
     if (this.parser.shouldClose) {
       // The server will not answer the requests after this one on this connection.
       this.closing = true;
@@ -327,10 +292,7 @@ export class PipelinedConnection {
     this.startTime = this.starts[slot];
     this.requestBytes[slot] = null;
     this.inFlight--;
-    run.inFlight--;
-    run.stats.fail(reason);
-    if (run.stats.entries !== null) run.stats.entries.errors[this.entries[slot]]++;
-    if (run.statusCallback !== null) run.reportFailure(this, reason);
+    run.failed(this, reason, this.entries[slot]);
   }
 
   // After requests end: fill the pipeline again, or end the run.

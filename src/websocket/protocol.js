@@ -1,6 +1,6 @@
 // WebSocket bytes (RFC 6455): the upgrade handshake, frames, and the messages of a run. The
-// incremental reader is src/frame-parser.js; the request loop over a connection is
-// src/websocket-connection.js. Nothing here needs a runtime's WebSocket object, so every socket
+// incremental reader is src/websocket/frame-parser.js; the request loop over a connection is
+// src/websocket/connection.js. Nothing here needs a runtime's WebSocket object, so every socket
 // adapter (TLS included) carries WebSocket at the same cost as HTTP.
 
 const encoder = new TextEncoder();
@@ -162,7 +162,7 @@ export function closePayload(code) {
 }
 
 /**
- * The messages of a run, in the shape src/request.js gives requests: `fixed` is the payload of
+ * The messages of a run, in the shape src/http1/request.js gives requests: `fixed` is the payload of
  * every message (a connection frames it once, with its own mask), or null when messages differ
  * (a body function, --index), and build(index) gives { bytes (payload), binary, method, path }.
  * A string or object body goes as a text message (objects as JSON), bytes as a binary one.

@@ -2,9 +2,6 @@
 // request; only requests that differ (an index parameter, a body function, a request generator)
 // are encoded again.
 
-import { recordingGenerator } from './http-generator.js';
-import { entryPicker } from './sequence.js';
-
 const encoder = new TextEncoder();
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -51,96 +48,6 @@ export function checkRequestParts(method, headers) {
   }
 }
 
-/**
- * Builds the requests of a run.
- * Returns { fixed, isHead, build(index) }: `fixed` is the one Uint8Array every request uses, or
- * null when requests differ, in which case build(index) returns { bytes, isHead, method, path }.
- */
-export function createRequests(o) {
-  const baseHeaders = defaultHeaders(o);
-  const replace = o.indexParam ? indexReplacer(o.indexParam, o.indexParamCallback) : null;
-  const bodyFn = typeof o.body === 'function' ? o.body : null;
-  const origin = o.requestOrigin || '';
-  if (o.sequence) return sequenceRequests(o, baseHeaders, origin);
-
-  if (o.requestGenerator) {
-    // loadtest 8's (params, options, client, callback) form, recorded into the same shape.
-    const generate = o.requestGenerator.length >= 3 ? recordingGenerator(o.requestGenerator, o, baseHeaders) : o.requestGenerator;
-    return {
-      fixed: null,
-      isHead: false,
-      build(index) {
-        const g = generate(index, o) || {};
-        const method = String(g.method || o.method).toUpperCase();
-        const path = g.path || o.path;
-        const headers = g.allHeaders ? {} : { ...baseHeaders };
-        if (g.headers) for (const k in g.headers) headers[k.toLowerCase()] = String(g.headers[k]);
-        const body = g.body !== undefined ? bodyBytes(g.body, headers['content-type']) : o.bodyBytes;
-        if (body && !headers['content-type']) headers['content-type'] = 'text/plain';
-        checkRequestParts(method, headers);
-        return { bytes: encodeRequest({ method, path, headers, body, origin }), isHead: method === 'HEAD', method, path };
-      },
-    };
-  }
-
-  const isHead = o.method === 'HEAD';
-  if (!replace && !bodyFn) {
-    const bytes = encodeRequest({ method: o.method, path: o.path, headers: baseHeaders, body: o.bodyBytes, origin });
-    const shape = { bytes, isHead, method: o.method, path: o.path };
-    return { fixed: bytes, isHead, build: () => shape };
-  }
-  if (replace && !bodyFn) return indexTemplate(o, baseHeaders, isHead);
-  return {
-    fixed: null,
-    isHead,
-    build(index) {
-      const value = replace ? replace.value(index) : '';
-      const path = replace ? replace.in(o.path, value) : o.path;
-      let body = o.bodyBytes;
-      if (bodyFn) body = bodyBytes(bodyFn(index), o.contentType);
-      else if (replace && o.bodyText) body = encoder.encode(replace.in(o.bodyText, value));
-      return { bytes: encodeRequest({ method: o.method, path, headers: baseHeaders, body, origin }), isHead, method: o.method, path };
-    },
-  };
-}
-
-// A sequence's entries, each encoded once; the picker walks them per connection or by weight.
-function sequenceRequests(o, baseHeaders, origin) {
-  const shapes = o.sequence.map((e, entry) => {
-    const headers = { ...baseHeaders };
-    delete headers['content-type']; // the run's body is not the entries'
-    for (const name in e.headers) headers[name] = e.headers[name];
-    const body = e.body === undefined || e.body === null ? null : bodyBytes(e.body, headers['content-type']);
-    if (body && !headers['content-type']) headers['content-type'] = typeof e.body === 'string' || e.body instanceof Uint8Array ? 'text/plain' : 'application/json';
-    checkRequestParts(e.method, headers);
-    return { bytes: encodeRequest({ method: e.method, path: e.path, headers, body, origin }), isHead: e.method === 'HEAD', method: e.method, path: e.path, entry };
-  });
-  const pick = entryPicker(o.sequence);
-  return { fixed: null, isHead: false, build: (index, conn) => shapes[pick(conn)] };
-}
-
-function defaultHeaders(o) {
-  // loadtest 8 sends host, user-agent and accept unless given; custom headers override them.
-  const headers = {
-    host: o.hostHeader,
-    'user-agent': `loadtest/${o.version}`,
-    accept: '*/*',
-    connection: o.keepAlive ? 'keep-alive' : 'close',
-  };
-  if (o.cookies && o.cookies.length) headers.cookie = o.cookies.join('; ');
-  if (o.proxyAuthorization) headers['proxy-authorization'] = o.proxyAuthorization;
-  if (o.body !== undefined && o.body !== null && o.body !== '') headers['content-type'] = o.contentType || 'text/plain';
-  for (const name in o.headers) headers[name] = o.headers[name];
-  return headers;
-}
-
-function indexReplacer(param, callback) {
-  return {
-    value: (index) => String(callback ? callback(index) : index),
-    in: (text, value) => text.split(param).join(value),
-  };
-}
-
 const CRLF = encoder.encode('\r\n');
 const CONTENT_LENGTH = encoder.encode('content-length: ');
 const SLAB = 64 * 1024;
@@ -153,7 +60,7 @@ const SLAB = 64 * 1024;
  * one is left to the requests that point into it and a new one is started), so earlier
  * requests' bytes stay valid for as long as a connection holds them.
  */
-function indexTemplate(o, headers, isHead) {
+export function indexTemplate(o, headers, isHead) {
   let head = `${o.method} ${o.requestOrigin || ''}${o.path} HTTP/1.1\r\n`;
   for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
   const headParts = head.split(o.indexParam).map((t) => encoder.encode(t));

@@ -4,9 +4,9 @@
 // Values are checked here, so that a bad file is one line naming it; the CLI then takes them as
 // the flags that were not given.
 
-import { number } from './options.js';
+import { number } from '../run/options.js';
 
-// Tried in each folder, in this order (confinode's order; JSON only, see README).
+// Tried in each folder, in this order (confinode's order; JSON only, see doc/cli.md).
 const NAMES = ['package.json', '.loadtestrc', '.loadtestrc.json', 'loadtest.config.json', '.loadtest/loadtest.config.json'];
 
 // File key -> [kind, flag]. loadtest 8's keys (its lib/config.js; delay, error and percent are
@@ -98,7 +98,7 @@ export function checkConfig(config, name) {
   }
   const flags = {};
   for (const [key, value] of Object.entries(config)) {
-    if (!Object.hasOwn(KEYS, key)) throw new Error(`${name}: unknown key '${key}' (see README, "Configuration file")`);
+    if (!Object.hasOwn(KEYS, key)) throw new Error(`${name}: unknown key '${key}' (see doc/cli.md, "Configuration file")`);
     const [kind, flag] = KEYS[key];
     // loadtest 8's defaults are empty strings: "not set".
     if (value === null || value === '') continue;

@@ -1,11 +1,11 @@
 // The command line's side of --sweep: a run per level with its progress, a table row printed as
 // each level ends, Ctrl-C, and the outputs (--json, --json-file, --html) of the whole sweep.
 
-import { runLoadTest } from './index.js';
-import { runSweep, sweepDocument, sweepHeader, sweepRow, firstFailing } from './sweep.js';
+import { runLoadTest } from '../index.js';
+import { runSweep, sweepDocument, sweepHeader, sweepRow, firstFailing } from '../run/sweep.js';
 import { save, saveHtml } from './output.js';
-import { startProgress } from './progress.js';
-import { exit, onInterrupt, terminal, writeText, envVar, wantsColor } from '../runtimes/index.js';
+import { startProgress } from '../results/progress.js';
+import { exit, onInterrupt, terminal, writeText, envVar, wantsColor } from '../../runtimes/index.js';
 
 /**
  * options: the CLI's loadTest() options with `sweep` (the levels) and `output`. fail(message,

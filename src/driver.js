@@ -1,0 +1,77 @@
+// The connection-driver interface: what the run loop (src/run/run.js) asks of a connection of
+// any protocol, as src/socket.js is what a connection asks of a runtime. One driver a protocol:
+// src/http1/connection.js (one request at a time), src/http1/pipelined.js (--pipeline N),
+// src/websocket/connection.js (a message and its reply); the run picks one for the whole run.
+//
+//   new Driver(run, id)  one object per connection slot for the whole run; it is the handlers
+//                        object of its current socket (data, error, close: src/socket.js)
+//   driver.next()        claim work with run.claim(driver) and send it, opening a socket with
+//                        run.connect(driver) when it has none; a claim of -1 means no more
+//                        work (drop the socket), -2 none due yet (open model: it waits in
+//                        run.idle until run.tick() calls next() again)
+//   driver.drop()        close the socket now (run.disconnect(socket)); nothing is reported
+//   driver.timedOut(now) fail what has been out longer than run.timeout, then proceed
+//   driver.inFlight      requests out: a boolean, or a count for drivers with several; the run
+//                        sets it to false or 0 when it counts them in flight at the stop
+//   driver.idle, retired, parked, warm, id, backoffTimer: the run's bookkeeping on the slot
+//   driver.index, method, path, startTime, headChunks, bodyChunks: the request being reported,
+//                        read by the run's statusCallback/contentInspector results
+//
+// What a driver asks of the run besides claim and connect: run.fixed (the one request every
+// request is, or null), run.shapeOf(index, driver) (a request that differs, or null when the
+// user's generator threw), run.open and run.intendedTime (the open model's schedule).
+//
+// And what a driver tells the run, so that every protocol counts alike:
+//   run.responded(driver, status, elapsedMs, entry)  a request answered
+//   run.failed(driver, reason, entry)                a request failed ('timeout', 'ECONNRESET',
+//                                                    'malformed response: ...', ...)
+//   run.connectFailed(reason)                        no connection could be made (fail fast)
+//   run.socketClosed(driver)                         its socket closed by the other side
+//   run.proceed(driver)                              its requests ended: next, or the end
+// Every request claimed ends in exactly one of responded, failed, or in flight at the stop.
+
+// RFC 9110 9.2.2: methods that may be sent again without changing the outcome (RFC 9112 9.3.1:
+// only these are retried when a kept-alive connection closes under a request).
+export const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
+
+// Failures that mean the target cannot be reached at all (no connection was ever made).
+export const CONNECT_ERRORS = new Set(['ENOENT', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_ERROR']);
+
+/**
+ * What every driver has: the run's bookkeeping on its slot, the socket's error (kept for its
+ * close), and how its socket is dropped and what follows a request. A driver extends it.
+ */
+export class Driver {
+  constructor(run, id) {
+    this.run = run;
+    this.id = id;
+    this.socket = null;
+    this.socketError = null; // reported at the close
+    this.idle = false; // in the open model: no request due, waiting in run.idle
+    this.retired = false; // connection stages: closes once what it has out is answered
+    this.parked = false; // retired and closed
+    this.warm = false; // one of the first connections, whose first request has ended
+    this.backoffTimer = null; // waiting out a failed connect
+  }
+
+  drop() {
+    const socket = this.socket;
+    this.socket = null;
+    this.run.disconnect(socket);
+  }
+
+  // handlers for the socket: data() and close() are the protocol's
+  error(err) {
+    this.socketError = err;
+  }
+
+  proceed() {
+    this.run.proceed(this);
+  }
+}
+
+/** Whether a socket closed with `err` before any answer on it means the target is unreachable. */
+export function isConnectFailure(err, reason, answeredOnSocket) {
+  // A proxy that refuses the tunnel ('proxy refused: 407') is as final as a refused connection.
+  return err !== null && answeredOnSocket === 0 && (CONNECT_ERRORS.has(reason) || reason.startsWith('proxy '));
+}
