@@ -4,7 +4,7 @@
 // - with --insecure, `--unsafely-ignore-certificate-errors`: Deno.connectTls cannot skip the
 //   check for one connection, only for the whole process. Without it --insecure falls back to
 //   node:tls, which on Deno served 0.67-0.76x wrk's https rate where Deno.connectTls served
-//   0.92-0.99x (bench/README.md, "TLS"). The process only connects where the user sent it, and
+//   0.92-0.99x (bench/README.md, "TLS and large bodies"). The process only connects where the user sent it, and
 //   --insecure asks for no check there, so the flag names no hosts. Deno says so on stderr at
 //   start ("DANGER: TLS certificate validation is disabled for all hostnames"; --quiet does not
 //   hide it in Deno 2.9.5), which is true.
