@@ -163,6 +163,13 @@ class BunSocket {
   }
 }
 
+// Bun 1.4.5's client ALPNProtocols takes the wire format (each name after its length byte) as
+// an ArrayBuffer; an array is refused and a string ('h2') offers nothing.
+function alpnWire(names) {
+  const bytes = names.flatMap((n) => [n.length, ...new TextEncoder().encode(n)]);
+  return new Uint8Array(bytes).buffer;
+}
+
 function concat(a, b) {
   const all = new Uint8Array(a.length + b.length);
   all.set(a, 0);
@@ -203,6 +210,7 @@ export function connect(host, port, h, tls = null, path = null, tunnel = null) {
         ...(tls.ca ? { ca: tls.ca } : {}),
         ...(tls.cert ? { cert: tls.cert } : {}),
         ...(tls.key ? { key: tls.key } : {}),
+        ...(tls.alpn ? { ALPNProtocols: alpnWire(tls.alpn) } : {}),
       }
     : null;
   // Through a proxy the connection starts plain; TLS begins once the tunnel is up.

@@ -244,6 +244,7 @@ export function connect(host, port, h, tls = null, path = null, tunnel = null) {
   if (tls) {
     options = { hostname: tls.servername || (tunnel ? tunnel.host : host), port };
     if (tls.ca) options.caCerts = [String(tls.ca)];
+    if (tls.alpn) options.alpnProtocols = tls.alpn;
     if (tls.cert && tls.key) {
       options.cert = String(tls.cert);
       options.key = String(tls.key);

@@ -163,5 +163,6 @@ function tlsOptions(tls) {
   if (tls.ca) o.ca = tls.ca;
   if (tls.cert) o.cert = tls.cert;
   if (tls.key) o.key = tls.key;
+  if (tls.alpn) o.ALPNProtocols = tls.alpn;
   return o;
 }

@@ -14,6 +14,7 @@ import { runtime } from './index.js';
 import * as nodeServer from './testserver-node.js';
 import * as bunServer from './testserver-bun.js';
 import * as denoServer from './testserver-deno.js';
+import * as http2Server from './testserver-http2.js';
 import { serveOnCores } from './testserver-cores.js';
 
 const NATIVE = { node: nodeServer, bun: bunServer, deno: denoServer };
@@ -76,7 +77,8 @@ export function settingsOf(options) {
   const o = { port: 7357, delay: 0, error: 0, percent: 0, quiet: false, logger: null, ...options };
   const cores = o.cores === undefined ? 1 : Number(o.cores);
   if (!Number.isInteger(cores) || cores < 1) throw new Error(`cores must be a whole number from 1, got '${o.cores}'`);
-  const server = serverFor(o.impl);
+  const server = o.http2 ? http2Server : serverFor(o.impl);
+  if (o.http2 && cores > 1) throw new Error('http2 runs on one process (cores 1)');
   const { body, type } = responseBody(o);
   // parseFloat as loadtest 8's parseInt reads "10%", but keeps fractions such as 0.5.
   const percent = o.error && !o.percent ? 100 : parseFloat(o.percent) || 0;
@@ -161,7 +163,8 @@ function createTestServer(options) {
         if (l.processes) testServer.processes = l.processes;
         if (!s.options.quiet) {
           const on = l.processes ? `, ${l.processes.length} processes: ${l.processes.map((p) => p.pid).join(' ')}` : '';
-          console.log(`Listening on ${s.tls ? 'https' : 'http'}://${s.host || 'localhost'}:${l.port}/ (${s.server.name}${on})`);
+          const h2 = s.options.http2 ? (s.tls ? ', h2 and http/1.1 by ALPN' : ', h2c') : '';
+          console.log(`Listening on ${s.tls ? 'https' : 'http'}://${s.host || 'localhost'}:${l.port}/ (${s.server.name}${h2}${on})`);
         }
         done(null, testServer);
       },

@@ -123,6 +123,9 @@ async function toOptions(args) {
   if (o.startAt && o.startAt - Date.now() > 86400000) throw new UsageError(`--start-at ${o.startAt} is more than a day from now (epoch milliseconds, e.g. $(( ($(date +%s) + 10) * 1000 )))`);
   o.maxConnections = num('', 'max-connections', { integer: true, min: 1 });
   o.pipelining = num('', 'pipeline', { integer: true, min: 1 });
+  if (args.http2) o.http2 = true;
+  o.streams = num('', 'streams', { integer: true, min: 1 });
+  if (o.streams !== undefined && !o.http2) throw new UsageError('--streams applies to --http2 only');
   o.stages = flagValue(args, 'stages');
   o.connectionStages = flagValue(args, 'connection-stages');
   for (const [name, text] of [['--stages', o.stages], ['--connection-stages', o.connectionStages]]) {
@@ -267,6 +270,7 @@ function describeFailure(result, target) {
   };
   if (words[reason]) return words[reason];
   if (reason.startsWith('malformed response')) return `${reason} from ${target}`;
+  if (reason.startsWith('not HTTP/2')) return `${target} does not speak HTTP/2: no SETTINGS in answer to the connection preface (over https, the server did not choose h2 by ALPN)`;
   if (reason.startsWith('proxy ')) return `${reason} (CONNECT to ${target})`;
   return `every request to ${target} failed: ${reason}`;
 }

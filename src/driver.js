@@ -37,6 +37,12 @@ export const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'T
 // Failures that mean the target cannot be reached at all (no connection was ever made).
 export const CONNECT_ERRORS = new Set(['ENOENT', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_ERROR']);
 
+// After a failed connect, a connection waits before the next attempt, twice as long each time
+// up to the maximum: a server that is down (restarting) is not hammered by a spinning loop,
+// and its outage does not turn into millions of counted failures.
+const BACKOFF_FIRST_MS = 10;
+const BACKOFF_MAX_MS = 1000;
+
 /**
  * What every driver has: the run's bookkeeping on its slot, the socket's error (kept for its
  * close), and how its socket is dropped and what follows a request. A driver extends it.
@@ -52,6 +58,7 @@ export class Driver {
     this.parked = false; // retired and closed
     this.warm = false; // one of the first connections, whose first request has ended
     this.backoffTimer = null; // waiting out a failed connect
+    this.backoff = 0; // ms to wait after the last failed connect (0: none failed)
   }
 
   drop() {
@@ -67,6 +74,15 @@ export class Driver {
 
   proceed() {
     this.run.proceed(this);
+  }
+
+  // After a failed connect in the closed model: proceed later, twice as late each time.
+  waitAndProceed() {
+    this.backoff = Math.min(this.backoff === 0 ? BACKOFF_FIRST_MS : this.backoff * 2, BACKOFF_MAX_MS);
+    this.backoffTimer = setTimeout(() => {
+      this.backoffTimer = null;
+      this.proceed();
+    }, this.backoff);
   }
 }
 

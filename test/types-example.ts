@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     concurrency: 10,
     agentKeepAlive: true,
     pipelining: 4,
+    http2: false,
     headers: ['accept:text/plain'],
     body: (index) => ({ index }),
     thresholds: ['p99<200ms'],

@@ -192,6 +192,10 @@ export interface LoadTestOptions {
   maxConnections?: number;
   /** Requests in flight per connection, at most (as --pipeline; default 1); above 1 implies keep-alive; not for ws:// URLs. */
   pipelining?: number;
+  /** HTTP/2 (as --http2): prior knowledge (h2c) for http://, ALPN h2 for https://; implies keep-alive. Not with pipelining, ws:// or a proxy. */
+  http2?: boolean;
+  /** With http2: streams in flight per connection, at most (as --streams; default 1), never more than the server's SETTINGS_MAX_CONCURRENT_STREAMS. */
+  streams?: number;
   /** A module whose default export is (index) => body; for cores above 1. */
   bodyModule?: string;
   /** Run share i of n of this run, 'i/n' (as --shard). */
@@ -272,6 +276,10 @@ export interface ResultData {
   agent: 'keepalive' | 'none' | 'websocket';
   /** Requests in flight per connection, at most (1: no pipelining). */
   pipelining: number;
+  /** The protocol the run spoke: 'h2' is HTTP/2 over TLS, 'h2c' over plain TCP. */
+  protocol: 'http/1.1' | 'h2' | 'h2c' | 'websocket';
+  /** With HTTP/2: streams in flight per connection, at most. */
+  streams?: number;
   requestsPerSecond?: number;
   /** The stages (durations in seconds), when the run had them. */
   stages?: Stage[];
@@ -383,6 +391,8 @@ export interface TestServerOptions {
   size?: number;
   /** 'native' (default): node:http, Bun.serve or Deno.serve by runtime; 'node': node:http. */
   impl?: 'native' | 'node';
+  /** Serve HTTP/2 on node:http2 (every runtime): h2c, or with cert and key h2 and http/1.1 by ALPN; one process. */
+  http2?: boolean;
   /** Processes sharing the port (default 1); not with logger or shouldErrorCustom. */
   cores?: number;
   /** Answer `error` (default 500) when it returns true; the request has `body` and `headers`. */

@@ -40,6 +40,8 @@ const KEYS = {
   cores: ['positive', 'cores'],
   maxConnections: ['positive', 'max-connections'],
   pipelining: ['positive', 'pipeline'],
+  http2: ['boolean', 'http2'],
+  streams: ['positive', 'streams'],
   socket: ['string', 'socket'],
   ca: ['string', 'ca'],
 };

@@ -8,9 +8,9 @@ export const STRINGS = {
   R: 'requestGenerator', s: 'secureProtocol',
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
-  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har', 'pipeline', 'max-body'];
+  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har', 'pipeline', 'max-body', 'streams'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
-export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json'];
+export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json', 'http2'];
 
 // Within 100 columns. Every flag of the first five groups names its default.
 export const HELP = `Usage: loadtest [options] URL
@@ -37,6 +37,10 @@ Load:
                              and print one row per level (default: none; one run at -c)
       --pipeline N           up to N requests in flight per connection, answered in order; implies
                              -k; not for ws:// (default 1: send once the last one is answered)
+      --http2                HTTP/2: prior knowledge (h2c) for http://, ALPN h2 for https://;
+                             implies -k (default: HTTP/1.1)
+      --streams N            with --http2: up to N streams in flight per connection, never more
+                             than the server allows (default 1)
   -d, --timeout MS           fail a request after MS ms without a full response (default 0: none)
       --max-body BYTES       fail a longer body or WebSocket message (default 0: no limit)
       --socket NAME          socket adapter: node (node:net and node:tls, on every runtime), bun

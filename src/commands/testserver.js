@@ -8,7 +8,7 @@ import { number } from '../run/options.js';
 import { argv, exit, onInterrupt, readFile, availableCores } from '../../runtimes/index.js';
 import { canShare } from '../../runtimes/testserver.js';
 
-const USAGE = 'Usage: testserver-loadtest [--delay ms] [--error 5xx] [--percent yy] [--size bytes] [--impl native|node] [--cores N] [--host H] [--cert F --key F] [--quiet] [port]';
+const USAGE = 'Usage: testserver-loadtest [--delay ms] [--error 5xx] [--percent yy] [--size bytes] [--impl native|node] [--cores N] [--host H] [--cert F --key F] [--http2] [--quiet] [port]';
 
 function fail(message) {
   console.error(`testserver-loadtest: ${message}`);
@@ -18,8 +18,8 @@ function fail(message) {
 let bad = null;
 const args = mri(argv(), {
   string: ['delay', 'error', 'percent', 'size', 'impl', 'cores', 'host', 'cert', 'key'],
-  boolean: ['quiet', 'help'],
-  alias: { delay: [], error: [], percent: [], size: [], impl: [], cores: [], host: [], cert: [], key: [], quiet: [], help: ['h'] },
+  boolean: ['quiet', 'help', 'http2'],
+  alias: { delay: [], error: [], percent: [], size: [], impl: [], cores: [], host: [], cert: [], key: [], quiet: [], http2: [], help: ['h'] },
   unknown: (flag) => (bad = flag),
 });
 if (bad) fail(`unknown option '${bad}'`);
@@ -39,9 +39,11 @@ try {
     impl,
     // Half the machine's cores, as loadtest 8's test server since 6.3 (one where the server
     // cannot share its port: node:http on bun).
-    cores: number('--cores', args.cores, { integer: true, min: 1, fallback: canShare(impl) ? Math.max(1, Math.floor(availableCores() / 2)) : 1 }),
+    // (HTTP/2, node:http2, runs on one process.)
+    cores: number('--cores', args.cores, { integer: true, min: 1, fallback: canShare(impl) && !args.http2 ? Math.max(1, Math.floor(availableCores() / 2)) : 1 }),
     host: args.host || undefined,
     quiet: Boolean(args.quiet),
+    http2: Boolean(args.http2),
   };
   if (Boolean(args.cert) !== Boolean(args.key)) fail('--cert and --key go together (https)');
   if (args.cert) {

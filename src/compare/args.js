@@ -198,7 +198,7 @@ export function parseCompareArgs(argv, { cores, here }) {
   }
 
   // Default load: what `loadtest` would do for 5 s over 10 kept-alive connections.
-  const given = mri(load, { alias: { ...STRINGS, ...BOOLEANS }, string: Object.keys(STRINGS), boolean: Object.keys(BOOLEANS) });
+  const given = mri(load, { alias: { ...STRINGS, ...BOOLEANS }, string: Object.keys(STRINGS), boolean: [...Object.keys(BOOLEANS), 'http2'] });
   const loadArgs = [...load];
   if (given.maxSeconds === undefined && given.maxRequests === undefined) loadArgs.push('-t', '5');
   if (given.concurrency === undefined) loadArgs.push('-c', '10');
@@ -228,6 +228,8 @@ export function parseCompareArgs(argv, { cores, here }) {
     maxSeconds,
     serverCpus,
     clientCpus,
+    // The clients speak HTTP/2: --builtin servers serve it (node:http2) and are probed with it.
+    http2: Boolean(given.http2),
     jsonFile: own.json || null,
     csvFile: own.csv || null,
   };

@@ -19,7 +19,17 @@ function exitWords(status) {
   return status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`;
 }
 
-async function answers(url) {
+async function answers(url, http2 = false) {
+  // fetch() speaks HTTP/1.1 only: an h2c server is asked with one request of our own.
+  if (http2) {
+    const { loadTest } = await import('../index.js');
+    try {
+      const r = await loadTest({ url, http2: true, maxRequests: 1, concurrency: 1, quiet: true, timeout: 1000 });
+      return r.totalRequests === 1 && r.totalErrors === 0;
+    } catch {
+      return false;
+    }
+  }
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
     await response.arrayBuffer();
@@ -57,14 +67,14 @@ export function createRounds(plan, deps, onStatus = () => {}) {
   async function startServer(server, who) {
     const url = server.builtin ? `http://127.0.0.1:${await deps.freePort()}/` : plan.url;
     // A server left over from before would answer in the candidate's place.
-    if (await answers(url)) throw new CompareError(`${who}: something already answers on ${url} before its server started (stop it, or use another port)`);
+    if (await answers(url, plan.http2)) throw new CompareError(`${who}: something already answers on ${url} before its server started (stop it, or use another port)`);
     const argv = server.builtin
-      ? [...deps.runtimes[server.builtin].prefix, deps.testserverPath, '--quiet', new URL(url).port]
+      ? [...deps.runtimes[server.builtin].prefix, deps.testserverPath, '--quiet', ...(plan.http2 ? ['--http2'] : []), new URL(url).port]
       : ['sh', '-c', server.command];
     const handle = start(argv, plan.serverCpus);
     handle.url = url;
     const deadline = Date.now() + READY_MS;
-    while (!(await answers(url))) {
+    while (!(await answers(url, plan.http2))) {
       if (interrupted) return handle;
       if (handle.status) {
         const why = lastLine(handle.stderrTail());

@@ -7,12 +7,6 @@ import { ResponseParser } from './parser.js';
 import { errorName } from '../socket.js';
 import { Driver, IDEMPOTENT, isConnectFailure } from '../driver.js';
 
-// After a failed connect, a connection waits before the next attempt, twice as long each time
-// up to the maximum: a server that is down (restarting) is not hammered by a spinning loop,
-// and its outage does not turn into millions of counted failures.
-const BACKOFF_FIRST_MS = 10;
-const BACKOFF_MAX_MS = 1000;
-
 export class Connection extends Driver {
   constructor(run, id) {
     super(run, id);
@@ -37,7 +31,6 @@ export class Connection extends Driver {
     this.parseError = null;
     this.step = 0; // a sequence walked in order: this connection's place in it
     this.entry = -1;
-    this.backoff = 0; // ms to wait after the last failed connect (0: none failed)
   }
 
   open() {
@@ -164,14 +157,6 @@ export class Connection extends Driver {
       if (!run.stopping && !run.open) return this.waitAndProceed();
     }
     this.proceed();
-  }
-
-  waitAndProceed() {
-    this.backoff = Math.min(this.backoff === 0 ? BACKOFF_FIRST_MS : this.backoff * 2, BACKOFF_MAX_MS);
-    this.backoffTimer = setTimeout(() => {
-      this.backoffTimer = null;
-      this.proceed();
-    }, this.backoff);
   }
 
   // parser callbacks

@@ -59,6 +59,8 @@ export function mergeResults(docs, names = docs.map((_, i) => `result ${i + 1}`)
     concurrency: sum(docs.map((d) => d.concurrency || 0)),
     keepAlive: first.agent === 'keepalive',
     pipelining: first.pipelining,
+    protocol: first.protocol,
+    streams: first.streams,
     requestsPerSecond: sum(docs.map((d) => d.requestsPerSecond || 0)),
   };
   const result = makeResult(config, stats, {

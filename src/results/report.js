@@ -26,6 +26,7 @@ export function formatReport(r, color = false) {
   if (r.merged) lines.push(label('Merged results') + r.merged);
   lines.push(label('Agent') + r.agent);
   if (r.pipelining > 1) lines.push(label('Pipelining') + `${r.pipelining} (requests in flight per connection, at most)`);
+  if (r.protocol === 'h2' || r.protocol === 'h2c') lines.push(label('Protocol') + `HTTP/2 (${r.protocol}), ${r.streams} stream${r.streams === 1 ? '' : 's'} per connection at most`);
   if (r.runtime) lines.push(label('Runtime') + `${r.runtime} (${r.socket})`);
   if (r.requestsPerSecond) lines.push(label('Target rps') + r.requestsPerSecond);
   if (r.connectMs && r.concurrency >= 100) lines.push(label('Connections opened') + `${r.concurrency} in ${r.connectMs} ms (until each had its first response)`);

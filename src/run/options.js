@@ -95,6 +95,9 @@ export function configure(options, { version, resolvedHost }) {
   if (!maxRequests && !maxSeconds) maxSeconds = 10;
   const maxConnections = number('maxConnections', options.maxConnections, { integer: true, fallback: 0 });
   const pipelining = number('pipelining', options.pipelining, { integer: true, min: 1, fallback: 1 });
+  const http2 = Boolean(options.http2);
+  const streams = number('streams', options.streams, { integer: true, min: 1, fallback: 1 });
+  if (options.streams !== undefined && options.streams !== null && !http2) throw new Error('streams applies to HTTP/2 only (--http2)');
   const method = String(options.method || 'GET').toUpperCase();
   const headers = normalizeHeaders(options.headers);
   checkRequestParts(method, headers);
@@ -117,7 +120,7 @@ export function configure(options, { version, resolvedHost }) {
     hostHeader: headers.host || url.host,
     host: resolvedHost || url.hostname.replace(/^\[|\]$/g, ''),
     port: url.port ? Number(url.port) : SECURE[url.protocol] ? 443 : 80,
-    tls: SECURE[url.protocol] ? tlsConfig(url, options) : null,
+    tls: SECURE[url.protocol] ? tlsConfig(url, options, http2) : null,
     websocket: url.protocol === 'ws:' || url.protocol === 'wss:',
     // A Unix domain socket to connect to; the URL still gives the Host header and the path.
     socketPath: socketPath(options.socketPath),
@@ -128,8 +131,11 @@ export function configure(options, { version, resolvedHost }) {
     contentType,
     // Pipelining needs the connection kept open for the requests behind the first: it implies
     // keep-alive, as autocannon's -p does.
-    keepAlive: pipelining > 1 || Boolean(options.agentKeepAlive ?? options.keepalive ?? options.keepAlive),
+    // So does HTTP/2: its connections carry stream after stream.
+    keepAlive: pipelining > 1 || http2 || Boolean(options.agentKeepAlive ?? options.keepalive ?? options.keepAlive),
     pipelining,
+    http2,
+    streams,
     concurrency,
     maxRequests,
     maxSeconds,
@@ -156,6 +162,11 @@ export function configure(options, { version, resolvedHost }) {
     instanceIndex: instances++,
     version,
   };
+  if (http2) {
+    if (config.websocket) throw new Error('http2 does not apply to ws:// URLs');
+    if (pipelining > 1) throw new Error('http2 and pipelining do not go together (use streams: several requests in flight on a connection)');
+    if (options.proxy) throw new Error('http2 through a proxy is not supported');
+  }
   if (options.proxy) useProxy(config, url, parseProxy(options.proxy), resolvedHost);
   config.sequence = sequenceOf(options, config, url);
   // The body as text, for --index to replace in it (as sent: JSON or form already applied).
@@ -207,7 +218,7 @@ function socketPath(path) {
 
 // What a TLS adapter needs. The server name is the URL's host unless that is an IP address
 // (SNI carries names only); certificates are checked unless `insecure`.
-function tlsConfig(url, options) {
+function tlsConfig(url, options, http2) {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const isIp = /^[0-9.]+$/.test(host) || host.includes(':');
   return {
@@ -216,5 +227,7 @@ function tlsConfig(url, options) {
     ca: options.ca || null,
     cert: options.cert || null,
     key: options.key || null,
+    // HTTP/2 over TLS is chosen by ALPN (RFC 9113 3.2); the server must pick h2.
+    alpn: http2 ? ['h2'] : null,
   };
 }

@@ -3,6 +3,7 @@
 // themselves are HTTP/1.1's (src/http1/request.js).
 
 import { encodeRequest, bodyBytes, checkRequestParts, indexTemplate } from '../http1/request.js';
+import { encodeH2Request } from '../http2/request.js';
 import { recordingGenerator } from './request-generator.js';
 import { entryPicker } from './sequence.js';
 
@@ -15,10 +16,12 @@ const encoder = new TextEncoder();
  */
 export function createRequests(o) {
   const baseHeaders = defaultHeaders(o);
+  // A request's bytes: HTTP/1.1's, or HTTP/2's frames ({ full, head, body }, src/http2/request.js).
+  const encode = o.http2 ? h2Encoder(o) : encodeRequest;
   const replace = o.indexParam ? indexReplacer(o.indexParam, o.indexParamCallback) : null;
   const bodyFn = typeof o.body === 'function' ? o.body : null;
   const origin = o.requestOrigin || '';
-  if (o.sequence) return sequenceRequests(o, baseHeaders, origin);
+  if (o.sequence) return sequenceRequests(o, baseHeaders, origin, encode);
 
   if (o.requestGenerator) {
     // loadtest 8's (params, options, client, callback) form, recorded into the same shape.
@@ -35,18 +38,18 @@ export function createRequests(o) {
         const body = g.body !== undefined ? bodyBytes(g.body, headers['content-type']) : o.bodyBytes;
         if (body && !headers['content-type']) headers['content-type'] = 'text/plain';
         checkRequestParts(method, headers);
-        return { bytes: encodeRequest({ method, path, headers, body, origin }), isHead: method === 'HEAD', method, path };
+        return { bytes: encode({ method, path, headers, body, origin }), isHead: method === 'HEAD', method, path };
       },
     };
   }
 
   const isHead = o.method === 'HEAD';
   if (!replace && !bodyFn) {
-    const bytes = encodeRequest({ method: o.method, path: o.path, headers: baseHeaders, body: o.bodyBytes, origin });
+    const bytes = encode({ method: o.method, path: o.path, headers: baseHeaders, body: o.bodyBytes, origin });
     const shape = { bytes, isHead, method: o.method, path: o.path };
-    return { fixed: bytes, isHead, build: () => shape };
+    return { fixed: bytes, isHead, build: () => shape, shape };
   }
-  if (replace && !bodyFn) return indexTemplate(o, baseHeaders, isHead);
+  if (replace && !bodyFn && !o.http2) return indexTemplate(o, baseHeaders, isHead);
   return {
     fixed: null,
     isHead,
@@ -56,13 +59,13 @@ export function createRequests(o) {
       let body = o.bodyBytes;
       if (bodyFn) body = bodyBytes(bodyFn(index), o.contentType);
       else if (replace && o.bodyText) body = encoder.encode(replace.in(o.bodyText, value));
-      return { bytes: encodeRequest({ method: o.method, path, headers: baseHeaders, body, origin }), isHead, method: o.method, path };
+      return { bytes: encode({ method: o.method, path, headers: baseHeaders, body, origin }), isHead, method: o.method, path };
     },
   };
 }
 
 // A sequence's entries, each encoded once; the picker walks them per connection or by weight.
-function sequenceRequests(o, baseHeaders, origin) {
+function sequenceRequests(o, baseHeaders, origin, encode) {
   const shapes = o.sequence.map((e, entry) => {
     const headers = { ...baseHeaders };
     delete headers['content-type']; // the run's body is not the entries'
@@ -70,7 +73,7 @@ function sequenceRequests(o, baseHeaders, origin) {
     const body = e.body === undefined || e.body === null ? null : bodyBytes(e.body, headers['content-type']);
     if (body && !headers['content-type']) headers['content-type'] = typeof e.body === 'string' || e.body instanceof Uint8Array ? 'text/plain' : 'application/json';
     checkRequestParts(e.method, headers);
-    return { bytes: encodeRequest({ method: e.method, path: e.path, headers, body, origin }), isHead: e.method === 'HEAD', method: e.method, path: e.path, entry };
+    return { bytes: encode({ method: e.method, path: e.path, headers, body, origin }), isHead: e.method === 'HEAD', method: e.method, path: e.path, entry };
   });
   const pick = entryPicker(o.sequence);
   return { fixed: null, isHead: false, build: (index, conn) => shapes[pick(conn)] };
@@ -96,4 +99,9 @@ function indexReplacer(param, callback) {
     value: (index) => String(callback ? callback(index) : index),
     in: (text, value) => text.split(param).join(value),
   };
+}
+
+function h2Encoder(o) {
+  const scheme = o.tls ? 'https' : 'http';
+  return ({ method, path, headers, body }) => encodeH2Request({ method, scheme, authority: headers.host || o.hostHeader, path, headers, body });
 }

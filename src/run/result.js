@@ -35,6 +35,8 @@ export function makeResult(config, stats, extra = {}) {
   const percentiles = {};
   for (const p of PERCENTILES) percentiles[p] = ms(h.percentile(p));
   const effectiveRps = elapsedSeconds > 0 ? Math.round(totalRequests / elapsedSeconds) : 0;
+  // A merged result's config carries the protocol its shards ran.
+  const protocol = config.protocol || (config.websocket ? 'websocket' : config.http2 ? (config.tls ? 'h2' : 'h2c') : 'http/1.1');
   const result = {
     url: config.url,
     cores: extra.cores || 1,
@@ -44,6 +46,8 @@ export function makeResult(config, stats, extra = {}) {
     concurrency: config.concurrency,
     agent: config.websocket ? 'websocket' : config.keepAlive ? 'keepalive' : 'none',
     pipelining: config.pipelining || 1,
+    protocol,
+    streams: protocol === 'h2' || protocol === 'h2c' ? config.streams : undefined,
     requestsPerSecond: config.requestsPerSecond || undefined,
     stages: config.stages || undefined,
     connectionStages: config.connectionStages || undefined,

@@ -12,6 +12,7 @@ import { StageSchedule, connectionsAt, stagesDuration, targetAt } from './stages
 import { Connection } from '../http1/connection.js';
 import { PipelinedConnection } from '../http1/pipelined.js';
 import { WebSocketConnection } from '../websocket/connection.js';
+import { Http2Connection } from '../http2/connection.js';
 
 // Thousands of connections opened at once overflow the server's accept queue (SYNs dropped and
 // sent again a second or more later): the first connections open at most OPEN_PER_MS per
@@ -57,6 +58,7 @@ export class Run {
     this.indexStride = config.indexStride || 1;
     this.indexOffset = config.indexOffset || 0;
     this.fixed = config.requests.fixed;
+    this.fixedShape = config.requests.shape || null;
     this.fixedIsHead = config.requests.isHead;
     this.fixedIdempotent = IDEMPOTENT.has(config.method);
     this.build = config.requests.build;
@@ -68,7 +70,9 @@ export class Run {
     // --pipeline N above 1: a connection of its own (src/http1/pipelined.js), so that
     // one request at a time keeps Connection's path as it is.
     this.pipelining = config.pipelining || 1;
-    this.Connection = config.websocket ? WebSocketConnection : this.pipelining > 1 ? PipelinedConnection : Connection;
+    // --http2: streams of one connection (src/http2/connection.js).
+    this.streams = config.streams || 1;
+    this.Connection = config.websocket ? WebSocketConnection : config.http2 ? Http2Connection : this.pipelining > 1 ? PipelinedConnection : Connection;
     this.connections = [];
     this.openSockets = 0;
     this.peakSockets = 0; // most open at once in the current second

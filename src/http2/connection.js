@@ -1,0 +1,594 @@
+// One HTTP/2 connection of a run (--http2): the connection driver (src/driver.js) with up to
+// `streams` requests in flight, each its own stream, never more than the server's
+// SETTINGS_MAX_CONCURRENT_STREAMS. inFlight is a count, as for --pipeline.
+//
+// Every request ends once: completed (its final HEADERS and END_STREAM), failed (RST_STREAM's
+// error code, a timeout, the connection's error or close), or in flight at the stop. A stream
+// the server did not process is sent again, not counted as an error (RFC 9113 8.7): one it
+// refused (REFUSED_STREAM) or one above a GOAWAY's last stream id. After GOAWAY no new stream
+// goes on that connection; the streams below the id finish, then a new connection replaces it.
+//
+// Flow control (RFC 9113 5.2, 6.9). What we receive: each stream's window is 16 MiB and the
+// connection's 2^30 − 1 (h2load's default for both): we read every byte at once, so a window
+// only has to cover what is on its way (the bandwidth-delay product: loopback has almost none,
+// 10 Gb/s over 10 ms is 12.5 MB); 16 MiB a stream bounds what a server may push at us to
+// 16 MiB × streams. A window is topped up (WINDOW_UPDATE) once half of it is used: a response
+// under 8 MiB costs no WINDOW_UPDATE of its stream, and the connection's comes every 512 MiB.
+// What we send: a body goes out as the server's windows allow, the rest when WINDOW_UPDATE
+// opens them.
+
+import { Driver, isConnectFailure } from '../driver.js';
+import { errorName as socketErrorName } from '../socket.js';
+import { HpackDecoder } from './hpack.js';
+import {
+  PREFACE, concat, FrameParser, HeaderBlocks, frameError, readU32, settingsFrame, windowUpdateFrame, rstStreamFrame, goawayFrame, pingAckFrame, setStream,
+  dataFrames, errorName, SETTINGS_ACK,
+  DATA, HEADERS, RST_STREAM, SETTINGS, PING, GOAWAY, WINDOW_UPDATE, CONTINUATION,
+  END_STREAM, ACK, PADDED,
+  SETTINGS_ENABLE_PUSH, SETTINGS_MAX_CONCURRENT_STREAMS, SETTINGS_INITIAL_WINDOW_SIZE,
+  SETTINGS_MAX_FRAME_SIZE, SETTINGS_MAX_HEADER_LIST_SIZE,
+  PROTOCOL_ERROR, FLOW_CONTROL_ERROR, FRAME_SIZE_ERROR, REFUSED_STREAM, CANCEL, COMPRESSION_ERROR,
+  MAX_WINDOW, DEFAULT_MAX_FRAME,
+} from './frames.js';
+
+const STREAM_WINDOW = 16 * 1024 * 1024;
+const CONNECTION_WINDOW = 2 ** 30 - 1;
+const MAX_HEADER_LIST = 256 * 1024;
+// The largest frame we accept; SETTINGS_MAX_FRAME_SIZE's floor, which servers send by default.
+const MAX_FRAME = DEFAULT_MAX_FRAME;
+
+// What a connection says first: the preface, our SETTINGS, and the connection window opened.
+const OPENING = concat([
+  PREFACE,
+  settingsFrame([[SETTINGS_ENABLE_PUSH, 0], [SETTINGS_INITIAL_WINDOW_SIZE, STREAM_WINDOW], [SETTINGS_MAX_HEADER_LIST_SIZE, MAX_HEADER_LIST]]),
+  windowUpdateFrame(0, CONNECTION_WINDOW - 65535),
+]);
+
+// How long to wait for the server to close after our GOAWAY before dropping the connection.
+const CLOSE_WAIT_MS = 1000;
+
+// How many times one request is sent again after REFUSED_STREAM or GOAWAY before it fails.
+const MAX_RETRIES = 10;
+
+const NOT_H2 = 'not HTTP/2: the server did not answer with SETTINGS (RFC 9113 3.4; no h2 by ALPN, or an HTTP/1.1 server)';
+
+export class Http2Connection extends Driver {
+  constructor(run, id) {
+    super(run, id);
+    const depth = run.streams;
+    this.depth = depth;
+    this.parser = new FrameParser(this, MAX_FRAME);
+    this.hpack = new HpackDecoder({ maxTableSize: 4096, maxHeaderListSize: MAX_HEADER_LIST });
+    // One slot per stream in flight; `ids[k]` 0 marks a free slot.
+    this.ids = new Float64Array(depth);
+    this.indexes = new Float64Array(depth);
+    this.starts = new Float64Array(depth); // latency counts from here
+    this.sents = new Float64Array(depth); // the timeout counts from here
+    this.statuses = new Int32Array(depth); // the final status once its HEADERS came, else 0
+    this.received = new Float64Array(depth); // body bytes, for --max-body and the window
+    this.unacked = new Float64Array(depth); // body bytes not yet given back by WINDOW_UPDATE
+    this.retried = new Uint8Array(depth); // times sent again
+    this.shapes = new Array(depth).fill(null); // the request (to send again, or its body)
+    this.bodyAt = new Float64Array(depth); // body bytes sent; -1 when all of it has gone
+    this.sendWindows = new Float64Array(depth);
+    this.entries = new Int32Array(depth);
+    this.methods = new Array(depth).fill('');
+    this.paths = new Array(depth).fill('');
+    this.heads = new Array(depth).fill(null); // with capture: the response's header list
+    this.bodies = new Array(depth).fill(null); // with capture: its body chunks
+    this.count = 0;
+    this.inFlight = 0;
+    this.retries = []; // requests to send again first: [index, start, shape, entry, method, path]
+    this.index = -1;
+    this.method = '';
+    this.path = '';
+    this.startTime = 0;
+    this.headChunks = null;
+    this.bodyChunks = null;
+    this.closing = false; // our GOAWAY is out, waiting for the close
+    this.closeTimer = null;
+    this.reset();
+  }
+
+  // The state of one socket's session.
+  reset() {
+    this.nextStream = 1;
+    this.peerMaxStreams = Infinity; // until its SETTINGS say otherwise (RFC 9113 5.1.2)
+    this.peerWindow = 65535; // SETTINGS_INITIAL_WINDOW_SIZE for our streams' send windows
+    this.connectionWindow = 65535; // ours to send in
+    this.recvUnacked = 0; // connection-level bytes received and not given back
+    this.goaway = -1; // the last stream id of a GOAWAY, or -1
+    this.settled = false; // the server's first SETTINGS came
+    this.blocks = new HeaderBlocks(2 * MAX_HEADER_LIST);
+    this.responsesOnSocket = 0;
+    this.answered = false;
+    this.waitingBody = 0; // streams with body bytes waiting for a window
+  }
+
+  open() {
+    this.reset();
+    this.socketError = null;
+    this.parser.restart();
+    this.hpack = new HpackDecoder({ maxTableSize: 4096, maxHeaderListSize: MAX_HEADER_LIST });
+    this.socket = this.run.connect(this);
+    this.socket.write(OPENING);
+  }
+
+  // How many more streams this connection may open now.
+  room() {
+    if (this.socket === null) return this.depth - this.count; // a new connection opens
+    if (this.goaway >= 0) return 0;
+    return Math.min(this.depth, this.peerMaxStreams) - this.count;
+  }
+
+  next() {
+    const run = this.run;
+    if (this.closing) return; // a new connection once this one has closed
+    if (this.socket !== null && this.goaway >= 0) {
+      // Draining after GOAWAY: a new connection once its last streams are done.
+      if (this.count > 0) return;
+      this.drop();
+    }
+    let batch = null;
+    let batchAt = 0;
+    const add = (bytes) => {
+      if (batch === null) batch = new Uint8Array(Math.max(bytes.length * Math.max(1, this.depth - this.count), 256));
+      if (batchAt + bytes.length > batch.length) {
+        const bigger = new Uint8Array(Math.max(batch.length * 2, batchAt + bytes.length));
+        bigger.set(batch.subarray(0, batchAt));
+        batch = bigger;
+      }
+      batch.set(bytes, batchAt);
+      const at = batchAt;
+      batchAt += bytes.length;
+      return at;
+    };
+    let pump = false;
+    while (this.room() > 0) {
+      let index;
+      let start;
+      let shape;
+      let entry = 0;
+      let method;
+      let path;
+      let retried = 0;
+      if (this.retries.length > 0) {
+        [index, start, shape, entry, method, path, retried] = this.retries.shift();
+      } else {
+        index = run.claim(this);
+        if (index < 0) {
+          if (index === -1 && this.count === 0) this.drop();
+          break;
+        }
+        shape = run.fixed !== null ? run.fixedShape : run.shapeOf(index, this);
+        if (shape === null) break; // the user's generator threw: the run is ending
+        const now = performance.now();
+        start = run.open ? run.intendedTime : now;
+        method = shape.method;
+        path = shape.path;
+        entry = shape.entry === undefined ? 0 : shape.entry;
+      }
+      if (this.socket === null) this.open();
+      const slot = this.freeSlot();
+      const stream = this.nextStream;
+      this.nextStream += 2;
+      const frames = shape.bytes;
+      this.ids[slot] = stream;
+      this.indexes[slot] = index;
+      this.starts[slot] = start;
+      this.sents[slot] = performance.now();
+      this.statuses[slot] = 0;
+      this.received[slot] = 0;
+      this.unacked[slot] = 0;
+      this.retried[slot] = retried;
+      this.shapes[slot] = shape;
+      this.entries[slot] = entry;
+      this.methods[slot] = method;
+      this.paths[slot] = path;
+      this.heads[slot] = null;
+      this.bodies[slot] = null;
+      this.sendWindows[slot] = this.peerWindow;
+      const body = frames.body;
+      let f = frames.head;
+      this.bodyAt[slot] = -1;
+      if (body !== null) {
+        if (frames.full !== null && body.length <= this.connectionWindow && body.length <= this.peerWindow) {
+          f = frames.full;
+          this.connectionWindow -= body.length;
+          this.sendWindows[slot] -= body.length;
+        } else {
+          this.bodyAt[slot] = 0;
+          this.waitingBody++;
+          pump = true;
+        }
+      }
+      const at = add(f.bytes);
+      setStream(batch.subarray(at, at + f.bytes.length), f.streamAt, stream);
+      this.count++;
+      this.inFlight++;
+      run.inFlight++;
+      if (this.nextStream > MAX_WINDOW) {
+        // Stream ids are spent (RFC 9113 5.1.1): this connection takes no more.
+        this.goaway = MAX_WINDOW;
+      }
+    }
+    if (batch !== null) this.socket.write(batchAt === batch.length ? batch : batch.subarray(0, batchAt));
+    if (pump) this.pumpBodies();
+  }
+
+  freeSlot() {
+    for (let k = 0; k < this.depth; k++) if (this.ids[k] === 0) return k;
+    return -1;
+  }
+
+  slotOf(stream) {
+    for (let k = 0; k < this.depth; k++) if (this.ids[k] === stream) return k;
+    return -1;
+  }
+
+  // Sends what the windows allow of the bodies still waiting.
+  pumpBodies() {
+    for (let k = 0; k < this.depth && this.waitingBody > 0; k++) {
+      if (this.ids[k] === 0 || this.bodyAt[k] < 0) continue;
+      const body = this.shapes[k].bytes.body;
+      const from = this.bodyAt[k];
+      const n = Math.min(body.length - from, this.connectionWindow, this.sendWindows[k]);
+      if (n <= 0) continue;
+      const end = from + n === body.length;
+      this.socket.write(dataFrames(this.ids[k], body, from, n, DEFAULT_MAX_FRAME, end));
+      this.connectionWindow -= n;
+      this.sendWindows[k] -= n;
+      this.bodyAt[k] = end ? -1 : from + n;
+      if (end) this.waitingBody--;
+    }
+  }
+
+  // handlers for the socket
+  data(chunk) {
+    const run = this.run;
+    run.stats.bytes += chunk.length;
+    if (this.closing) return; // after our GOAWAY, nothing more is read
+    const err = this.parser.execute(chunk);
+    if (run.stopping) {
+      this.proceed();
+      return;
+    }
+    // An HTTP/1.1 server's answer to our preface reads as a frame too large, or of another type.
+    const failure = err !== null && !this.settled ? NOT_H2 : err;
+    if (failure !== null) return this.connectionError(failure);
+    if (this.answered) {
+      this.answered = false;
+      if (this.goaway >= 0 && this.count === 0) this.drop();
+      this.proceed();
+    }
+  }
+
+  // RFC 9113 5.4.1: a connection error ends with GOAWAY and its code, then the close. The
+  // socket is ended, not destroyed, so that the GOAWAY goes out first (Deno writes
+  // asynchronously); a new connection opens once it has closed, or after CLOSE_WAIT_MS.
+  connectionError(failure) {
+    const socket = this.socket;
+    const code = failure.startsWith('hpack') ? COMPRESSION_ERROR : /FLOW_CONTROL/.test(failure) ? FLOW_CONTROL_ERROR : /FRAME_SIZE/.test(failure) ? FRAME_SIZE_ERROR : PROTOCOL_ERROR;
+    const reason = failure === NOT_H2 ? NOT_H2 : `http2 protocol error: ${failure}`;
+    this.failAll(reason, this.responsesOnSocket === 0 && failure === NOT_H2);
+    if (this.run.stopping) {
+      // Failing them ended the run (fail fast): the stop has dropped the socket.
+      this.run.check();
+      return;
+    }
+    this.closing = true;
+    this.closeTimer = setTimeout(() => {
+      this.closeTimer = null;
+      this.drop();
+      this.proceed();
+    }, CLOSE_WAIT_MS);
+    // Bun 1.4.5 may call close() from inside end(): everything above is done by then.
+    socket.write(goawayFrame(0, code));
+    socket.end();
+    this.run.check();
+  }
+
+  drop() {
+    if (this.closeTimer !== null) {
+      clearTimeout(this.closeTimer);
+      this.closeTimer = null;
+    }
+    this.closing = false;
+    super.drop();
+  }
+
+  // Everything out on a connection that is gone fails with `reason`, but for the streams the
+  // server said it did not process, which are sent again.
+  failAll(reason, unreachable) {
+    for (let k = 0; k < this.depth; k++) {
+      if (this.ids[k] === 0) continue;
+      if (this.goaway >= 0 && this.ids[k] > this.goaway) this.retry(k);
+      else this.failSlot(k, reason);
+    }
+    if (unreachable) this.run.connectFailed(reason);
+  }
+
+  close() {
+    const run = this.run;
+    run.socketClosed(this);
+    if (this.closing) {
+      // The close that follows our GOAWAY: its streams have failed already.
+      clearTimeout(this.closeTimer);
+      this.closeTimer = null;
+      this.closing = false;
+      this.proceed();
+      return;
+    }
+    if (this.count === 0) {
+      this.proceed();
+      return;
+    }
+    const err = this.socketError;
+    // A clean close before any SETTINGS: the server did not speak HTTP/2 on it (an HTTP/1.1
+    // server hanging up on our preface).
+    const reason = err !== null ? socketErrorName(err) : this.settled ? 'closed before response' : NOT_H2;
+    const connectFailure = isConnectFailure(err, reason, this.responsesOnSocket) || reason === NOT_H2;
+    this.failAll(reason, false);
+    if (connectFailure) {
+      run.connectFailed(reason);
+      if (!run.stopping && !run.open) return this.waitAndProceed();
+    }
+    this.proceed();
+  }
+
+  /** The frame parser's callback: null, or a connection error's reason. */
+  frame(type, flags, stream, buf, start, end) {
+    if (!this.settled) {
+      // RFC 9113 3.4: the server's preface is a SETTINGS frame.
+      if (type !== SETTINGS || (flags & ACK) !== 0) return NOT_H2;
+      this.settled = true;
+      this.backoff = 0;
+    }
+    const blocks = this.blocks;
+    if (blocks.continuing !== 0 && (type !== CONTINUATION || stream !== blocks.continuing)) return 'a header block interrupted (CONTINUATION expected)';
+    const err = frameError(type, flags, stream, end - start);
+    if (err !== null) return err;
+    switch (type) {
+      case DATA:
+        return this.onData(flags, stream, buf, start, end);
+      case HEADERS:
+      case CONTINUATION: {
+        const e = blocks.push(type, flags, stream, buf, start, end);
+        if (e !== null || !blocks.ready) return e;
+        return this.headerBlock(stream, blocks.buf, blocks.start, blocks.end, blocks.endStream);
+      }
+      case SETTINGS:
+        return (flags & ACK) !== 0 ? null : this.onSettings(buf, start, end);
+      case PING:
+        if ((flags & ACK) === 0) this.socket.write(pingAckFrame(buf, start));
+        return null;
+      case WINDOW_UPDATE:
+        return this.onWindowUpdate(stream, readU32(buf, start) & MAX_WINDOW);
+      case RST_STREAM:
+        return this.onReset(stream, readU32(buf, start));
+      case GOAWAY:
+        return this.onGoaway(readU32(buf, start) & MAX_WINDOW);
+      default:
+        return null;
+    }
+  }
+
+  onData(flags, stream, buf, start, end) {
+    const length = end - start;
+    // Flow control counts the whole payload, padding included (RFC 9113 6.9.1).
+    this.recvUnacked += length;
+    if (this.recvUnacked >= CONNECTION_WINDOW / 2) {
+      this.socket.write(windowUpdateFrame(0, this.recvUnacked));
+      this.recvUnacked = 0;
+    }
+    let from = start;
+    let to = end;
+    if ((flags & PADDED) !== 0) {
+      if (length < 1 || buf[start] >= length) return 'DATA padding longer than the frame';
+      from = start + 1;
+      to = end - buf[start];
+    }
+    const k = this.slotOf(stream);
+    if (k < 0) return stream >= this.nextStream ? 'DATA on a stream never opened' : null; // a stream we reset: ignored
+    if (this.statuses[k] === 0) return this.streamError(k, 'malformed response: DATA before HEADERS');
+    const run = this.run;
+    this.received[k] += to - from;
+    if (run.config.maxBodySize > 0 && this.received[k] > run.config.maxBodySize) {
+      return this.streamError(k, `response body over ${run.config.maxBodySize} bytes`, CANCEL);
+    }
+    if (run.capture && to > from) {
+      if (this.bodies[k] === null) this.bodies[k] = [];
+      // A copy: the chunk is the adapter's (and a node Buffer's slice() would be a view).
+      this.bodies[k].push(Uint8Array.prototype.slice.call(buf, from, to));
+    }
+    this.unacked[k] += length;
+    if ((flags & END_STREAM) !== 0) return this.complete(k);
+    if (this.unacked[k] >= STREAM_WINDOW / 2) {
+      this.socket.write(windowUpdateFrame(stream, this.unacked[k]));
+      this.unacked[k] = 0;
+    }
+    return null;
+  }
+
+  headerBlock(stream, buf, start, end, endStream) {
+    const k = this.slotOf(stream);
+    const run = this.run;
+    // Decoded even for a stream we reset: the HPACK table is the connection's (RFC 9113 4.3).
+    const err = this.hpack.decode(buf, run.capture && k >= 0, start, end);
+    if (err !== null) return err;
+    if (k < 0) return stream >= this.nextStream ? 'HEADERS on a stream never opened' : null;
+    const status = this.hpack.status;
+    if (this.statuses[k] !== 0) {
+      // Trailers (RFC 9113 8.1): they end the stream.
+      if (!endStream) return this.streamError(k, 'malformed response: trailers without END_STREAM');
+      return this.complete(k);
+    }
+    if (status < 100 || status > 999) return this.streamError(k, 'malformed response: no :status');
+    if (status < 200) {
+      // 1xx: interim, the final HEADERS follows (RFC 9113 8.1).
+      if (endStream) return this.streamError(k, 'malformed response: 1xx with END_STREAM');
+      return null;
+    }
+    this.statuses[k] = status;
+    if (run.capture) this.heads[k] = this.hpack.headers.slice();
+    if (endStream) return this.complete(k);
+    return null;
+  }
+
+  onSettings(buf, start, end) {
+    for (let at = start; at < end; at += 6) {
+      const id = (buf[at] << 8) | buf[at + 1];
+      const value = readU32(buf, at + 2);
+      if (id === SETTINGS_MAX_CONCURRENT_STREAMS) this.peerMaxStreams = value;
+      else if (id === SETTINGS_INITIAL_WINDOW_SIZE) {
+        if (value > MAX_WINDOW) return 'SETTINGS_INITIAL_WINDOW_SIZE over 2^31-1 (FLOW_CONTROL_ERROR)';
+        // RFC 9113 6.9.2: the change applies to every open stream's window.
+        const delta = value - this.peerWindow;
+        for (let k = 0; k < this.depth; k++) if (this.ids[k] !== 0) this.sendWindows[k] += delta;
+        this.peerWindow = value;
+      } else if (id === SETTINGS_MAX_FRAME_SIZE) {
+        if (value < 16384 || value > 16777215) return 'SETTINGS_MAX_FRAME_SIZE out of range';
+      } else if (id === SETTINGS_ENABLE_PUSH) {
+        if (value > 1) return 'SETTINGS_ENABLE_PUSH not 0 or 1';
+      }
+      // SETTINGS_HEADER_TABLE_SIZE: our encoder uses no dynamic table. MAX_HEADER_LIST_SIZE:
+      // advisory. Unknown settings are ignored (RFC 9113 6.5.2).
+    }
+    this.socket.write(SETTINGS_ACK);
+    if (this.waitingBody > 0) this.pumpBodies();
+    // A larger limit may let more streams go: the run asks again after this data().
+    this.answered = true;
+    return null;
+  }
+
+  onWindowUpdate(stream, increment) {
+    if (stream === 0) {
+      if (increment === 0) return 'WINDOW_UPDATE of 0 on the connection';
+      this.connectionWindow += increment;
+      if (this.connectionWindow > MAX_WINDOW) return 'the connection window over 2^31-1 (FLOW_CONTROL_ERROR)';
+    } else {
+      const k = this.slotOf(stream);
+      if (k < 0) return null;
+      if (increment === 0) return this.streamError(k, 'http2 protocol error: WINDOW_UPDATE of 0');
+      this.sendWindows[k] += increment;
+      if (this.sendWindows[k] > MAX_WINDOW) return this.streamError(k, 'http2 protocol error: a stream window over 2^31-1', FLOW_CONTROL_ERROR);
+    }
+    if (this.waitingBody > 0) this.pumpBodies();
+    return null;
+  }
+
+  onReset(stream, code) {
+    const k = this.slotOf(stream);
+    if (k < 0) return null;
+    // Refused before any processing (RFC 9113 8.7): sent again, not an error.
+    if (code === REFUSED_STREAM) this.retry(k);
+    else this.failSlot(k, `RST_STREAM ${errorName(code)}`);
+    this.answered = true;
+    return null;
+  }
+
+  onGoaway(last) {
+    this.goaway = last;
+    // Streams above the last id were not processed: they go again on the next connection.
+    for (let k = 0; k < this.depth; k++) if (this.ids[k] > last) this.retry(k);
+    this.answered = true;
+    return null;
+  }
+
+  // A stream error (RFC 9113 5.4.2): that stream is reset and fails; the connection goes on.
+  streamError(k, reason, code = PROTOCOL_ERROR) {
+    if (this.socket !== null) this.socket.write(rstStreamFrame(this.ids[k], code));
+    this.failSlot(k, reason);
+    this.answered = true;
+    return null;
+  }
+
+  complete(k) {
+    const run = this.run;
+    const elapsed = performance.now() - this.starts[k];
+    const status = this.statuses[k];
+    this.responsesOnSocket++;
+    this.answered = true;
+    this.report(k);
+    if (run.capture) {
+      this.headChunks = [headText(status, this.heads[k])];
+      this.bodyChunks = this.bodies[k] || [];
+    }
+    this.release(k);
+    this.inFlight--;
+    run.responded(this, status, elapsed, this.entries[k]);
+    return null;
+  }
+
+  failSlot(k, reason) {
+    this.report(k);
+    this.startTime = this.starts[k];
+    this.release(k);
+    this.inFlight--;
+    this.run.failed(this, reason, this.entries[k]);
+  }
+
+  // Sent again first, on this connection or the next; latency still counts from the first send.
+  retry(k) {
+    // A server that refuses a request again and again: it fails rather than looping forever.
+    if (this.retried[k] >= MAX_RETRIES) return this.failSlot(k, 'RST_STREAM REFUSED_STREAM');
+    this.retries.push([this.indexes[k], this.starts[k], this.shapes[k], this.entries[k], this.methods[k], this.paths[k], this.retried[k] + 1]);
+    this.run.stats.retries++;
+    this.release(k);
+    this.inFlight--;
+    this.run.inFlight--;
+  }
+
+  // The request a statusCallback sees.
+  report(k) {
+    this.index = this.indexes[k];
+    this.method = this.methods[k];
+    this.path = this.paths[k];
+  }
+
+  release(k) {
+    if (this.bodyAt[k] >= 0) this.waitingBody--;
+    this.ids[k] = 0;
+    this.shapes[k] = null;
+    this.heads[k] = null;
+    this.bodies[k] = null;
+    this.count--;
+  }
+
+  proceed() {
+    const run = this.run;
+    if (run.warming) run.warmUp(this);
+    if (run.stopping || (this.retired && this.count === 0)) {
+      this.drop();
+      this.parked = this.retired;
+      run.check();
+      return;
+    }
+    if (this.retired) return;
+    this.next();
+    run.check();
+  }
+
+  timedOut(now) {
+    const timeout = this.run.timeout;
+    let any = false;
+    for (let k = 0; k < this.depth; k++) {
+      if (this.ids[k] !== 0 && now - this.sents[k] >= timeout) {
+        // The connection stays: only that stream is cancelled (RFC 9113 8.7 CANCEL).
+        if (this.socket !== null) this.socket.write(rstStreamFrame(this.ids[k], CANCEL));
+        this.failSlot(k, 'timeout');
+        any = true;
+      }
+    }
+    if (any) this.proceed();
+  }
+}
+
+// A response's header list as HTTP/1.1-style text, for the result's lazy `headers`
+// (src/http1/parser.js parseHeaders reads that form).
+function headText(status, list) {
+  let text = `HTTP/2 ${status}\r\n`;
+  if (list) for (const [name, value] of list) if (name[0] !== ':') text += `${name}: ${value}\r\n`;
+  return new TextEncoder().encode(text);
+}
+
