@@ -13,7 +13,7 @@
 //   driver.timedOut(now) fail what has been out longer than run.timeout, then proceed
 //   driver.inFlight      requests out: a boolean, or a count for drivers with several; the run
 //                        sets it to false or 0 when it counts them in flight at the stop
-//   driver.idle, retired, parked, warm, id, backoffTimer: the run's bookkeeping on the slot
+//   driver.idle, retired, parked, warm, id, backoffTimer, step: the run's bookkeeping on the slot
 //   driver.index, method, path, startTime, headChunks, bodyChunks: the request being reported,
 //                        read by the run's statusCallback/contentInspector results
 //
@@ -59,6 +59,7 @@ export class Driver {
     this.warm = false; // one of the first connections, whose first request has ended
     this.backoffTimer = null; // waiting out a failed connect
     this.backoff = 0; // ms to wait after the last failed connect (0: none failed)
+    this.step = 0; // a sequence walked in order: this connection's place in it
   }
 
   drop() {

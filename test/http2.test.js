@@ -409,3 +409,52 @@ test('--cores 2 over h2c: the children split the requests, the server counts eac
     await server.close();
   }
 });
+
+test('SETTINGS_MAX_CONCURRENT_STREAMS lowered mid-run: no more streams than the new limit from then on', async () => {
+  let lowered = false;
+  let openAfter = 0;
+  let maxAfter = 0;
+  const server = await h2Server((stream, headers, state) => {
+    if (lowered) {
+      openAfter++;
+      if (openAfter > maxAfter) maxAfter = openAfter;
+      stream.on('close', () => openAfter--);
+    }
+    setTimeout(() => okStream(stream), 2);
+    if (state.streams === 100 && !lowered) {
+      // From the acknowledgment of this SETTINGS on, the client may open at most 2.
+      stream.session.settings({ maxConcurrentStreams: 2 }, () => {
+        lowered = true;
+      });
+    }
+  });
+  try {
+    const result = await loadTest({ url: server.url, http2: true, streams: 16, maxRequests: 400, concurrency: 1 });
+    assert.equal(result.totalRequests, 400);
+    assert.equal(result.totalErrors, 0, JSON.stringify(result.errorCodes));
+    assert.ok(server.maxOpen > 2, `before: more than 2 at once (${server.maxOpen})`);
+    assert.ok(lowered && maxAfter <= 2, `after: at most 2 at once, saw ${maxAfter}`);
+  } finally {
+    await server.close();
+  }
+});
+
+test('over h2c as over HTTP/1.1: --rps, a sequence with per-entry results, thresholds, the JSON document', async () => {
+  const server = await startServer({ port: 0, host: '127.0.0.1', quiet: true, http2: true });
+  try {
+    const url = `http://127.0.0.1:${server.port}/`;
+    const open = await loadTest({ url, http2: true, streams: 4, concurrency: 2, requestsPerSecond: 200, maxSeconds: 1 });
+    assert.equal(open.requestsSent, 200);
+    assert.equal(open.totalRequests + open.inFlight, 200);
+    assert.equal(open.totalErrors, 0);
+    const seq = await loadTest({ url, http2: true, streams: 2, concurrency: 1, maxRequests: 30, requests: [{ path: '/a' }, { path: '/b', method: 'POST', body: { x: 1 } }], thresholds: ['p99<2s', 'errors<1%'] });
+    assert.equal(seq.totalRequests, 30);
+    assert.deepEqual(seq.entries.map((e) => e.requests), [15, 15]);
+    assert.ok(seq.thresholds.every((t) => t.passed), JSON.stringify(seq.thresholds));
+    const json = JSON.parse(JSON.stringify(seq));
+    assert.equal(json.protocol, 'h2c');
+    assert.equal(server.requests, 200 - open.inFlight + 30);
+  } finally {
+    await server.close();
+  }
+});

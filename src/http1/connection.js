@@ -29,7 +29,6 @@ export class Connection extends Driver {
     this.retried = false;
     this.responseDone = false;
     this.parseError = null;
-    this.step = 0; // a sequence walked in order: this connection's place in it
     this.entry = -1;
   }
 

@@ -53,7 +53,6 @@ export class PipelinedConnection extends Driver {
     this.methods = new Array(depth).fill('');
     this.paths = new Array(depth).fill('');
     this.entries = new Int32Array(depth); // in a request sequence: each request's entry
-    this.step = 0; // a sequence walked in order: this connection's place in it
     this.inFlight = 0; // == count, but Run.stop() zeroes it when it counts them in flight at stop
     // The request being reported (Run.report, reportFailure and buildFailed read these).
     this.index = -1;
