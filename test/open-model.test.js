@@ -113,11 +113,24 @@ test('when loadtest itself falls behind (a blocked event loop), the report says 
 
 test('a server that keeps up gives no behind-schedule warning', async () => {
   const server = await rawServer(({ socket }) => socket.write(ok()));
+  // The event loop's longest stall during the run, seen from a 1 ms timer: on a loaded machine
+  // the process may stand still for tens of ms, and requests due then leave late through no
+  // fault of the schedule.
+  let last = performance.now();
+  let stalled = 0;
+  const monitor = setInterval(() => {
+    const now = performance.now();
+    if (now - last > stalled) stalled = now - last;
+    last = now;
+  }, 1);
   try {
     const result = await loadTest({ url: server.url, requestsPerSecond: 200, maxSeconds: 0.5, concurrency: 5, agentKeepAlive: true });
-    assert.ok(result.lateSends <= result.requestsSent / 100, `late sends: ${result.lateSends}`);
     assert.equal(result.notSent, 0);
+    if (stalled < 10) assert.ok(result.lateSends <= result.requestsSent / 100, `late sends: ${result.lateSends} (the loop never stood still 10 ms)`);
+    // Else every late send must be the stall's: none later than the loop stood still.
+    else assert.ok(result.maxLagMs <= stalled + 5, `worst lag ${result.maxLagMs} ms, longer than the loop's stall of ${stalled.toFixed(1)} ms`);
   } finally {
+    clearInterval(monitor);
     await server.close();
   }
 });
