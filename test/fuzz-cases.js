@@ -4,6 +4,8 @@
 
 import { ResponseParser, decodeChunks } from '../src/http1/parser.js';
 import { FrameParser } from '../src/websocket/frame-parser.js';
+import { FrameParser as H2FrameParser, writeHeader } from '../src/http2/frames.js';
+import { HpackDecoder, encodeRequestHeaders } from '../src/http2/hpack.js';
 
 const enc = new TextEncoder();
 
@@ -241,12 +243,90 @@ export function parseFrames(bytes, pieces) {
   return events;
 }
 
+// HTTP/2 frames of every type (unknown ones too), lengths up to the 16 KiB limit, any stream.
+function validH2Frames(rng) {
+  const frames = [];
+  const n = 1 + int(rng, 6);
+  for (let k = 0; k < n; k++) {
+    const length = rng() < 0.1 ? 16384 - int(rng, 3) : int(rng, rng() < 0.5 ? 20 : 3000);
+    const f = new Uint8Array(9 + length);
+    writeHeader(f, 0, length, int(rng, 12), int(rng, 256), int(rng, 2 ** 31));
+    f.set(randomBytes(rng, length), 9);
+    frames.push(f);
+  }
+  return concat(frames);
+}
+
+function parseH2Frames(bytes, pieces) {
+  const events = [];
+  const parser = new H2FrameParser({
+    frame(type, flags, stream, buf, start, end) {
+      if (end < start || start < 0 || end > buf.length) events.push(['bad bounds']);
+      events.push([type, flags, stream, Array.from(buf.subarray(start, end)).join(',')]);
+      return null;
+    },
+  });
+  for (const [a, b] of pieces) {
+    const err = parser.execute(bytes.subarray(a, b));
+    if (err !== null) {
+      events.push(['error', err]);
+      break;
+    }
+  }
+  return events;
+}
+
+const H2_FORBIDDEN = new Set(['te', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+
+// A header block: a request's, as our encoder builds it, often with bytes changed.
+function hpackBlock(rng) {
+  const headers = [];
+  for (let k = int(rng, 6); k > 0; k--) {
+    const name = randomText(rng, 1 + int(rng, 12), 'abcdefghijklmnopqrstuvwxyz-');
+    // Names HTTP/2 forbids (RFC 9113 8.2.2): the encoder refuses them, as it should.
+    if (!H2_FORBIDDEN.has(name)) headers.push([name, randomText(rng, int(rng, 200))]);
+  }
+  const block = encodeRequestHeaders({ method: rng() < 0.5 ? 'GET' : 'POST', scheme: 'http', authority: randomText(rng, 1 + int(rng, 30)), path: '/' + randomText(rng, int(rng, 80)), headers });
+  if (rng() < 0.2) return { block, valid: true };
+  const bytes = block.slice();
+  for (let k = 1 + int(rng, 4); k > 0; k--) bytes[int(rng, bytes.length)] = int(rng, 256);
+  return { block: rng() < 0.3 ? randomBytes(rng, int(rng, 200)) : bytes, valid: false };
+}
+
+function h2Case(kind, rng) {
+  if (kind === 'hpack') {
+    const { block, valid } = hpackBlock(rng);
+    const a = new HpackDecoder();
+    const b = new HpackDecoder();
+    const withCapture = a.decode(block, true);
+    const without = b.decode(block, false);
+    if (valid && withCapture !== null) throw new Error(`an encoded block failed: ${withCapture}`);
+    if (withCapture !== without) throw new Error(`capture changed the outcome: ${withCapture} / ${without}`);
+    if (withCapture === null && a.status !== b.status) throw new Error('capture changed :status');
+    for (const d of [a, b]) if (d.tableSize > d.tableMaxSize || d.tableMaxSize > 4096) throw new Error(`table ${d.tableSize} over ${d.tableMaxSize}`);
+    return;
+  }
+  let bytes = validH2Frames(rng);
+  if (kind === 'h2-mutated') {
+    bytes = bytes.slice();
+    for (let k = 1 + int(rng, 6); k > 0; k--) bytes[int(rng, bytes.length)] = int(rng, 256);
+  }
+  const whole = parseH2Frames(bytes, [[0, bytes.length]]);
+  if (whole.some((e) => e[0] === 'bad bounds')) throw new Error('a payload out of its buffer');
+  if (kind === 'h2-frames' && whole.some((e) => e[0] === 'error')) throw new Error(`valid frames failed: ${whole.find((e) => e[0] === 'error')[1]}`);
+  for (let t = 0; t < 3; t++) {
+    const pieces = randomPieces(bytes.length, rng);
+    if (JSON.stringify(parseH2Frames(bytes, pieces)) !== JSON.stringify(whole)) throw new Error(`HTTP/2 frames split ${JSON.stringify(pieces)} differ from one read`);
+  }
+}
+
 /**
  * One fuzz case of `kind` from `rng`: throws (with what differed) when a property fails.
  * Kinds: 'valid' (matches the model and every split agrees), 'mutated' and 'random' (any
  * outcome, but no exception and every split agrees), 'frames' and 'frames-mutated'.
  */
 export function fuzzCase(kind, rng) {
+  if (kind === 'h2-frames' || kind === 'h2-mutated' || kind === 'hpack') return h2Case(kind, rng);
   if (kind === 'frames' || kind === 'frames-mutated') {
     const bytes = kind === 'frames' ? validFrames(rng) : mutatedFrames(rng);
     const whole = parseFrames(bytes, [[0, bytes.length]]);
@@ -279,4 +359,4 @@ export function fuzzCase(kind, rng) {
   }
 }
 
-export const KINDS = ['valid', 'mutated', 'random', 'frames', 'frames-mutated'];
+export const KINDS = ['valid', 'mutated', 'random', 'frames', 'frames-mutated', 'h2-frames', 'h2-mutated', 'hpack'];

@@ -1,7 +1,8 @@
 // The long fuzz run (`npm run fuzz`): the cases of test/parser-fuzz.test.js, seed after seed,
 // for as long as asked. Prints cases per second of each kind and the seed of any failure, which
 // replays it (--seed S --seconds 0 runs one batch from S). Runs on every runtime:
-//   node test/fuzz.js [--seconds 60] [--seed 1] [--kind valid|mutated|random|frames|frames-mutated]
+//   node test/fuzz.js [--seconds 60] [--seed 1] [--kind valid|mutated|random|frames|frames-mutated|
+//     h2-frames|h2-mutated|hpack]
 //   bun test/fuzz.js ...        deno run test/fuzz.js ...
 // Exit code 1 when a case failed.
 

@@ -1,4 +1,5 @@
-// Property tests of the HTTP/1.1 response parser and the WebSocket frame parser on seeded random
+// Property tests of the HTTP/1.1 response parser, the WebSocket and HTTP/2 frame parsers and the
+// HPACK decoder on seeded random
 // input (test/fuzz-cases.js): valid exchanges of every framing parse as their model says and
 // identically in any split; mutated and random bytes end in a response, an error or a wait for
 // more, never an exception; endless input keeps the parser's state bounded. `npm run fuzz`
@@ -27,6 +28,9 @@ test('mutated responses end in a response, an error or a wait, never an exceptio
 test('random bytes end in an error or a wait, never an exception', () => runCases('random', 3000));
 test('valid WebSocket frames parse identically in any split', () => runCases('frames', 1000));
 test('mutated WebSocket frames end in messages or an error, never an exception, alike in any split', () => runCases('frames-mutated', 1500));
+test('HTTP/2 frames of every type and length up to the limit parse identically in any split', () => runCases('h2-frames', 400));
+test('mutated HTTP/2 frames end in frames or an error (a length over the limit), never an exception, alike in any split', () => runCases('h2-mutated', 600));
+test('HPACK blocks, ours and mutated, decode or fail with a reason, never an exception, alike with capture or not', () => runCases('hpack', 3000));
 
 const enc = new TextEncoder();
 
