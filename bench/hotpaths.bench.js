@@ -12,6 +12,8 @@ import { bench, do_not_optimize, group, run } from 'mitata';
 import { ResponseParser } from '../src/http1/parser.js';
 import { Histogram } from '../src/run/histogram.js';
 import { createRequests } from '../src/run/requests.js';
+import { FrameParser as H2FrameParser, writeHeader } from '../src/http2/frames.js';
+import { HpackDecoder } from '../src/http2/hpack.js';
 
 const encoder = new TextEncoder();
 
@@ -192,6 +194,41 @@ const fixed = createRequests(requestOptions({}));
 }
 
 // ---------------------------------------------------------------------------------------------
+// HTTP/2: an nginx-like response, HEADERS then DATA "OK", once its dynamic table holds `server`
+// and `content-type` (the first response of a connection puts them there): :status 200 indexed,
+// both entries indexed, date and content-length as literals without indexing.
+
+const ascii = (t) => Array.from(new TextEncoder().encode(t));
+const prime = Uint8Array.from([0x88, 0x40, 6, ...ascii('server'), 5, ...ascii('nginx'), 0x5f, 10, ...ascii('text/plain')]);
+const DATE = 'Mon, 23 Nov 2026 23:00:00 GMT';
+const block = Uint8Array.from([0x88, 0xbf, 0xbe, 0x0f, 0x12, DATE.length, ...ascii(DATE), 0x0f, 0x0d, 1, ...ascii('2')]);
+const h2Response = new Uint8Array(9 + block.length + 9 + 2);
+writeHeader(h2Response, 0, block.length, 0x1, 0x4, 1);
+h2Response.set(block, 9);
+writeHeader(h2Response, 9 + block.length, 2, 0x0, 0x1, 1);
+h2Response.set(ascii('OK'), 18 + block.length);
+const hpack = new HpackDecoder();
+if (hpack.decode(prime, false) !== null) throw new Error('HPACK priming block failed');
+let h2Frames = 0;
+let h2Status = 0;
+const h2Parser = new H2FrameParser({
+  frame(type, flags, stream, buf, start, end) {
+    h2Frames++;
+    if (type === 0x1) {
+      const err = hpack.decode(buf, false, start, end);
+      if (err !== null) return err;
+      h2Status = hpack.status;
+    }
+    return null;
+  },
+});
+const h2FramesOnly = new H2FrameParser({ frame: () => null });
+{
+  if (h2Parser.execute(h2Response) !== null || h2Frames !== 2 || h2Status !== 200) throw new Error('HTTP/2 response check failed');
+  if (hpack.decode(block, false) !== null || hpack.status !== 200) throw new Error('HPACK steady block check failed');
+}
+
+// ---------------------------------------------------------------------------------------------
 // Benches
 
 group('response parse (expect + execute, capture off)', () => {
@@ -199,6 +236,12 @@ group('response parse (expect + execute, capture off)', () => {
   bench(`small keep-alive, 3 chunks (${split.map((s) => s.length).join('+')} B)`, () => do_not_optimize(splitSmall()));
   bench(`chunked, 3 chunks + 0, 1 read (${chunked.length} B)`, () => do_not_optimize(oneChunked()));
   bench(`Content-Length 4 KiB, 1 read (${large.length} B)`, () => do_not_optimize(oneLarge()));
+});
+
+group('HTTP/2 response (capture off)', () => {
+  bench(`frames only: HEADERS + DATA, 1 read (${h2Response.length} B)`, () => do_not_optimize(h2FramesOnly.execute(h2Response)));
+  bench(`HPACK decode: nginx-like block (${block.length} B)`, () => do_not_optimize(hpack.decode(block, false)));
+  bench('frames + HPACK: the whole response', () => do_not_optimize(h2Parser.execute(h2Response)));
 });
 
 group('latency record', () => {
