@@ -5,6 +5,8 @@
 //   10k  keep-alive, 10 000 connections            wrk = 1.00, and RSS per connection
 //   tls  https keep-alive, 10 connections, TLS 1.3 wrk = 1.00; loadtest with --ca and --insecure
 //   big  keep-alive, 10 connections, 1 MiB bodies  wrk = 1.00
+//   h2c  HTTP/2 by prior knowledge, 10 connections × 10 streams   h2load -c 10 -m 10 = 1.00
+//   h2   HTTP/2 over TLS 1.3 (ALPN), 10 connections × 10 streams  h2load = 1.00 (loadtest --ca)
 // Each tool is pinned to core 1 and nginx (one worker, bench/nginx-regimes.conf) to core 0. A
 // round runs every tool of every regime once (A B C … A B C …); each figure in the table is the
 // median over rounds of a ratio taken within one round, so a slow moment of the shared machine
@@ -34,7 +36,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'node_modules/.bin');
 const ROUNDS = Number(process.env.ROUNDS || 3);
 const SECONDS = Number(process.env.SECONDS_PER_RUN || 5);
-const REGIMES = (process.env.REGIMES || 'ka,cpr,10k,tls,big').split(',');
+const REGIMES = (process.env.REGIMES || 'ka,cpr,10k,tls,big,h2c,h2').split(',');
 const TOOLS = process.env.TOOLS ? new RegExp(process.env.TOOLS) : null;
 const BIG = Number(process.env.CONNS || 10000);
 const BIG_SECONDS = Number(process.env.BIG_SECONDS || 4 * SECONDS);
@@ -43,6 +45,7 @@ const WHERE = `127.0.0.1:${PORT}`;
 const URL = `http://${WHERE}/`;
 const TLS_URL = `https://127.0.0.1:${PORT + 1}/`;
 const BIG_URL = `${URL}big`;
+const H2C_URL = `http://127.0.0.1:${PORT + 2}/`;
 const BIG_BODY = 1024 * 1024;
 const TMP = mkdtempSync(join(tmpdir(), 'regimes-'));
 
@@ -111,12 +114,23 @@ function rows() {
       out.push({ regime: 'tls', name: `loadtest ${rt} --insecure`, cmd: [...withUrl(ours(rt, null, 10, true), TLS_URL), '--insecure'], read: readOurs });
     }
   }
+  // HTTP/2: h2load's -c 10 -m 10 (10 connections, 10 streams each) against loadtest --http2
+  // --streams 10 -c 10, each runtime on its own adapter.
+  for (const [regime, url] of [['h2c', H2C_URL], ['h2', TLS_URL]]) {
+    if (!REGIMES.includes(regime)) continue;
+    out.push({ regime, name: 'h2load', cmd: ['h2load', '-c', '10', '-m', '10', '-t', '1', '-D', String(SECONDS), url], read: readH2load });
+    for (const rt of ['node', 'bun', 'deno']) {
+      const cmd = [...withUrl(ours(rt, null, 10, true), url), '--http2', '--streams', '10'];
+      if (regime === 'h2') cmd.push('--ca', join(TMP, 'ca.pem'));
+      out.push({ regime, name: `loadtest ${rt}`, cmd, read: readOurs });
+    }
+  }
   if (REGIMES.includes('big')) {
     out.push({ regime: 'big', name: 'wrk', cmd: ['wrk', '-t1', '-c10', `-d${SECONDS}s`, BIG_URL], read: readWrk });
     for (const rt of ['node', 'bun', 'deno']) out.push({ regime: 'big', name: `loadtest ${rt}`, cmd: withUrl(ours(rt, null, 10, true), BIG_URL), read: readOurs });
   }
   for (const r of out) {
-    r.ref = r.regime === 'cpr' ? 'ab' : 'wrk';
+    r.ref = r.regime === 'cpr' ? 'ab' : r.regime === 'h2c' || r.regime === 'h2' ? 'h2load' : 'wrk';
     r.seconds = r.regime === '10k' ? BIG_SECONDS : SECONDS;
   }
   return { rows: TOOLS ? out.filter((r) => TOOLS.test(r.name) || r.name === r.ref) : out, autocannon: ac };
@@ -129,6 +143,15 @@ function readWrk(text) {
   const bad = /Non-2xx or 3xx responses: (\d+)/.exec(text);
   const errors = bad ? Number(bad[1]) : 0;
   return { requests: Number(m[1]) - errors, seconds: Number(m[2]) / (m[3] === 'ms' ? 1000 : 1), errors };
+}
+
+function readH2load(text) {
+  const done = /requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded/.exec(text);
+  const secs = /finished in ([\d.]+)s/.exec(text);
+  const ok = /status codes: (\d+) 2xx/.exec(text);
+  if (!done || !secs) return null;
+  const requests = ok ? Number(ok[1]) : Number(done[1]);
+  return { requests, seconds: Number(secs[1]), errors: Number(done[1]) - requests };
 }
 
 function readAb(text) {
@@ -250,7 +273,7 @@ function makeFiles() {
   // nginx's workers run as nobody when started as root: they must be able to read the file.
   chmodSync(TMP, 0o755);
   writeFileSync(join(TMP, 'big.bin'), Buffer.alloc(BIG_BODY, 'x'), { mode: 0o644 });
-  if (!REGIMES.includes('tls')) return;
+  if (!REGIMES.includes('tls') && !REGIMES.includes('h2')) return;
   const ssl = (...args) => execFileSync('openssl', args, { cwd: TMP, stdio: ['ignore', 'ignore', 'pipe'] });
   const key = (name, cn) => ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}-key.pem`, '-subj', `/CN=${cn}`];
   ssl('req', '-x509', ...key('ca', 'regimes CA'), '-out', 'ca.pem', '-days', '2');
@@ -264,6 +287,7 @@ function startNginx() {
   const conf = readFileSync(join(ROOT, 'bench/nginx-regimes.conf'), 'utf8')
     .replace('127.0.0.1:8089', WHERE)
     .replace('127.0.0.1:8090', `127.0.0.1:${PORT + 1}`)
+    .replace('127.0.0.1:8091', `127.0.0.1:${PORT + 2}`)
     .replaceAll('TMP/', `${TMP}/`);
   writeFileSync(join(TMP, 'nginx.conf'), conf);
   const nginx = spawn('taskset', ['-c', '0', 'nginx', '-c', join(TMP, 'nginx.conf'), '-p', TMP + '/'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -343,9 +367,11 @@ async function main() {
     '10k': `keep-alive, ${fmt(BIG)} connections`,
     tls: 'https keep-alive, 10 connections (TLS 1.3)',
     big: 'keep-alive, 10 connections, 1 MiB bodies',
+    h2c: 'HTTP/2 h2c, 10 connections × 10 streams',
+    h2: 'HTTP/2 h2 (TLS 1.3), 10 connections × 10 streams',
   };
   console.log('');
-  console.log(`| regime | tool | req/s (median, min–max) | × ${'wrk/ab'} | × own bare loop | CPU µs/req | RSS (MB) | RSS per connection (KiB) | opened in (ms) |`);
+  console.log(`| regime | tool | req/s (median, min–max) | × reference (wrk, ab, h2load) | × own bare loop | CPU µs/req | RSS (MB) | RSS per connection (KiB) | opened in (ms) |`);
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (let i = 0; i < list.length; i++) {
     const row = list[i];

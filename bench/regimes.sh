@@ -4,6 +4,7 @@
 #   bash bench/regimes.sh                      # 3 interleaved rounds of 5 s runs (20 s at 10 000 connections), ~25 min
 #   ROUNDS=5 SECONDS_PER_RUN=10 bash bench/regimes.sh
 #   REGIMES=tls,big ROUNDS=3 bash bench/regimes.sh   # https and 1 MiB bodies only
+#   REGIMES=h2c,h2 ROUNDS=3 bash bench/regimes.sh    # HTTP/2 beside h2load -c 10 -m 10
 #   REGIMES=10k TOOLS='wrk|deno' bash bench/regimes.sh   # a part of it
 #
 # Installs wrk, nginx and ab (apache2-utils) with apt-get when they are missing, raises the
@@ -16,6 +17,7 @@ command -v nginx >/dev/null || missing+=(nginx)
 command -v ab >/dev/null || missing+=(apache2-utils)
 command -v taskset >/dev/null || missing+=(util-linux)
 command -v openssl >/dev/null || missing+=(openssl)
+command -v h2load >/dev/null || missing+=(nghttp2-client)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} (apt-get)"
   apt-get install -y "${missing[@]}" >/dev/null || { apt-get update >/dev/null && apt-get install -y "${missing[@]}" >/dev/null; }
