@@ -37,7 +37,10 @@ export function formatReport(r, color = false) {
   lines.push(label('Completed requests') + c.bold(r.totalRequests));
   lines.push(label('Total errors') + (r.totalErrors ? c.red(r.totalErrors) : r.totalErrors));
   if (r.inFlight) lines.push(label('In flight at stop') + r.inFlight);
-  if (r.retries) lines.push(label('Retried') + `${r.retries} (the server closed a kept-alive connection under them)`);
+  if (r.retries) {
+    const why = r.protocol === 'h2' || r.protocol === 'h2c' ? 'not processed by the server: refused, or above a GOAWAY' : 'the server closed a kept-alive connection under them';
+    lines.push(label('Retried') + `${r.retries} (${why})`);
+  }
   lines.push(label('Total time') + `${round(r.totalTimeSeconds, 3)} s`);
   lines.push(label('Mean latency') + `${r.meanLatencyMs} ms`);
   lines.push(label('Effective rps') + c.bold(r.effectiveRps));
