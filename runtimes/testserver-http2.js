@@ -3,32 +3,13 @@
 // and counts as the HTTP/1.1 servers (runtimes/testserver.js).
 
 import http2 from 'node:http2';
-import { Buffer } from 'node:buffer';
+import { requestHandler } from './testserver-node.js';
 
 export const name = 'node:http2';
 
 /** Resolves to { port, server, close() } once listening; rejects with the listening error. */
 export function listen(s) {
-  const answer = (req, res) => {
-    const a = s.answer(req);
-    res.writeHead(a.status, { 'content-type': a.type, 'content-length': a.body.length });
-    res.end(a.body);
-    if (s.logger) s.logger(req, res);
-  };
-  const reply = s.delay > 0 ? (req, res) => setTimeout(() => answer(req, res), s.delay) : answer;
-  const handle = (req, res) => {
-    if (!s.wantsRequest) {
-      req.resume();
-      req.on('end', () => reply(req, res));
-      return;
-    }
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => {
-      req.body = chunks.length ? Buffer.concat(chunks).toString() : '';
-      reply(req, res);
-    });
-  };
+  const handle = requestHandler(s);
   const server = s.tls ? http2.createSecureServer({ ...s.tls, allowHTTP1: true }, handle) : http2.createServer(handle);
   const sessions = new Set();
   server.on('session', (session) => {

@@ -9,8 +9,11 @@ import { websocketEcho } from './websocket-echo.js';
 
 export const name = 'node:http';
 
-/** Resolves to { port, server, close() } once listening; rejects with the listening error. */
-export function listen(s) {
+/**
+ * The request handler for settings `s` (runtimes/testserver.js): node:http's, and node:http2's
+ * compatibility API (runtimes/testserver-http2.js) takes the same.
+ */
+export function requestHandler(s) {
   const answer = (req, res) => {
     const a = s.answer(req);
     // A length rather than node's chunked default, as Bun.serve and Deno.serve send.
@@ -34,6 +37,12 @@ export function listen(s) {
       reply(req, res);
     });
   };
+  return handle;
+}
+
+/** Resolves to { port, server, close() } once listening; rejects with the listening error. */
+export function listen(s) {
+  const handle = requestHandler(s);
   const server = s.tls ? https.createServer(s.tls, handle) : http.createServer(handle);
   server.keepAliveTimeout = 30000;
   // ws:// and wss:// echo through the upgrade event, with our own frames.

@@ -295,20 +295,6 @@ export class PipelinedConnection extends Driver {
   }
 
   // After requests end: fill the pipeline again, or end the run.
-  proceed() {
-    const run = this.run;
-    if (run.warming) run.warmUp(this);
-    if (run.stopping || (this.retired && this.count === 0)) {
-      // Retired by connection stages: once its pipeline is empty it closes and waits.
-      this.drop();
-      this.parked = this.retired;
-      run.check();
-      return;
-    }
-    if (this.retired) return; // no new requests; the ones out are still answered
-    this.next();
-    run.check();
-  }
 
   timedOut(now) {
     // The oldest request was sent first: when it has time left, so have the others.

@@ -555,19 +555,6 @@ export class Http2Connection extends Driver {
     this.count--;
   }
 
-  proceed() {
-    const run = this.run;
-    if (run.warming) run.warmUp(this);
-    if (run.stopping || (this.retired && this.count === 0)) {
-      this.drop();
-      this.parked = this.retired;
-      run.check();
-      return;
-    }
-    if (this.retired) return;
-    this.next();
-    run.check();
-  }
 
   timedOut(now) {
     const timeout = this.run.timeout;

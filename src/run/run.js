@@ -188,6 +188,8 @@ export class Run {
   proceed(conn) {
     if (this.warming) this.warmUp(conn);
     if (this.stopping || conn.retired) {
+      // A driver with several requests out (pipelined, HTTP/2) closes once they are answered.
+      if (!this.stopping && conn.inFlight > 0) return;
       conn.drop();
       conn.parked = conn.retired;
       this.check();
