@@ -230,3 +230,10 @@ test('compare --client on two runtimes loads the same server with each, interlea
     await server.close();
   }
 });
+
+test('compare --http2: the clients get --http2 and the plan says so, for the built-in servers and the readiness probe', () => {
+  const p = plan(['--builtin', 'node,bun', '--http2', '--streams', '10']);
+  assert.equal(p.http2, true);
+  assert.ok(p.loadArgs.includes('--http2') && p.loadArgs.includes('--streams'), p.loadArgs.join(' '));
+  assert.equal(plan(['--builtin', 'node,bun']).http2, false);
+});
