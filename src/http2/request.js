@@ -28,7 +28,11 @@ export function encodeH2Request({ method, scheme, authority, path, headers, body
   }
   const hasBody = body !== null && body !== undefined && body.length > 0;
   if (hasBody && !('content-length' in headers)) list.push(['content-length', String(body.length)]);
-  const block = encodeRequestHeaders({ method, scheme, authority, path, headers: list });
+  // Each block starts with a dynamic table size update to 0 (one byte): a server whose
+  // SETTINGS_HEADER_TABLE_SIZE is under 4096 expects one in the first block after its SETTINGS
+  // (RFC 7541 4.2; nghttp2 enforces it), and since our encoder never uses the table, the same
+  // bytes are then right on any connection, before or after the server's SETTINGS.
+  const block = encodeRequestHeaders({ method, scheme, authority, path, headers: list, sizeUpdate: true });
   const head = requestFrames(block, hasBody ? body : null, DEFAULT_MAX_FRAME, 0);
   const full = !hasBody ? head : body.length <= INLINE_BODY ? requestFrames(block, body, DEFAULT_MAX_FRAME, INLINE_BODY) : null;
   return { full, head, body: hasBody ? body : null };
