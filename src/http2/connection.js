@@ -85,6 +85,8 @@ export class Http2Connection extends Driver {
     this.startTime = 0;
     this.headChunks = null;
     this.bodyChunks = null;
+    this.batch = null; // the frames next() is putting together for one write
+    this.batchAt = 0;
     this.closing = false; // our GOAWAY is out, waiting for the close
     this.closeTimer = null;
     this.reset();
@@ -129,20 +131,10 @@ export class Http2Connection extends Driver {
       if (this.count > 0) return;
       this.drop();
     }
-    let batch = null;
-    let batchAt = 0;
-    const add = (bytes) => {
-      if (batch === null) batch = new Uint8Array(Math.max(bytes.length * Math.max(1, this.depth - this.count), 256));
-      if (batchAt + bytes.length > batch.length) {
-        const bigger = new Uint8Array(Math.max(batch.length * 2, batchAt + bytes.length));
-        bigger.set(batch.subarray(0, batchAt));
-        batch = bigger;
-      }
-      batch.set(bytes, batchAt);
-      const at = batchAt;
-      batchAt += bytes.length;
-      return at;
-    };
+    // The requests of this call go out in one write: their frames, one after the other, in a
+    // buffer of their own (an adapter may hold a written buffer until it is sent).
+    this.batch = null;
+    this.batchAt = 0;
     let pump = false;
     while (this.room() > 0) {
       let index;
@@ -202,8 +194,8 @@ export class Http2Connection extends Driver {
           pump = true;
         }
       }
-      const at = add(f.bytes);
-      setStream(batch.subarray(at, at + f.bytes.length), f.streamAt, stream);
+      const at = this.add(f.bytes);
+      setStream(this.batch, at, f.streamAt, stream);
       this.count++;
       this.inFlight++;
       run.inFlight++;
@@ -212,8 +204,29 @@ export class Http2Connection extends Driver {
         this.goaway = MAX_WINDOW;
       }
     }
-    if (batch !== null) this.socket.write(batchAt === batch.length ? batch : batch.subarray(0, batchAt));
+    const batch = this.batch;
+    if (batch !== null) {
+      this.batch = null;
+      this.socket.write(this.batchAt === batch.length ? batch : batch.subarray(0, this.batchAt));
+    }
     if (pump) this.pumpBodies();
+  }
+
+  // Appends a request's frames to the batch; returns where they start.
+  add(bytes) {
+    let batch = this.batch;
+    const at = this.batchAt;
+    if (batch === null) {
+      // Room for as many such requests as may go now: usually the one allocation of the write.
+      batch = this.batch = new Uint8Array(bytes.length * Math.max(1, this.room()));
+    } else if (at + bytes.length > batch.length) {
+      const bigger = new Uint8Array(Math.max(batch.length * 2, at + bytes.length));
+      bigger.set(batch.subarray(0, at));
+      batch = this.batch = bigger;
+    }
+    batch.set(bytes, at);
+    this.batchAt = at + bytes.length;
+    return at;
   }
 
   freeSlot() {

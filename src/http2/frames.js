@@ -158,10 +158,10 @@ export function requestFrames(block, body, maxFrame, inlineLimit) {
   return { bytes: out, streamAt: Int32Array.from(streamAt), inlineBody, hasBody };
 }
 
-/** Writes `stream` into each frame header of a requestFrames() result. */
-export function setStream(bytes, streamAt, stream) {
+/** Writes `stream` into each frame header of a requestFrames() result copied to `from` in `bytes`. */
+export function setStream(bytes, from, streamAt, stream) {
   for (let k = 0; k < streamAt.length; k++) {
-    const at = streamAt[k];
+    const at = from + streamAt[k];
     bytes[at] = (stream >>> 24) & 127;
     bytes[at + 1] = (stream >>> 16) & 255;
     bytes[at + 2] = (stream >>> 8) & 255;
