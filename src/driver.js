@@ -43,6 +43,10 @@ export const CONNECT_ERRORS = new Set(['ENOENT', 'ECONNREFUSED', 'EHOSTUNREACH',
 const BACKOFF_FIRST_MS = 10;
 const BACKOFF_MAX_MS = 1000;
 
+// How long to wait for the server to close the connection after the closing handshake (a
+// WebSocket close frame, RFC 6455 7.1.1; our HTTP/2 GOAWAY) before dropping it ourselves.
+const CLOSE_WAIT_MS = 1000;
+
 /**
  * What every driver has: the run's bookkeeping on its slot, the socket's error (kept for its
  * close), and how its socket is dropped and what follows a request. A driver extends it.
@@ -60,9 +64,11 @@ export class Driver {
     this.backoffTimer = null; // waiting out a failed connect
     this.backoff = 0; // ms to wait after the last failed connect (0: none failed)
     this.step = 0; // a sequence walked in order: this connection's place in it
+    this.closeTimer = null; // waiting for the server's close (awaitClose)
   }
 
   drop() {
+    this.stopCloseWait();
     const socket = this.socket;
     this.socket = null;
     this.run.disconnect(socket);
@@ -75,6 +81,23 @@ export class Driver {
 
   proceed() {
     this.run.proceed(this);
+  }
+
+  // The server is to close the connection now; if it has not after CLOSE_WAIT_MS, it is dropped
+  // and the slot goes on.
+  awaitClose() {
+    this.closeTimer = setTimeout(() => {
+      this.closeTimer = null;
+      this.drop();
+      this.proceed();
+    }, CLOSE_WAIT_MS);
+  }
+
+  stopCloseWait() {
+    if (this.closeTimer !== null) {
+      clearTimeout(this.closeTimer);
+      this.closeTimer = null;
+    }
   }
 
   // After a failed connect in the closed model: proceed later, twice as late each time.

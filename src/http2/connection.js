@@ -44,8 +44,7 @@ const OPENING = concat([
   windowUpdateFrame(0, CONNECTION_WINDOW - 65535),
 ]);
 
-// How long to wait for the server to close after our GOAWAY before dropping the connection.
-const CLOSE_WAIT_MS = 1000;
+const encoder = new TextEncoder();
 
 // How many times one request is sent again after REFUSED_STREAM or GOAWAY before it fails.
 const MAX_RETRIES = 10;
@@ -58,7 +57,7 @@ export class Http2Connection extends Driver {
     const depth = run.streams;
     this.depth = depth;
     this.parser = new FrameParser(this, MAX_FRAME);
-    this.hpack = new HpackDecoder({ maxTableSize: 4096, maxHeaderListSize: MAX_HEADER_LIST });
+    this.hpack = null; // a new table for each connection (open)
     // One slot per stream in flight; `ids[k]` 0 marks a free slot.
     this.ids = new Float64Array(depth);
     this.indexes = new Float64Array(depth);
@@ -88,7 +87,6 @@ export class Http2Connection extends Driver {
     this.batch = null; // the frames next() is putting together for one write
     this.batchAt = 0;
     this.closing = false; // our GOAWAY is out, waiting for the close
-    this.closeTimer = null;
     this.reset();
   }
 
@@ -144,6 +142,9 @@ export class Http2Connection extends Driver {
       let method;
       let path;
       let retried = 0;
+      // One clock read a request (on Deno performance.now() is an op): its send time, and its
+      // latency's start in the closed model.
+      const now = performance.now();
       if (this.retries.length > 0) {
         [index, start, shape, entry, method, path, retried] = this.retries.shift();
       } else {
@@ -154,7 +155,6 @@ export class Http2Connection extends Driver {
         }
         shape = run.fixed !== null ? run.fixedShape : run.shapeOf(index, this);
         if (shape === null) break; // the user's generator threw: the run is ending
-        const now = performance.now();
         start = run.open ? run.intendedTime : now;
         method = shape.method;
         path = shape.path;
@@ -168,7 +168,7 @@ export class Http2Connection extends Driver {
       this.ids[slot] = stream;
       this.indexes[slot] = index;
       this.starts[slot] = start;
-      this.sents[slot] = performance.now();
+      this.sents[slot] = now;
       this.statuses[slot] = 0;
       this.received[slot] = 0;
       this.unacked[slot] = 0;
@@ -278,7 +278,7 @@ export class Http2Connection extends Driver {
 
   // RFC 9113 5.4.1: a connection error ends with GOAWAY and its code, then the close. The
   // socket is ended, not destroyed, so that the GOAWAY goes out first (Deno writes
-  // asynchronously); a new connection opens once it has closed, or after CLOSE_WAIT_MS.
+  // asynchronously); a new connection opens once it has closed, or after a while (Driver.awaitClose).
   connectionError(failure) {
     const socket = this.socket;
     const code = failure.startsWith('hpack') ? COMPRESSION_ERROR : /FLOW_CONTROL/.test(failure) ? FLOW_CONTROL_ERROR : /FRAME_SIZE/.test(failure) ? FRAME_SIZE_ERROR : PROTOCOL_ERROR;
@@ -290,11 +290,7 @@ export class Http2Connection extends Driver {
       return;
     }
     this.closing = true;
-    this.closeTimer = setTimeout(() => {
-      this.closeTimer = null;
-      this.drop();
-      this.proceed();
-    }, CLOSE_WAIT_MS);
+    this.awaitClose();
     // Bun 1.4.5 may call close() from inside end(): everything above is done by then.
     socket.write(goawayFrame(0, code));
     socket.end();
@@ -302,10 +298,6 @@ export class Http2Connection extends Driver {
   }
 
   drop() {
-    if (this.closeTimer !== null) {
-      clearTimeout(this.closeTimer);
-      this.closeTimer = null;
-    }
     this.closing = false;
     super.drop();
   }
@@ -326,8 +318,7 @@ export class Http2Connection extends Driver {
     run.socketClosed(this);
     if (this.closing) {
       // The close that follows our GOAWAY: its streams have failed already.
-      clearTimeout(this.closeTimer);
-      this.closeTimer = null;
+      this.stopCloseWait();
       this.closing = false;
       this.proceed();
       return;
@@ -589,6 +580,6 @@ export class Http2Connection extends Driver {
 function headText(status, list) {
   let text = `HTTP/2 ${status}\r\n`;
   if (list) for (const [name, value] of list) if (name[0] !== ':') text += `${name}: ${value}\r\n`;
-  return new TextEncoder().encode(text);
+  return encoder.encode(text);
 }
 

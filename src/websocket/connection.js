@@ -23,10 +23,6 @@ const CLOSING = 3; // the server sent a close frame; waiting for it to close the
 
 // The handshake answer is a small head; more than this is not a WebSocket server.
 const MAX_HEAD = 64 * 1024;
-// How long to wait for the server to close the TCP connection after the close handshake
-// (RFC 6455 7.1.1: the server closes first) before dropping it ourselves.
-const CLOSE_WAIT_MS = 1000;
-
 const decoder = new TextDecoder('latin1');
 
 export class WebSocketConnection extends Driver {
@@ -49,7 +45,6 @@ export class WebSocketConnection extends Driver {
     this.messagesOnSocket = 0;
     this.answered = false; // a message arrived during this data()
     this.failure = null; // a reason found during this data(): the connection is done
-    this.closeTimer = null;
     this.method = 'GET';
     this.path = run.config.path;
   }
@@ -67,10 +62,6 @@ export class WebSocketConnection extends Driver {
   }
 
   drop() {
-    if (this.closeTimer !== null) {
-      clearTimeout(this.closeTimer);
-      this.closeTimer = null;
-    }
     this.state = CLOSED;
     super.drop();
   }
@@ -171,10 +162,7 @@ export class WebSocketConnection extends Driver {
     } else if (this.state === CLOSING && this.closeTimer === null) {
       // The server's close frame: the message out (if any) failed; the connection is done.
       this.socket.end();
-      this.closeTimer = setTimeout(() => {
-        this.drop();
-        this.proceed();
-      }, CLOSE_WAIT_MS);
+      this.awaitClose();
     } else if (answered && this.state === OPEN) {
       this.proceed();
     }
@@ -186,10 +174,7 @@ export class WebSocketConnection extends Driver {
     const wasHandshake = this.state === HANDSHAKE;
     const wasClosing = this.state === CLOSING;
     this.state = CLOSED;
-    if (this.closeTimer !== null) {
-      clearTimeout(this.closeTimer);
-      this.closeTimer = null;
-    }
+    this.stopCloseWait();
     if (wasClosing || !this.inFlight) {
       this.proceed();
       return;
