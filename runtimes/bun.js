@@ -26,6 +26,9 @@ const handlers = {
     }
     w.socket = socket;
     if (!w.unix) socket.setNoDelay(true);
+    // Bun 1.4.5 calls open() for a TLS socket when TCP is up, before handshake(); through a
+    // proxy, connected() came with the proxy's answer (tunnelAnswer).
+    if (w.tunnel === null && w.handlers.connected) w.handlers.connected();
     if (w.pending !== null) w.flush();
     if (w.ending && w.pending === null) socket.end();
   },
@@ -80,6 +83,7 @@ const handlers = {
       socket.terminate();
       return;
     }
+    if (!w.dead && (success || !w.verify) && w.handlers.secured) w.handlers.secured();
     // A socket from upgradeTLS takes no bytes before its handshake (write returns -1).
     if (success && !w.dead && w.pending !== null && socket === w.socket) {
       w.flush();
@@ -115,6 +119,8 @@ class BunSocket {
       return;
     }
     this.tunnelUp = true;
+    if (this.handlers.connected) this.handlers.connected();
+    if (this.dead) return;
     if (this.tunnel.tls) {
       socket.upgradeTLS({ data: this, tls: this.tunnel.tls, socket: handlers });
       return;

@@ -86,6 +86,8 @@ class DenoSocket {
         answer = reader.push(buf.subarray(0, n));
       }
       if (answer.error) throw answer.error;
+      // The connect phase ends with the proxy's answer (the CONNECT included).
+      if (!this.dead && this.handlers.connected) this.handlers.connected();
       if (!tlsOptions) {
         this.early = answer.rest.slice();
         return conn;
@@ -101,28 +103,52 @@ class DenoSocket {
     }
   }
 
-  start(promise) {
+  // `tls`: the connection is TLS, whose handshake ends before the first read or write. `tunnel`:
+  // connected() was called with the proxy's answer.
+  start(promise, tls = false, tunnel = false) {
     promise.then(
       (conn) => {
         if (this.dead) {
           conn.close();
           return;
         }
-        this.conn = conn;
-        if (conn.setNoDelay) conn.setNoDelay(true);
-        // Bytes that came with a proxy's answer, before the target's own.
-        if (this.early !== null && this.early.length > 0) this.handlers.data(this.early);
-        this.early = null;
-        if (this.dead) return;
-        this.readLoop();
-        if (this.queue.length > 0) this.writeNext();
-        else if (this.ending) this.shutdown();
+        if (!tunnel && this.handlers.connected) this.handlers.connected();
+        // Deno 2.9's connectTls resolves once TCP is up; the handshake runs on the first read or
+        // write unless asked for. Asked for here, so that the TLS phase ends before any byte.
+        if (tls) conn.handshake().then(() => this.opened(conn, true), (err) => this.failOpen(conn, err));
+        else this.opened(conn, false);
       },
       (err) => {
         this.fail(err);
         this.closed();
       },
     );
+  }
+
+  failOpen(conn, err) {
+    try {
+      conn.close();
+    } catch {
+      // already closed
+    }
+    if (this.dead) return;
+    this.fail(err);
+    this.closed();
+  }
+
+  opened(conn, tls) {
+    if (this.dead) return this.failOpen(conn, null);
+    if (tls && this.handlers.secured) this.handlers.secured();
+    if (this.dead) return this.failOpen(conn, null);
+    this.conn = conn;
+    if (conn.setNoDelay) conn.setNoDelay(true);
+    // Bytes that came with a proxy's answer, before the target's own.
+    if (this.early !== null && this.early.length > 0) this.handlers.data(this.early);
+    this.early = null;
+    if (this.dead) return;
+    this.readLoop();
+    if (this.queue.length > 0) this.writeNext();
+    else if (this.ending) this.shutdown();
   }
 
   async readLoop() {
@@ -251,9 +277,9 @@ export function connect(host, port, h, tls = null, path = null, tunnel = null) {
     }
   }
   if (tunnel) {
-    w.start(w.openTunnel(host, port, tunnel, options && { hostname: options.hostname, caCerts: options.caCerts }));
+    w.start(w.openTunnel(host, port, tunnel, options && { hostname: options.hostname, caCerts: options.caCerts }), Boolean(options), true);
   } else if (tls) {
-    w.start(Deno.connectTls(options));
+    w.start(Deno.connectTls(options), true);
   } else if (path) {
     w.unix = true;
     w.start(Deno.connect({ transport: 'unix', path }));

@@ -55,6 +55,10 @@ export function connect(host, port, handlers, tls = null, path = null, tunnel = 
     ? tlsModule.connect({ ...where, noDelay: true, ...tlsOptions(tls) })
     : net.connect({ ...where, noDelay: true, onread });
   if (tls && !path) socket.setNoDelay(true);
+  // The request phases (src/socket.js): TCP up, then (TLS) the handshake done. A TLSSocket of
+  // tls.connect() emits 'connect' for its TCP connection before 'secureConnect' (node 20).
+  if (handlers.connected) socket.once('connect', () => dead || handlers.connected());
+  if (tls && handlers.secured) socket.once('secureConnect', () => dead || handlers.secured());
   // No setEncoding: chunks arrive as Buffers, which are Uint8Arrays, passed on without a copy.
   // (A node:net without `onread` support emits them here instead; never both.)
   socket.on('data', (chunk) => {
@@ -113,10 +117,13 @@ function throughTunnel(host, port, handlers, tls, tunnel) {
       raw.destroy();
       return;
     }
+    // The connect phase ends with the proxy's answer (the CONNECT included), then TLS begins.
+    if (handlers.connected && !dead) handlers.connected();
     if (tls) {
       socket = tlsModule.connect({ socket: raw, ...tlsOptions(tls) });
       socket.on('error', (err) => fail(certificateError(err)));
       socket.on('close', close);
+      if (handlers.secured) socket.once('secureConnect', () => dead || handlers.secured());
     } else {
       socket = raw;
     }

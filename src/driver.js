@@ -16,13 +16,20 @@
 //   driver.idle, retired, parked, warm, id, backoffTimer, step: the run's bookkeeping on the slot
 //   driver.index, method, path, startTime, headChunks, bodyChunks: the request being reported,
 //                        read by the run's statusCallback/contentInspector results
+//   driver.responseBytes      the reported response's bytes (head and body as framed), for the log
+//   driver.connectAt, readyAt, number: the run's: when its socket was asked for and was ready
+//                        (connected, and TLS done), and the socket's number in this process
 //
 // What a driver asks of the run besides claim and connect: run.fixed (the one request every
 // request is, or null), run.shapeOf(index, driver) (a request that differs, or null when the
 // user's generator threw), run.open and run.intendedTime (the open model's schedule).
 //
 // And what a driver tells the run, so that every protocol counts alike:
-//   run.responded(driver, status, elapsedMs, entry)  a request answered
+//   run.responded(driver, status, start, sent, first, end, entry)
+//                                                    a request answered: the moments (ms of
+//                                                    performance.now()) its latency counts
+//                                                    from, it was written, its response's
+//                                                    first byte came, and the last
 //   run.failed(driver, reason, entry)                a request failed ('timeout', 'ECONNRESET',
 //                                                    'malformed response: ...', ...)
 //   run.connectFailed(reason)                        no connection could be made (fail fast)
@@ -65,6 +72,13 @@ export class Driver {
     this.backoff = 0; // ms to wait after the last failed connect (0: none failed)
     this.step = 0; // a sequence walked in order: this connection's place in it
     this.closeTimer = null; // waiting for the server's close (awaitClose)
+    this.responseBytes = 0;
+    this.timed = false; // the chunk being read has its time in chunkAt (clock())
+    this.chunkAt = 0;
+    this.firstByteAt = 0; // of the response being read (0: none yet)
+    this.connectAt = 0;
+    this.readyAt = 0;
+    this.number = 0;
   }
 
   drop() {
@@ -79,8 +93,28 @@ export class Driver {
     this.socketError = err;
   }
 
+  // The socket is up, and its TLS handshake done: the connect and tls phases (src/socket.js).
+  connected() {
+    this.run.connected(this);
+  }
+
+  secured() {
+    this.run.secured(this);
+  }
+
   proceed() {
     this.run.proceed(this);
+  }
+
+  // The time of the chunk being read, read once for every moment it marks (a response's first
+  // byte, its end): data() sets `timed` false as each chunk comes. On Deno performance.now() is
+  // an op, and a response that comes in one read then costs one clock read, as before phases.
+  clock() {
+    if (!this.timed) {
+      this.timed = true;
+      this.chunkAt = performance.now();
+    }
+    return this.chunkAt;
   }
 
   // The server is to close the connection now; if it has not after CLOSE_WAIT_MS, it is dropped

@@ -8,6 +8,10 @@
 //                 error(err)   at most once; err.code names it ('ECONNREFUSED', 'ECONNRESET',
 //                              'EPIPE', 'ENOTFOUND', ...). close() always follows.
 //                 close()      exactly once, when the connection is gone for any reason
+//                 connected()  when the connection is up (through a proxy: once the tunnel is),
+//                              before any data(); not called for one that never opens
+//                 secured()    when a TLS connection's handshake is done, after connected()
+//                              and before any data() (the request phases read the clock then)
 //   socket.write(bytes)  queues a Uint8Array; allowed before the connection is up (the adapter
 //                        sends it once connected) and never copied by the core afterwards
 //   socket.end()         half-closes after the queued writes; close() follows
@@ -19,7 +23,8 @@
 // The runtime adapters take two more arguments that pickAdapter() fixes for a run: the TLS
 // options, and a Unix socket path that replaces host and port.
 //
-// Adapters also carry `name` (e.g. 'node:net') for the report. Nothing else: timers, parsing,
+// connected() and secured() are optional for a handlers object: an adapter calls them when the
+// handlers have them. Adapters also carry `name` (e.g. 'node:net') for the report. Nothing else: timers, parsing,
 // reconnection and accounting are the core's, so every adapter behaves the same.
 
 /** Checks that an object has the adapter's shape, so a wrong one fails at start, not mid-run. */

@@ -211,7 +211,7 @@ test('CLI: a malformed threshold is a usage error (exit 2, one line) and nothing
   try {
     for (const [args, message] of [
       [['--threshold', 'p99<abc'], "loadtest: threshold 'p99<abc': expected <metric><op><value>[unit], e.g. p99<50ms, errors<1%, rps>=5000"],
-      [['--threshold', 'p99<1', '--threshold', 'tps>5'], "loadtest: threshold 'tps>5': unknown metric 'tps' (p50, p99.9 or any pN (0 to 100), mean, min, max, errors, rps)"],
+      [['--threshold', 'p99<1', '--threshold', 'tps>5'], "loadtest: threshold 'tps>5': unknown metric 'tps' (p50, p99.9 or any pN (0 to 100), mean, min, max, errors, rps, or a phase\'s latency: connect.p99, tls.max, wait.p50, receive.mean)"],
       [['--threshold', ''], 'loadtest: option --threshold needs a value, e.g. --threshold p99<50ms'],
     ]) {
       const r = await runCli(['-n', '10', ...args, server.url]);

@@ -252,7 +252,29 @@ export interface ThresholdResult {
   unit: string;
   actual: number | null;
   passed: boolean;
+  /** A phase's threshold (wait.p99<20ms): connect, tls, wait or receive. */
+  phase?: PhaseName;
 }
+
+export type PhaseName = 'connect' | 'tls' | 'wait' | 'receive';
+
+/** One request phase's figures, in ms (all 0 when it never happened: tls over http). */
+export interface PhaseFigures {
+  count: number;
+  min: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+/**
+ * Where the time of the requests went. connect (TCP, a proxy's CONNECT included) and tls (the
+ * handshake) once per new connection; wait (written, or its connection ready if later, → first
+ * byte) and receive (first byte → last) once per response.
+ */
+export type Phases = Record<PhaseName, PhaseFigures>;
 
 /** Latency percentiles in ms. */
 export interface Percentiles {
@@ -340,6 +362,7 @@ export interface ResultData {
   maxLagMs: number;
   /** Until each of the first `concurrency` connections had its first response (they open at a bounded pace). */
   connectMs: number;
+  phases: Phases;
   /** With thresholds. */
   thresholds?: ThresholdResult[];
   /** From mergeResults: how many documents were merged. */
@@ -351,6 +374,8 @@ export interface ResultData {
 /** The JSON document of --json, --json-file and toJSON(); what mergeResults reads. */
 export interface LoadTestJson extends ResultData {
   latencyHistogram: LatencyHistogram;
+  /** Each phase's histogram, in the latency histogram's layout (they merge exactly). */
+  phaseHistograms: Record<PhaseName, LatencyHistogram>;
 }
 
 export interface LoadTestResult extends ResultData {

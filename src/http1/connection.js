@@ -32,12 +32,12 @@ export class Connection extends Driver {
     this.entry = -1;
   }
 
-  open() {
+  open(now) {
     const run = this.run;
     this.responsesOnSocket = 0;
     this.socketError = null;
     this.parser.restart();
-    this.socket = run.connect(this);
+    this.socket = run.connect(this, now);
   }
 
   // Claims the next request and sends it, on this socket or a new one.
@@ -75,8 +75,9 @@ export class Connection extends Driver {
   }
 
   send(now = performance.now()) {
-    if (this.socket === null) this.open();
+    if (this.socket === null) this.open(now);
     this.inFlight = true;
+    this.firstByteAt = 0;
     this.run.inFlight++;
     this.responseDone = false;
     this.parseError = null;
@@ -88,6 +89,8 @@ export class Connection extends Driver {
   // handlers for the socket
   data(chunk) {
     this.run.stats.bytes += chunk.length;
+    this.timed = false;
+    if (this.firstByteAt === 0) this.firstByteAt = this.clock();
     const used = this.parser.execute(chunk, 0, chunk.length);
     if (this.parseError !== null) {
       const reason = this.parseError;
@@ -124,6 +127,7 @@ export class Connection extends Driver {
     }
     // A body delimited by the close is complete only when the close is clean: one ended by an
     // error (a reset) may be cut short, and is incomplete (RFC 9112 section 8).
+    this.timed = false;
     if (this.socketError === null && this.parser.finish()) {
       // A body delimited by the close: onResponse has run.
       this.responseDone = false;
@@ -161,13 +165,13 @@ export class Connection extends Driver {
   // parser callbacks
   onResponse() {
     const run = this.run;
-    const elapsed = performance.now() - this.startTime;
     const status = this.parser.statusCode;
     this.responseDone = true;
     this.responsesOnSocket++;
     this.backoff = 0;
     this.inFlight = false;
-    run.responded(this, status, elapsed, this.entry);
+    this.responseBytes = this.parser.bytesSeen;
+    run.responded(this, status, this.startTime, this.sentAt, this.firstByteAt, this.clock(), this.entry);
   }
 
   onParseError(reason) {
@@ -176,6 +180,7 @@ export class Connection extends Driver {
 
   finishFailed(reason) {
     this.inFlight = false;
+    this.responseBytes = this.parser.bytesSeen;
     this.run.failed(this, reason, this.entry);
   }
 

@@ -54,7 +54,7 @@ export class PipelinedConnection extends Driver {
     this.paths = new Array(depth).fill('');
     this.entries = new Int32Array(depth); // in a request sequence: each request's entry
     this.inFlight = 0; // == count, but Run.stop() zeroes it when it counts them in flight at stop
-    // The request being reported (Run.report, reportFailure and buildFailed read these).
+    // The request being reported (src/run/callbacks.js and Run.buildFailed read these).
     this.index = -1;
     this.method = '';
     this.path = '';
@@ -65,13 +65,14 @@ export class PipelinedConnection extends Driver {
     this.closing = false; // a response said Connection: close: nothing more will come
   }
 
-  open() {
+  open(now) {
     const run = this.run;
     this.responsesOnSocket = 0;
     this.socketError = null;
     this.closing = false;
+    this.firstByteAt = 0;
     this.parser.restart();
-    this.socket = run.connect(this);
+    this.socket = run.connect(this, now);
   }
 
   // Fills the pipeline: claims requests and sends them until N are in flight or none is due.
@@ -106,7 +107,7 @@ export class PipelinedConnection extends Driver {
       this.retrieds[slot] = 0;
       const now = performance.now(); // one clock read for both moments (see connection.js next())
       this.starts[slot] = run.open ? run.intendedTime : now;
-      if (this.socket === null) this.open();
+      if (this.socket === null) this.open(now);
       // The parser reads the oldest request's response; it is told about a request only when
       // that one becomes the oldest (here, or in onResponse).
       if (this.count === 0) this.parser.expect(this.heads[slot] === 1);
@@ -127,6 +128,11 @@ export class PipelinedConnection extends Driver {
   data(chunk) {
     const run = this.run;
     run.stats.bytes += chunk.length;
+    // The oldest response's first byte: in the chunk that ended the response before it, if its
+    // bytes began there (onResponse read that chunk's time), else in this one.
+    if (this.firstByteAt === 0 && this.count > 0 && this.parser.bytesSeen > 0 && this.timed) this.firstByteAt = this.chunkAt;
+    this.timed = false;
+    if (this.firstByteAt === 0 && this.count > 0) this.firstByteAt = this.clock();
     // One chunk may end one response and hold the next ones: onResponse points the parser at
     // the next request in flight, so that execute() reads on through them.
     const used = this.parser.execute(chunk, 0, chunk.length);
@@ -202,7 +208,11 @@ export class PipelinedConnection extends Driver {
     const run = this.run;
     if (run.stopping) return; // counted in flight at the stop
     const h = this.head;
-    const elapsed = performance.now() - this.starts[h];
+    const end = this.clock();
+    // A response that began in this chunk after the one before ended has no first byte yet.
+    const first = this.firstByteAt === 0 ? end : this.firstByteAt;
+    this.firstByteAt = 0;
+    this.responseBytes = this.parser.bytesSeen;
     const status = this.parser.statusCode;
     this.responsesOnSocket++;
     this.answered = true;
@@ -215,7 +225,7 @@ export class PipelinedConnection extends Driver {
     this.head = h + 1 === this.depth ? 0 : h + 1;
     this.count--;
     this.inFlight--;
-    run.responded(this, status, elapsed, this.entries[h]);
+    run.responded(this, status, this.starts[h], this.sents[h], first, end, this.entries[h]);
     if (this.parser.shouldClose) {
       // The server will not answer the requests after this one on this connection.
       this.closing = true;
@@ -263,7 +273,7 @@ export class PipelinedConnection extends Driver {
     if (kept === 0 || run.stopping) return;
     // Sent again in their order, on a new connection; latency still counts from the first send.
     run.stats.retries += kept;
-    this.open();
+    this.open(now);
     this.parser.expect(this.heads[this.head] === 1);
     for (let k = 0, s = this.head; k < kept; k++, s = s + 1 === depth ? 0 : s + 1) {
       this.sents[s] = now;
@@ -285,6 +295,7 @@ export class PipelinedConnection extends Driver {
 
   fail(slot, reason) {
     const run = this.run;
+    this.responseBytes = slot === this.head ? this.parser.bytesSeen : 0;
     this.index = this.indexes[slot];
     this.method = this.methods[slot];
     this.path = this.paths[slot];

@@ -65,6 +65,8 @@ export class Http2Connection extends Driver {
     this.sents = new Float64Array(depth); // the timeout counts from here
     this.statuses = new Int32Array(depth); // the final status once its HEADERS came, else 0
     this.received = new Float64Array(depth); // body bytes, for --max-body and the window
+    this.headBytes = new Float64Array(depth); // header block bytes, for the log
+    this.firstBytes = new Float64Array(depth); // when the response's first HEADERS came (0: not yet)
     this.unacked = new Float64Array(depth); // body bytes not yet given back by WINDOW_UPDATE
     this.retried = new Uint8Array(depth); // times sent again
     this.shapes = new Array(depth).fill(null); // the request (to send again, or its body)
@@ -105,12 +107,12 @@ export class Http2Connection extends Driver {
     this.waitingBody = 0; // streams with body bytes waiting for a window
   }
 
-  open() {
+  open(now) {
     this.reset();
     this.socketError = null;
     this.parser.restart();
     this.hpack = new HpackDecoder({ maxTableSize: 4096, maxHeaderListSize: MAX_HEADER_LIST });
-    this.socket = this.run.connect(this);
+    this.socket = this.run.connect(this, now);
     this.socket.write(OPENING);
   }
 
@@ -160,7 +162,7 @@ export class Http2Connection extends Driver {
         path = shape.path;
         entry = shape.entry === undefined ? 0 : shape.entry;
       }
-      if (this.socket === null) this.open();
+      if (this.socket === null) this.open(now);
       const slot = this.freeSlot();
       const stream = this.nextStream;
       this.nextStream += 2;
@@ -171,6 +173,8 @@ export class Http2Connection extends Driver {
       this.sents[slot] = now;
       this.statuses[slot] = 0;
       this.received[slot] = 0;
+      this.headBytes[slot] = 0;
+      this.firstBytes[slot] = 0;
       this.unacked[slot] = 0;
       this.retried[slot] = retried;
       this.shapes[slot] = shape;
@@ -260,6 +264,7 @@ export class Http2Connection extends Driver {
   data(chunk) {
     const run = this.run;
     run.stats.bytes += chunk.length;
+    this.timed = false;
     if (this.closing) return; // after our GOAWAY, nothing more is read
     const err = this.parser.execute(chunk);
     if (run.stopping) {
@@ -421,6 +426,8 @@ export class Http2Connection extends Driver {
     const err = this.hpack.decode(buf, run.capture && k >= 0, start, end);
     if (err !== null) return err;
     if (k < 0) return stream >= this.nextStream ? 'HEADERS on a stream never opened' : null;
+    if (this.firstBytes[k] === 0) this.firstBytes[k] = this.clock();
+    this.headBytes[k] += end - start;
     const status = this.hpack.status;
     if (this.statuses[k] !== 0) {
       // Trailers (RFC 9113 8.1): they end the stream.
@@ -509,8 +516,10 @@ export class Http2Connection extends Driver {
 
   complete(k) {
     const run = this.run;
-    const elapsed = performance.now() - this.starts[k];
+    const end = this.clock();
+    const first = this.firstBytes[k];
     const status = this.statuses[k];
+    this.responseBytes = this.headBytes[k] + this.received[k];
     this.responsesOnSocket++;
     this.answered = true;
     this.report(k);
@@ -520,12 +529,13 @@ export class Http2Connection extends Driver {
     }
     this.release(k);
     this.inFlight--;
-    run.responded(this, status, elapsed, this.entries[k]);
+    run.responded(this, status, this.starts[k], this.sents[k], first, end, this.entries[k]);
     return null;
   }
 
   failSlot(k, reason) {
     this.report(k);
+    this.responseBytes = this.headBytes[k] + this.received[k];
     this.startTime = this.starts[k];
     this.release(k);
     this.inFlight--;

@@ -3,7 +3,7 @@
 // bucket by bucket (so the percentiles are those of one histogram fed every response), and the
 // series add up second by second (the shards share one start, --start-at).
 
-import { Stats } from '../run/stats.js';
+import { Stats, PHASES } from '../run/stats.js';
 import { Histogram, LAYOUT } from '../run/histogram.js';
 import { makeResult } from '../run/result.js';
 
@@ -19,7 +19,10 @@ export function statsFromResult(doc, name = 'result') {
     if (h[key] !== LAYOUT[key]) throw new Error(`${name}: its latency histogram has ${key} ${h[key]}, not ${LAYOUT[key]}`);
   }
   const s = new Stats();
-  s.histogram = Histogram.fromJSON({ pairs: h.buckets, count: h.count, sum: h.sum, min: h.count ? h.min : null, max: h.max });
+  s.histogram = histogramOf(h);
+  // A result written before the phases were kept has none: it merges as empty ones.
+  const phases = doc.phaseHistograms || {};
+  for (const p of PHASES) if (phases[p] && Array.isArray(phases[p].buckets)) s.phases[p] = histogramOf(phases[p], `${name}: its ${p} histogram`);
   s.errors = { ...doc.errorsByReason };
   s.customErrors = { ...doc.customErrors };
   // statusCodes counts the responses a contentInspector marked under their status as well.
@@ -38,6 +41,15 @@ export function statsFromResult(doc, name = 'result') {
   s.abortReason = doc.abortReason || null;
   s.interrupted = Boolean(doc.interrupted);
   return s;
+}
+
+function histogramOf(h, name) {
+  if (name !== undefined) {
+    for (const key of ['unit', 'lowest', 'highest', 'significantDigits']) {
+      if (h[key] !== LAYOUT[key]) throw new Error(`${name} has ${key} ${h[key]}, not ${LAYOUT[key]}`);
+    }
+  }
+  return Histogram.fromJSON({ pairs: h.buckets, count: h.count, sum: h.sum, min: h.count ? h.min : null, max: h.max });
 }
 
 /**

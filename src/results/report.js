@@ -51,6 +51,7 @@ export function formatReport(r, color = false) {
     lines.push(`  ${(p + '%').padEnd(9)}${r.percentiles[p]} ms`);
   }
   lines.push(` 100%      ${r.maxLatencyMs} ms (longest request)`);
+  if (r.phases) lines.push(...phaseTable(r.phases));
   const chart = r.histogram ? latencyChart(r.histogram, c) : [];
   if (chart.length > 0) {
     lines.push('');
@@ -116,6 +117,20 @@ function round(x, digits) {
 
 // '10s:100, 30s:1000, 10s:0': each stage's length and the target it ramps to.
 const stageList = (stages) => stages.map((s) => `${s.duration}s:${s.target}`).join(', ') + ' (ramped from 0)';
+
+// Where the time went: a row per phase that happened (no tls row over http).
+function phaseTable(phases) {
+  const names = Object.keys(phases).filter((p) => phases[p].count > 0);
+  if (names.length === 0) return [];
+  const head = ['count', 'p50', 'p90', 'p99', 'max'];
+  const rows = names.map((p) => {
+    const f = phases[p];
+    return [String(f.count), `${f.p50} ms`, `${f.p90} ms`, `${f.p99} ms`, `${f.max} ms`];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (name, cells) => `  ${name.padEnd(8)}${cells.map((v, i) => v.padStart(widths[i])).join('  ')}`;
+  return ['', 'Request phases (connect and tls: per new connection; wait: sent → first byte; receive: → last byte)', line('', head), ...names.map((p, i) => line(p, rows[i]))];
+}
 
 // A request sequence, one row per entry.
 function entriesTable(entries) {

@@ -3,6 +3,7 @@
 
 import { formatReport } from '../results/report.js';
 import { LAYOUT } from './histogram.js';
+import { PHASES } from './stats.js';
 import { checkThresholds } from '../results/thresholds.js';
 
 // loadtest 8's four, and the tail that a load test is usually about.
@@ -93,15 +94,20 @@ export function makeResult(config, stats, extra = {}) {
     lateSends: stats.lateSends,
     maxLagMs: Math.round(stats.maxLagMs * 1000) / 1000,
     connectMs: Math.round(stats.connectMs),
+    // Where the time went (src/run/stats.js): connect and tls per new connection, wait and
+    // receive per response; in ms.
+    phases: phaseSummary(stats.phases),
   };
   Object.defineProperty(result, 'histogram', { value: h, enumerable: false });
+  Object.defineProperty(result, 'phaseHistograms', { value: stats.phases, enumerable: false });
   if (config.thresholds && config.thresholds.length > 0) result.thresholds = checkThresholds(config.thresholds, result);
   // The JSON document (--json, --json-file, loadtest merge): every field above and the latency
   // histogram as sparse bucket counts in HdrHistogram's layout, which merge exactly.
   Object.defineProperty(result, 'toJSON', {
     value: function toJSON() {
-      const { pairs, ...totals } = h.toJSON();
-      return { ...this, latencyHistogram: { ...LAYOUT, ...totals, min: h.count ? h.min : 0, buckets: pairs } };
+      const phaseHistograms = {};
+      for (const p of PHASES) phaseHistograms[p] = histogramDocument(stats.phases[p]);
+      return { ...this, latencyHistogram: histogramDocument(h), phaseHistograms };
     },
     enumerable: false,
   });
@@ -112,4 +118,28 @@ export function makeResult(config, stats, extra = {}) {
     enumerable: false,
   });
   return result;
+}
+
+// A histogram in a result's JSON: its layout, totals and sparse bucket counts (exact to merge).
+function histogramDocument(h) {
+  const { pairs, ...totals } = h.toJSON();
+  return { ...LAYOUT, ...totals, min: h.count ? h.min : 0, buckets: pairs };
+}
+
+// Each phase's count and its figures in ms (all 0 for a phase with no sample: no TLS over http).
+function phaseSummary(phases) {
+  const out = {};
+  for (const p of PHASES) {
+    const h = phases[p];
+    out[p] = {
+      count: h.count,
+      min: h.count ? ms(h.min) : 0,
+      mean: Math.round(h.mean()) / 1000,
+      p50: ms(h.percentile(50)),
+      p90: ms(h.percentile(90)),
+      p99: ms(h.percentile(99)),
+      max: ms(h.max),
+    };
+  }
+  return out;
 }

@@ -4,9 +4,9 @@
 // reason), or in flight at the stop. The connections are drivers of one protocol
 // (src/driver.js); the run hands out work, opens sockets, counts, and stops.
 
-import { decodeChunks, parseHeaders } from '../http1/parser.js';
 import { IDEMPOTENT } from '../driver.js';
 import { Stats } from './stats.js';
+import { reportResponse, reportFailure } from './callbacks.js';
 import { closeSecond } from './series.js';
 import { StageSchedule, connectionsAt, stagesDuration, targetAt } from './stages.js';
 import { Connection } from '../http1/connection.js';
@@ -66,6 +66,13 @@ export class Run {
     this.contentInspector = config.contentInspector || null;
     this.capture = this.statusCallback !== null || this.contentInspector !== null;
     this.stats = new Stats(config.sequence);
+    // The request phases (src/run/stats.js): where each latency went.
+    this.connectPhase = this.stats.phases.connect;
+    this.tlsPhase = this.stats.phases.tls;
+    this.waitPhase = this.stats.phases.wait;
+    this.receivePhase = this.stats.phases.receive;
+    // --log-file: a line per request that ends (src/run/request-log.js), or null.
+    this.log = config.log || null;
     // ws:// and wss:// URLs: a request is a message and its reply (src/websocket/connection.js).
     // --pipeline N above 1: a connection of its own (src/http1/pipelined.js), so that
     // one request at a time keeps Connection's path as it is.
@@ -163,11 +170,27 @@ export class Run {
     this.check();
   }
 
-  // A connection's new socket, counted for the report and the series.
-  connect(conn) {
-    this.stats.connections++;
+  // A connection's new socket, counted for the report and the series. `now`: the caller's clock
+  // read of this moment, if it has one (the connect phase counts from here).
+  connect(conn, now = performance.now()) {
+    conn.number = ++this.stats.connections;
+    conn.connectAt = now;
+    conn.readyAt = 0;
     if (++this.openSockets > this.peakSockets) this.peakSockets = this.openSockets;
     return this.adapter.connect(this.host, this.port, conn);
+  }
+
+  // The adapter says the socket is up (through a proxy: the tunnel too), then its TLS is done.
+  connected(conn) {
+    const now = performance.now();
+    this.connectPhase.record((now - conn.connectAt) * 1000);
+    conn.readyAt = now;
+  }
+
+  secured(conn) {
+    const now = performance.now();
+    this.tlsPhase.record((now - conn.readyAt) * 1000);
+    conn.readyAt = now;
   }
 
   // The adapter closed a connection's socket (the server, a reset): it is no longer open.
@@ -392,7 +415,7 @@ export class Run {
     conn.index = index;
     conn.startTime = performance.now();
     this.stats.fail(reason);
-    if (this.statusCallback !== null) this.reportFailure(conn, reason);
+    if (this.statusCallback !== null) reportFailure(this, conn, reason);
     this.abortReason = reason;
     this.stop();
   }
@@ -462,18 +485,26 @@ export class Run {
   }
 
   // A driver's request answered (src/driver.js): counted, and shown to the user's callbacks.
-  responded(conn, status, elapsedMs, entry) {
+  // Its wait counts from its write, or from when its connection was ready if that was later (a
+  // request written as its connection opened: connect and TLS are phases of their own).
+  responded(conn, status, start, sent, first, end, entry) {
     this.inFlight--;
     const stats = this.stats;
     stats.completed++;
+    const elapsedMs = end - start;
     stats.recent.record(elapsedMs * 1000);
+    const ready = conn.readyAt;
+    const waitMs = first - (sent > ready ? sent : ready);
+    this.waitPhase.record(waitMs * 1000);
+    this.receivePhase.record((end - first) * 1000);
+    if (this.log !== null) this.log.completed(conn, status, start, elapsedMs, waitMs, entry);
     if (stats.entries !== null) stats.recordEntry(entry, elapsedMs, status >= 400);
     if (this.statusCallback === null && this.contentInspector === null) {
       stats.statusCounts[status]++;
       if (status >= 400) stats.httpErrors++;
       return;
     }
-    this.report(conn, status, elapsedMs);
+    reportResponse(this, conn, status, elapsedMs);
   }
 
   // A driver's request failed with `reason`.
@@ -481,88 +512,8 @@ export class Run {
     this.inFlight--;
     this.stats.fail(reason);
     if (this.stats.entries !== null) this.stats.entries.errors[entry]++;
-    if (this.statusCallback !== null) this.reportFailure(conn, reason);
-  }
-
-  // Slow path: a statusCallback or contentInspector wants each response.
-  report(conn, status, elapsedMs) {
-    const stats = this.stats;
-    const result = this.resultFor(conn, elapsedMs);
-    result.statusCode = status;
-    // Strings only when read: the chunks stay with this result (the parser takes new arrays).
-    const headChunks = conn.headChunks;
-    const bodyChunks = conn.bodyChunks;
-    let body = null;
-    let headers = null;
-    Object.defineProperty(result, 'body', {
-      get: () => (body === null ? (body = decodeChunks(bodyChunks)) : body),
-      set: (v) => (body = v),
-      enumerable: true,
-    });
-    Object.defineProperty(result, 'headers', {
-      get: () => (headers === null ? (headers = parseHeaders(decodeChunks(headChunks))) : headers),
-      set: (v) => (headers = v),
-      enumerable: true,
-    });
-    if (this.contentInspector !== null) {
-      try {
-        this.contentInspector(result);
-      } catch (e) {
-        // As with statusCallback: a throw here would leave this response counted as completed
-        // without a status and its connection stalled. Count it as the inspector left it.
-        if (!this.inspectorFailed) {
-          this.inspectorFailed = true;
-          console.error(`loadtest: contentInspector threw: ${e && e.message}`);
-        }
-      }
-    }
-    let error = null;
-    if (result.customError !== undefined && result.customError !== null && result.customError !== false) {
-      const key = result.customErrorCode !== undefined ? `${status}:${result.customErrorCode}` : String(status);
-      stats.customErrors[key] = (stats.customErrors[key] || 0) + 1;
-      stats.httpErrors++;
-      error = new Error(`Custom error: ${result.customError}`);
-    } else {
-      stats.statusCounts[status]++;
-      if (status >= 400) {
-        stats.httpErrors++;
-        error = new Error(`Status code ${status}`);
-      }
-    }
-    if (this.statusCallback !== null) this.callUser(error, result);
-  }
-
-  reportFailure(conn, reason) {
-    const result = this.resultFor(conn, performance.now() - conn.startTime);
-    result.statusCode = null;
-    const error = new Error(`Request failed: ${reason}`);
-    error.code = reason;
-    this.callUser(error, result);
-  }
-
-  resultFor(conn, elapsedMs) {
-    const fixed = this.fixed !== null;
-    return {
-      host: this.config.hostHeader,
-      path: fixed ? this.config.path : conn.path,
-      method: fixed ? this.config.method : conn.method,
-      statusCode: 0,
-      requestElapsed: elapsedMs,
-      requestIndex: conn.index,
-      instanceIndex: this.config.instanceIndex,
-    };
-  }
-
-  callUser(error, result) {
-    try {
-      this.statusCallback(error, result);
-    } catch (e) {
-      // A throwing callback must not wreck the accounting of the run; report it once.
-      if (!this.callbackFailed) {
-        this.callbackFailed = true;
-        console.error(`loadtest: statusCallback threw: ${e && e.message}`);
-      }
-    }
+    if (this.log !== null) this.log.failed(conn, reason, conn.startTime, performance.now() - conn.startTime, entry);
+    if (this.statusCallback !== null) reportFailure(this, conn, reason);
   }
 
   /** Counters for progress lines while the run goes on. */

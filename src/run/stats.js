@@ -8,12 +8,17 @@ import { EntryStats } from './sequence.js';
 const COUNTERS = ['sent', 'completed', 'failed', 'httpErrors', 'inFlightAtStop', 'retries', 'connections', 'clients', 'unexpectedData', 'notSent', 'lateSends', 'bytes'];
 // Largest values, not sums, when merging.
 const MAXIMA = ['maxQueue', 'maxLagMs', 'connectMs'];
+// Where the time of a request goes: TCP connect (per new connection, a proxy's CONNECT
+// included), the TLS handshake (per new TLS connection), wait (written → first byte of the
+// response) and receive (first byte → last), each in the latency histogram's layout.
+export const PHASES = ['connect', 'tls', 'wait', 'receive'];
 
 export class Stats {
   /** `sequence`: the entries of a request sequence, whose results are kept apart too. */
   constructor(sequence = null) {
     this.histogram = new Histogram(); // every latency of the run, once its second is closed
     this.recent = new Histogram(); // latencies of the current second (src/run/series.js)
+    this.phases = { connect: new Histogram(), tls: new Histogram(), wait: new Histogram(), receive: new Histogram() };
     this.series = []; // one entry per second
     this.seriesTotals = { sent: 0, ended: 0, errors: 0, bytes: 0 }; // counters at the last close
     this.statusCounts = new Uint32Array(1000);
@@ -57,6 +62,8 @@ export class Stats {
     const json = { histogram: this.histogram.toJSON(), statusCounts: {}, errors: this.errors, customErrors: this.customErrors };
     for (const key of [...COUNTERS, ...MAXIMA]) json[key] = this[key];
     for (let code = 0; code < this.statusCounts.length; code++) if (this.statusCounts[code]) json.statusCounts[code] = this.statusCounts[code];
+    json.phases = {};
+    for (const p of PHASES) json.phases[p] = this.phases[p].toJSON();
     json.elapsedMs = this.elapsedMs;
     json.startTime = this.startTime;
     json.series = this.series;
@@ -73,6 +80,7 @@ export class Stats {
     for (const code in json.statusCounts) s.statusCounts[code] = json.statusCounts[code];
     s.errors = { ...json.errors };
     s.customErrors = { ...json.customErrors };
+    if (json.phases) for (const p of PHASES) if (json.phases[p]) s.phases[p] = Histogram.fromJSON(json.phases[p]);
     s.elapsedMs = json.elapsedMs;
     s.startTime = json.startTime || 0;
     s.series = json.series || [];
@@ -85,6 +93,7 @@ export class Stats {
   /** Adds another run's counts (a child's) to these. Elapsed time is the longest. */
   merge(other) {
     this.histogram.merge(other.histogram);
+    for (const p of PHASES) this.phases[p].merge(other.phases[p]);
     for (const key of COUNTERS) this[key] += other[key];
     for (const key of MAXIMA) this[key] = Math.max(this[key], other[key]);
     for (let code = 0; code < this.statusCounts.length; code++) this.statusCounts[code] += other.statusCounts[code];

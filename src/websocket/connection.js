@@ -42,6 +42,7 @@ export class WebSocketConnection extends Driver {
     this.bytes = null; // the frame of the message in flight
     this.startTime = 0;
     this.sentAt = 0;
+    this.writtenAt = 0; // after the upgrade: the wait phase counts from here
     this.messagesOnSocket = 0;
     this.answered = false; // a message arrived during this data()
     this.failure = null; // a reason found during this data(): the connection is done
@@ -57,7 +58,7 @@ export class WebSocketConnection extends Driver {
     this.head = null;
     this.parser.restart();
     this.key = newKey();
-    this.socket = run.connect(this);
+    this.socket = run.connect(this, this.sentAt);
     this.socket.write(handshakeRequest(run.config.wsHandshake, this.key));
   }
 
@@ -93,24 +94,32 @@ export class WebSocketConnection extends Driver {
     this.inFlight = true;
     run.inFlight++;
     this.sentAt = performance.now();
-    if (this.state === OPEN) return this.write();
+    if (this.state === OPEN) return this.write(this.sentAt);
     this.pending = true;
     if (this.socket === null) this.open();
   }
 
-  write() {
+  write(now) {
     this.pending = false;
-    if (!this.run.open) this.startTime = performance.now();
+    if (!this.run.open) this.startTime = now;
+    this.writtenAt = now;
+    this.firstByteAt = 0;
+    this.responseBytes = 0;
     this.socket.write(this.bytes);
   }
 
   // handlers for the socket
   data(chunk) {
     this.run.stats.bytes += chunk.length;
+    this.timed = false;
     let from = 0;
     if (this.state === HANDSHAKE) {
       from = this.readHead(chunk);
       if (from < 0 && this.failure === null) return; // more of the head to come
+    }
+    if (this.inFlight && from < chunk.length) {
+      if (this.firstByteAt === 0) this.firstByteAt = this.clock();
+      this.responseBytes += chunk.length - from;
     }
     if (this.state === OPEN && from < chunk.length) this.parser.execute(chunk, from, chunk.length);
     this.settle();
@@ -142,7 +151,7 @@ export class WebSocketConnection extends Driver {
     }
     this.state = OPEN;
     if (this.run.capture) this.headChunks = [all.slice(0, end)];
-    if (this.pending) this.write();
+    if (this.pending) this.write(this.clock());
     return end - before;
   }
 
@@ -194,13 +203,13 @@ export class WebSocketConnection extends Driver {
       run.stats.unexpectedData++;
       return;
     }
-    const elapsed = performance.now() - this.startTime;
+    const end = this.clock();
     this.inFlight = false;
     this.answered = true;
     this.messagesOnSocket++;
     if (run.capture) this.bodyChunks = this.parser.chunks;
     // A WebSocket run has no request sequence (options.js refuses one): no entry.
-    run.responded(this, 101, elapsed, -1);
+    run.responded(this, 101, this.startTime, this.writtenAt, this.firstByteAt || end, end, -1);
   }
 
   onControl(opcode, payload) {
