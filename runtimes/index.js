@@ -80,6 +80,7 @@ export async function resolveHost(host) {
 }
 
 export { readFile, writeFile };
+export { openLogFile } from './log-file.js';
 
 const proc = globalThis.process;
 
@@ -132,7 +133,8 @@ export const homeUrl = () => pathToFileURL(os.homedir() + '/').href;
 /**
  * Starts a child process of this runtime running `script` (see runtimes/spawn.js). `extra`:
  * `share` (node: a file descriptor the child gets as fd 3), `denoFlags` (deno: more flags),
- * `unixSocket` (a socket file it will connect to: Deno's permissions name it), `load` (a child
+ * `unixSocket` (a socket file it will connect to: Deno's permissions name it), `writes` (files
+ * it writes, likewise), `load` (a child
  * that generates load: V8's young generation capped, see runtimes/young-generation.js).
  */
 export function spawnChild(script, env = {}, extra = {}) {
@@ -142,7 +144,7 @@ export function spawnChild(script, env = {}, extra = {}) {
     // that do too, so that they use Deno.connectTls as it does.
     const insecure = ignoresCertificates() ? [IGNORE_CERTIFICATES] : [];
     const flags = [...(extra.denoFlags || []), ...(extra.load ? denoChildFlags() : []), ...insecure];
-    return spawnDeno(script, env, { flags, unixSocket: extra.unixSocket });
+    return spawnDeno(script, env, { flags, unixSocket: extra.unixSocket, writes: extra.writes });
   }
   return spawnNode(script, env, extra.share, extra.load ? nodeChildFlags(proc.execArgv) : []);
 }

@@ -117,10 +117,12 @@ export async function spawnBun(script, env) {
  * (network, reading its modules and files, the environment) rather than all of them, and
  * `flags` (--unstable-net for Deno.serve's reusePort).
  */
-export async function spawnDeno(script, env, { flags = [], unixSocket = null } = {}) {
+export async function spawnDeno(script, env, { flags = [], unixSocket = null, writes = [] } = {}) {
   const Deno = globalThis.Deno;
-  // Deno asks write permission of a connection to a Unix socket: for that file only.
-  const write = unixSocket ? [`--allow-write=${unixSocket}`] : [];
+  // Deno asks write permission of a connection to a Unix socket: for that file only; and of the
+  // files a child writes (--log-file).
+  const files = [unixSocket, ...writes].filter(Boolean);
+  const write = files.length > 0 ? [`--allow-write=${files.join(',')}`] : [];
   const args = ['run', '--allow-net', '--allow-read', ...write, '--allow-env', '--allow-sys', ...(flags || []), script];
   const child = new Deno.Command(Deno.execPath(), { args, stdin: 'piped', stdout: 'piped', stderr: 'piped', env }).spawn();
   const writer = child.stdin.getWriter();

@@ -151,6 +151,7 @@ async function toOptions(args) {
   o.indexParam = flagValue(args, 'index');
   o.socket = flagValue(args, 'socket');
   o.socketPath = flagValue(args, 'unix-socket');
+  o.logFile = flagValue(args, 'log-file');
   o.secureProtocol = flagValue(args, 'secureProtocol');
   // From the configuration file, only when no body flag was given: loadtest 8's `file` and
   // `body` (which wins), both keeping the method.
@@ -304,6 +305,7 @@ async function main() {
   }
   // Named after the run, which has checked the URL by then.
   const targetOf = () => (options.socketPath ? `unix:${options.socketPath}` : new URL(options.url).host);
+  if (args.probe) return (await import('./commands/probe.js')).probeCommand(args, options, { fail, describeFailure: (r) => describeFailure(r, targetOf()), targetOf });
   if (options.sweep) return (await import('./commands/sweep.js')).sweepCommand(options, { fail, describeFailure: (r) => describeFailure(r, targetOf()), targetOf });
   let run = null;
   let stopProgress = () => {};

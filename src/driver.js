@@ -13,7 +13,7 @@
 //   driver.timedOut(now) fail what has been out longer than run.timeout, then proceed
 //   driver.inFlight      requests out: a boolean, or a count for drivers with several; the run
 //                        sets it to false or 0 when it counts them in flight at the stop
-//   driver.idle, retired, parked, warm, id, backoffTimer, step: the run's bookkeeping on the slot
+//   driver.idle, retired, parked, heldBack, warm, id, backoffTimer, step: the run's bookkeeping on the slot
 //   driver.index, method, path, startTime, headChunks, bodyChunks: the request being reported,
 //                        read by the run's statusCallback/contentInspector results
 //   driver.responseBytes      the reported response's bytes (head and body as framed), for the log
@@ -67,6 +67,7 @@ export class Driver {
     this.idle = false; // in the open model: no request due, waiting in run.idle
     this.retired = false; // connection stages: closes once what it has out is answered
     this.parked = false; // retired and closed
+    this.heldBack = false; // waiting for the request log to catch up (Run.claim)
     this.warm = false; // one of the first connections, whose first request has ended
     this.backoffTimer = null; // waiting out a failed connect
     this.backoff = 0; // ms to wait after the last failed connect (0: none failed)

@@ -7,9 +7,10 @@ import { configure, parseUrl, number, parseShard, DEFAULT_CONCURRENCY } from './
 import { Run } from './run/run.js';
 import { runOnCores, shareOf } from './run/cores.js';
 import { makeResult } from './run/result.js';
+import { RequestLog, LOG_HEADER } from './run/request-log.js';
 import { VERSION } from './version.js';
 import { parseProxy, proxyFromEnv } from './http1/proxy.js';
-import { runtime, envVar, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile, openFiles } from '../runtimes/index.js';
+import { runtime, envVar, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile, openFiles, openLogFile } from '../runtimes/index.js';
 import { startServer as startTestServer } from '../runtimes/testserver.js';
 
 const WORKER = pathOf(new URL('./run/worker.js', import.meta.url));
@@ -107,9 +108,27 @@ export async function runLoadTest(options, hooks = {}) {
   if (cores > 1) return runOnSeveralCores(options, cores, hooks);
   const { config, adapter, run } = await prepare(options);
   checkOpenFiles(config, 1);
+  const log = await attachLog(run, options);
   if (hooks.onStart) hooks.onStart(run);
   const stats = await run.start();
+  // Every line is in the file before the result says the run is over (a failed write rejects).
+  if (log !== null) await log.close();
   return makeResult(config, stats, describe(adapter));
+}
+
+/**
+ * options.logFile: the run logs each request that ends to that file (src/run/request-log.js),
+ * made anew with its header, or appended to by a child of --cores (options.logAppend) whose
+ * parent made it. Resolves to the RequestLog to close() after the run, or null.
+ */
+export async function attachLog(run, options) {
+  if (!options || !options.logFile) return null;
+  if (typeof options.logFile !== 'string') throw new Error('logFile must be a file path');
+  const append = Boolean(options.logAppend);
+  const sink = await openLogFile(options.logFile, { append, header: append ? '' : LOG_HEADER });
+  const log = new RequestLog(sink, { core: options.coreIndex || 0, shard: options.shard || null });
+  run.useLog(log);
+  return log;
 }
 
 // --shard i/n: this process runs share i of n exactly as a child of `cores: n` would (requests,
@@ -140,6 +159,8 @@ async function runOnSeveralCores(options, cores, hooks) {
   const used = Math.min(cores, config.concurrency, config.maxRequests || Infinity);
   checkOpenFiles(config, used);
   const pem = (v) => (v === undefined || v === null || typeof v === 'string' ? v : new TextDecoder().decode(v));
+  // The log's file is made here, with its header; each child appends its lines.
+  if (options.logFile) await (await openLogFile(options.logFile, { header: LOG_HEADER })).close();
   const childOptions = {
     ...options,
     concurrency: config.concurrency,
@@ -151,12 +172,14 @@ async function runOnSeveralCores(options, cores, hooks) {
     key: pem(options.key),
     signal: undefined,
     failFast: options.failFast,
+    logAppend: Boolean(options.logFile),
   };
   const onStart = (handle) => {
     if (options.signal) options.signal.addEventListener('abort', () => handle.stop(), { once: true });
     if (hooks.onStart) hooks.onStart(handle);
   };
-  const spawn = (script) => spawnChild(script, {}, { unixSocket: config.socketPath, load: true });
+  const writes = options.logFile ? [options.logFile] : [];
+  const spawn = (script) => spawnChild(script, {}, { unixSocket: config.socketPath, writes, load: true });
   const { stats, childErrors } = await runOnCores(childOptions, used, spawn, WORKER, { onStart });
   return makeResult(config, stats, { ...describe(adapter), cores: used, childErrors });
 }

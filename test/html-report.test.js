@@ -16,7 +16,7 @@ import { htmlReport, commandLine } from '../src/results/html-report.js';
 import { rawServer, ok, spawnScript, runCommand } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
-const CHARTS = ['percentiles', 'histogram', 'rate', 'latency-over-time', 'errors-over-time'];
+const CHARTS = ['percentiles', 'histogram', 'phases', 'rate', 'latency-over-time', 'errors-over-time'];
 const show = (r) => `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
 
 /** A real result's JSON document: 300 requests, every 50th answered 503 after a short wait. */
@@ -67,6 +67,19 @@ function assertSelfContained(page) {
   assert.deepEqual(page.match(/<script\b[^>]*>/g), ['<script type="application/json" id="loadtest-result">']);
 }
 
+/** The phase plot and table: a line and a row per phase that happened (over http, no tls). */
+function assertPhases(page, doc) {
+  const happened = Object.keys(doc.phases).filter((p) => doc.phases[p].count > 0);
+  const svg = element(page, 'phases');
+  assert.ok(page.includes('<figcaption>Request phases by percentile'), 'no phase figure');
+  assert.deepEqual([...svg.matchAll(/<g class="series line" data-series="(\w+)"><path d=/g)].map((m) => m[1]), happened);
+  assert.equal(drawn(svg).paths.length, happened.length);
+  assert.match(svg, />99%<\/text>/);
+  const rows = element(page, 'phase-table').split('<tr>').slice(2);
+  assert.deepEqual(rows.map((row) => /^<td>(\w+)<\/td><td class="num">(\d+)<\/td>/.exec(row).slice(1)), happened.map((p) => [p, String(doc.phases[p].count)]));
+  rows.forEach((row, i) => assert.ok(row.includes(`<td class="num">${doc.phases[happened[i]].p99}</td>`), row));
+}
+
 test('html: every plot drawn, the figures and the JSON of the result, nothing to fetch', async () => {
   const doc = await resultDoc();
   assert.equal(doc.totalRequests, 300);
@@ -84,6 +97,7 @@ test('html: every plot drawn, the figures and the JSON of the result, nothing to
   assert.ok(drawn(element(page, 'percentiles')).points >= doc.latencyHistogram.buckets.length / 2);
   assert.ok(drawn(element(page, 'histogram')).bars.length >= 1);
   assert.match(element(page, 'percentiles'), />99%<\/text>/);
+  assertPhases(page, doc);
   // The summary's figures are the JSON's.
   assert.equal(statValue(page, 'totalRequests'), doc.totalRequests);
   assert.equal(statValue(page, 'totalErrors'), doc.totalErrors);
@@ -118,6 +132,30 @@ test('html: a URL, headers and error reasons cannot inject markup; credentials s
   );
 });
 
+test('html: the request phases: a line per phase that happened; a document without phases has neither plot nor table', async () => {
+  const doc = await resultDoc();
+  assert.equal(doc.phases.connect.count, 4);
+  assert.equal(doc.phases.tls.count, 0);
+  assert.equal(doc.phases.wait.count, 300);
+  assert.ok(!element(htmlReport(doc), 'phases').includes('data-series="tls"'));
+  // As if each connection had a TLS handshake as long as its connect.
+  const tls = { ...doc, phases: { ...doc.phases, tls: doc.phases.connect }, phaseHistograms: { ...doc.phaseHistograms, tls: doc.phaseHistograms.connect } };
+  const page = htmlReport(tls);
+  assertPhases(page, tls);
+  assert.equal(drawn(element(page, 'phases')).paths.length, 4);
+  // A document written before phases were kept.
+  const old = { ...doc };
+  delete old.phases;
+  delete old.phaseHistograms;
+  const oldPage = htmlReport(old);
+  for (const id of CHARTS.filter((c) => c !== 'phases')) assert.ok(hasMarks(drawn(element(oldPage, id))), id);
+  assert.equal(element(oldPage, 'phases'), null);
+  assert.equal(element(oldPage, 'phase-table'), null);
+  assert.ok(!oldPage.includes('Request phases'));
+  assert.equal(statValue(oldPage, 'p99'), doc.percentiles['99']);
+  assertSelfContained(oldPage);
+});
+
 test('html: a sweep document plots rate and p99 against concurrency, with a row and a section per level', async () => {
   const doc = await resultDoc();
   const levels = [2, 8, 32];
@@ -130,7 +168,7 @@ test('html: a sweep document plots rate and p99 against concurrency, with a row 
     const d = drawn(element(page, id));
     assert.ok(d.paths.length >= 1 && d.points >= 3, id);
   }
-  for (const c of levels) assert.ok(element(page, `c${c}-percentiles`), `level ${c}'s plots`);
+  for (const c of levels) for (const id of ['percentiles', 'phases']) assert.ok(element(page, `c${c}-${id}`), `level ${c}'s plots`);
   assert.equal(embedded(page).results.length, 3);
   assertSelfContained(page);
 });

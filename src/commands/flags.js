@@ -8,14 +8,15 @@ export const STRINGS = {
   R: 'requestGenerator', s: 'secureProtocol',
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
-  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har', 'pipeline', 'max-body', 'streams'];
+  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har', 'pipeline', 'max-body', 'streams', 'log-file'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
-export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json', 'http2'];
+export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json', 'http2', 'probe'];
 
 // Within 100 columns. Every flag of the first five groups names its default.
 export const HELP = `Usage: loadtest [options] URL
        loadtest merge a.json b.json ... [--json]   merge --json results into one report
        loadtest compare --builtin node,bun,deno     compare servers or clients (compare --help)
+       loadtest --probe [options] URL              one request, shown as sent and as answered
 URL: http://, https://, or ws://, wss:// (a request is a WebSocket message and its reply)
 
 Load:
@@ -76,6 +77,8 @@ Requests:
                              (default: none)
 
 Output:
+      --probe                send one request and print it as sent, the response's head, the
+                             first 4 KiB of its body and its phase times (default: a load run)
       --quiet                no progress lines (default: one every 5 s)
       --json                 the whole result as one JSON document on stdout, nothing else
                              (default: the report as text)
@@ -83,6 +86,9 @@ Output:
       --hdr-log F            write an HdrHistogram interval log to F, one histogram per second
                              (default: none)
       --html F               write a self-contained HTML page with plots to F (default: none)
+      --log-file F           write a line per request as it ends to F, tab-separated: start,
+                             latency, wait, status or reason, bytes, connection, entry, core
+                             (default: none)
       --threshold T          repeatable: p99<50ms, errors<1%, rps>=5000; when one fails, exit 3
                              (default: none)
 

@@ -27,7 +27,7 @@ svg .tick, svg .legend { fill: #4b5563; } svg .axis { fill: #374151; font-size: 
 table { border-collapse: collapse; margin: 8px 0; } th, td { padding: 3px 10px; border-bottom: 1px solid #e5e7eb; text-align: left; vertical-align: top; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; } td code { word-break: break-all; }
 details { border: 1px solid #e5e7eb; border-radius: 6px; padding: 6px 12px; margin: 8px 0; } summary { cursor: pointer; font-weight: 600; }
-.note { color: #6b7280; } footer { margin-top: 32px; color: #6b7280; font-size: 12px; }
+.note { color: #6b7280; } figure.aside { align-self: flex-start; max-width: 520px; } figure.aside th { white-space: nowrap; } footer { margin-top: 32px; color: #6b7280; font-size: 12px; }
 `;
 
 /**
@@ -68,7 +68,7 @@ function embedJson(doc) {
 }
 
 function runSections(r, meta, prefix) {
-  const parts = [summary(r), '<h2>Latency</h2><div class="charts">', percentileChart(r, prefix), histogramChart(r, prefix), '</div>'];
+  const parts = [summary(r), '<h2>Latency</h2><div class="charts">', percentileChart(r, prefix), histogramChart(r, prefix), phaseChart(r, prefix), phaseTable(r, prefix), '</div>'];
   parts.push('<h2>Over time</h2><div class="charts">', ...timeCharts(r, prefix), '</div>');
   if (Array.isArray(r.entries) && r.entries.length > 0) parts.push('<h2>Requests by entry</h2>', entriesTable(r.entries));
   parts.push(outcomes(r));
@@ -98,43 +98,112 @@ function summary(r) {
   return `<div class="stats">${stats.join('')}</div>`;
 }
 
-function figure(caption, note, svg) {
-  return `<figure><figcaption>${escapeHtml(caption)}${note ? ` <small>${escapeHtml(note)}</small>` : ''}</figcaption>${svg}</figure>`;
+function figure(caption, note, svg, className = '') {
+  return `<figure${className ? ` class="${className}"` : ''}><figcaption>${escapeHtml(caption)}${note ? ` <small>${escapeHtml(note)}</small>` : ''}</figcaption>${svg}</figure>`;
 }
 
 const empty = (id, caption, why) => `<figure><figcaption>${escapeHtml(caption)}</figcaption><p class="note" id="${escapeHtml(id)}" data-empty="1">${escapeHtml(why)}</p></figure>`;
 
 const bucketsOf = (r) => (r.latencyHistogram && Array.isArray(r.latencyHistogram.buckets) ? r.latencyHistogram.buckets : []);
 
-/**
- * The percentile distribution as HdrHistogram plots it: x is 1/(1-p) on a log scale, so that
- * 90 %, 99 %, 99.9 % ... are evenly spaced and the tail gets the room; y is the latency.
- */
-function percentileChart(r, prefix) {
-  const id = `${prefix}percentiles`;
-  const caption = 'Latency by percentile';
-  const pairs = bucketsOf(r);
+const countOf = (pairs) => {
   let total = 0;
   for (let k = 1; k < pairs.length; k += 2) total += pairs[k];
-  if (total === 0) return empty(id, caption, 'No responses.');
-  // The tail reaches 1 - 1/total; the axis ends at the next power of ten (99 % at least).
+  return total;
+};
+
+/**
+ * The percentile axis as HdrHistogram plots it: x is 1/(1-p) on a log scale, so that 90 %, 99 %,
+ * 99.9 % ... are evenly spaced and the tail gets the room. The tail of `total` values reaches
+ * 1 - 1/total; the axis ends at the next power of ten (99 % at least).
+ */
+function percentileAxis(total) {
   const xmax = Math.max(2, Math.ceil(Math.log10(total)));
+  const ticks = [];
+  for (let e = 0; e <= xmax; e++) ticks.push({ value: e, label: e === 0 ? '0%' : `${Number((100 - 100 / 10 ** e).toFixed(e))}%` });
+  return { min: 0, max: xmax, ticks, title: 'percentile' };
+}
+
+/** A step curve over percentileAxis(): [x, ms] per bucket of sparse [index, count, ...] pairs. */
+function spectrum(pairs, maxUs, xmax) {
+  const total = countOf(pairs);
   const u = (p) => (p >= 1 ? xmax : Math.min(xmax, Math.log10(1 / (1 - p))));
-  const maxUs = r.latencyHistogram.max || Infinity;
   const points = [];
   let seen = 0;
   for (let k = 0; k < pairs.length; k += 2) {
     // A bucket's value (capped by the exact max, as the result's percentiles are) holds from
     // the share before it up to the share that includes it.
-    points.push([u(seen / total), Math.min(highestOf(pairs[k]), maxUs) / 1000]);
+    points.push([u(seen / total), Math.min(highestOf(pairs[k]), maxUs || Infinity) / 1000]);
     seen += pairs[k + 1];
   }
   points.push([xmax, points[points.length - 1][1]]);
-  const ticks = [];
-  for (let e = 0; e <= xmax; e++) ticks.push({ value: e, label: e === 0 ? '0%' : `${Number((100 - 100 / 10 ** e).toFixed(e))}%` });
-  const x = { min: 0, max: xmax, ticks, title: 'percentile' };
+  return points;
+}
+
+/** The latency's percentile distribution. */
+function percentileChart(r, prefix) {
+  const id = `${prefix}percentiles`;
+  const caption = 'Latency by percentile';
+  const pairs = bucketsOf(r);
+  const total = countOf(pairs);
+  if (total === 0) return empty(id, caption, 'No responses.');
+  const x = percentileAxis(total);
+  const points = spectrum(pairs, r.latencyHistogram.max, x.max);
   const y = linearAxis(points.map((pt) => pt[1]), 'latency', { unit: ' ms' });
   return figure(caption, 'x: 1/(1−p), log scale', chart({ id, title: caption, series: [{ name: 'latency', kind: 'step', points }], x, y }));
+}
+
+// The request phases (src/run/stats.js), in the order a request goes through them; red is the errors'.
+const PHASE_COLORS = { connect: COLORS[0], tls: COLORS[3], wait: COLORS[2], receive: COLORS[4] };
+
+// Phases that happened, with their histograms' buckets: none in a document written before phases were kept.
+function phaseBuckets(r) {
+  const histograms = r.phaseHistograms || {};
+  const buckets = (p) => (histograms[p] && Array.isArray(histograms[p].buckets) ? histograms[p].buckets : []);
+  return Object.keys(PHASE_COLORS).map((name) => ({ name, pairs: buckets(name), maxUs: histograms[name] && histograms[name].max })).filter((p) => countOf(p.pairs) > 0);
+}
+
+/**
+ * Each phase's percentile distribution on one plot. y is on a log scale: a connect takes
+ * milliseconds where a response's receive may take none. The histograms count whole µs, so a
+ * value of 0 is under 1 µs: drawn on the bottom line, which is then 1 µs.
+ */
+function phaseChart(r, prefix) {
+  const phases = phaseBuckets(r);
+  if (phases.length === 0) return '';
+  const caption = 'Request phases by percentile';
+  const x = percentileAxis(Math.max(...phases.map((p) => countOf(p.pairs))));
+  const curves = phases.map((p) => ({ ...p, points: spectrum(p.pairs, p.maxUs, x.max) }));
+  // Four histograms may have thousands of buckets each: too many to spread into Math.min's arguments.
+  let lo = Infinity;
+  let hi = 0;
+  let zero = false;
+  for (const c of curves) {
+    for (const [, v] of c.points) {
+      if (v > 0) lo = Math.min(lo, v);
+      else zero = true;
+      hi = Math.max(hi, v);
+    }
+  }
+  if (zero) lo = Math.min(lo, 0.001);
+  hi = Math.max(hi, lo);
+  let y = logAxis(lo, hi, 'time', { unit: ' ms' });
+  // The legend takes the plot's top tenth: a decade more when the highest curve would run into it.
+  if (curves.length > 1 && (y.max - Math.log10(hi)) / (y.max - y.min) < 0.1) y = logAxis(lo, hi * 10, 'time', { unit: ' ms' });
+  const series = curves.map((c) => ({ name: c.name, kind: 'step', color: PHASE_COLORS[c.name], points: c.points.map(([u, v]) => [u, Math.log10(Math.max(v, 10 ** y.min))]) }));
+  // One line gets no legend: its name goes in the note.
+  const note = `${series.length === 1 ? `${series[0].name}; ` : ''}x: 1/(1−p), log scale; y: log scale${zero ? ', under 1 µs on the bottom line' : ''}`;
+  return figure(caption, note, chart({ id: `${prefix}phases`, title: caption, series, x, y }));
+}
+
+// The phases' figures, a row per phase that happened (no tls row over http).
+function phaseTable(r, prefix) {
+  const phases = r.phases || {};
+  const names = Object.keys(PHASE_COLORS).filter((p) => phases[p] && phases[p].count > 0);
+  if (names.length === 0) return '';
+  const rows = names.map((p) => [p, phases[p].count, phases[p].p50, phases[p].p90, phases[p].p99, phases[p].max]);
+  const note = 'connect and tls: per new connection; wait: written → first byte; receive: first → last byte';
+  return figure('Request phases', note, table(['phase', 'count', 'p50 (ms)', 'p90 (ms)', 'p99 (ms)', 'max (ms)'], rows, `${prefix}phase-table`), 'aside');
 }
 
 /** The latency histogram in bins of equal width on a log scale (the buckets are far finer). */

@@ -41,7 +41,8 @@ export function shareOf(options, i, n) {
 
 /** The options each child runs with. */
 export function shares(options, cores) {
-  return Array.from({ length: cores }, (_, i) => ({ ...shareOf(options, i, cores), cores: 1 }));
+  // coreIndex: the child's column in the request log.
+  return Array.from({ length: cores }, (_, i) => ({ ...shareOf(options, i, cores), cores: 1, coreIndex: i }));
 }
 
 /**

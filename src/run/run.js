@@ -71,8 +71,9 @@ export class Run {
     this.tlsPhase = this.stats.phases.tls;
     this.waitPhase = this.stats.phases.wait;
     this.receivePhase = this.stats.phases.receive;
-    // --log-file: a line per request that ends (src/run/request-log.js), or null.
-    this.log = config.log || null;
+    // --log-file: a line per request that ends (src/run/request-log.js), or null; set with useLog().
+    this.log = null;
+    this.heldBack = []; // connections that found the log's buffer full, waiting for its drain
     // ws:// and wss:// URLs: a request is a message and its reply (src/websocket/connection.js).
     // --pipeline N above 1: a connection of its own (src/http1/pipelined.js), so that
     // one request at a time keeps Connection's path as it is.
@@ -281,10 +282,37 @@ export class Run {
     if (this.started < this.opening && !this.stopping) this.openSome();
   }
 
-  // Hands out the next request index: -1 no more, -2 none due yet (open model).
+  /** Logs each request that ends to `log` (a RequestLog), which may hold the run back. */
+  useLog(log) {
+    this.log = log;
+    log.onDrain(() => this.resume());
+  }
+
+  // The log caught up: the connections it held back go on (the open model's due requests go out
+  // from the next tick, their latency counted from their time in the schedule).
+  resume() {
+    const held = this.heldBack;
+    if (held.length === 0) return;
+    this.heldBack = [];
+    for (const conn of held) {
+      conn.heldBack = false;
+      if (!this.stopping) conn.next();
+    }
+    this.check();
+  }
+
+  // Hands out the next request index: -1 no more, -2 none due yet (open model) or held back.
   claim(conn) {
     const stats = this.stats;
     if (this.stopping || stats.sent >= this.maxRequests || stats.sent >= this.scheduleEnd) return -1;
+    if (this.log !== null && this.log.blocked) {
+      // The log's writes are behind (a slow disk): no new request until they catch up.
+      if (!conn.heldBack) {
+        conn.heldBack = true;
+        this.heldBack.push(conn);
+      }
+      return -2;
+    }
     if (this.open) {
       const intended = this.intendedAt(stats.sent);
       if (intended > performance.now()) {
@@ -321,7 +349,7 @@ export class Run {
   }
 
   tick() {
-    if (this.stopping) return;
+    if (this.stopping || (this.log !== null && this.log.blocked)) return;
     const now = performance.now();
     const stats = this.stats;
     const due = this.due(now);

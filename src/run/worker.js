@@ -1,11 +1,27 @@
 // A child of a multi-core run (see src/run/cores.js for the protocol): prepares the job it is
 // given, says ready, starts on `go`, and sends its Stats back in one line.
 
-import { prepare } from '../index.js';
+import { prepare, attachLog } from '../index.js';
 import { onStdinLine, writeLine, onInterrupt, exit } from '../../runtimes/index.js';
 
 let prepared = null;
 let started = false;
+let log = null; // --log-file's RequestLog
+
+// The result, after the log's last lines are written: a failed write is said (the parent lists
+// it with the child's errors) and the result still goes.
+async function report(stats) {
+  let code = 0;
+  if (log !== null) {
+    try {
+      await log.close();
+    } catch (err) {
+      writeLine(`fail ${err.message}`);
+      code = 2;
+    }
+  }
+  finish(`result ${JSON.stringify(stats)}`, code);
+}
 
 function finish(line, code) {
   writeLine(line, () => exit(code));
@@ -14,7 +30,9 @@ function finish(line, code) {
 onStdinLine(async (line) => {
   if (line.startsWith('job ')) {
     try {
-      prepared = await prepare(JSON.parse(line.slice(4)));
+      const job = JSON.parse(line.slice(4));
+      prepared = await prepare(job);
+      log = await attachLog(prepared.run, job);
     } catch (err) {
       return finish(`fail ${err.message}`, 2);
     }
@@ -31,14 +49,14 @@ onStdinLine(async (line) => {
     }, 250);
     const stats = await prepared.run.start();
     clearInterval(progress);
-    finish(`result ${JSON.stringify(stats)}`, 0);
+    await report(stats);
   } else if (line === 'stop' && prepared) {
     if (started) return prepared.run.interrupt();
     // Stopped before it began: report an empty run rather than nothing.
     started = true;
     prepared.run.stats.interrupted = true;
     prepared.run.stopping = true;
-    finish(`result ${JSON.stringify(await prepared.run.start())}`, 0);
+    await report(await prepared.run.start());
   }
 }, () => {
   // The parent is gone (killed, crashed): a load generator must not go on alone.
