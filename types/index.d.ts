@@ -204,6 +204,8 @@ export interface LoadTestOptions {
   startAt?: number;
   /** Pass/fail rules such as 'p99<200ms' (as --threshold). */
   thresholds?: string[] | string;
+  /** As --log-file: a tab-separated line per request as it ends, to this path. */
+  logFile?: string;
 }
 
 /** One second of the run. */
