@@ -11,6 +11,7 @@
 import { bench, do_not_optimize, group, run } from 'mitata';
 import { ResponseParser } from '../src/http1/parser.js';
 import { Histogram } from '../src/run/histogram.js';
+import { RequestLog } from '../src/run/request-log.js';
 import { createRequests } from '../src/run/requests.js';
 import { FrameParser as H2FrameParser, writeHeader } from '../src/http2/frames.js';
 import { HpackDecoder } from '../src/http2/hpack.js';
@@ -255,6 +256,28 @@ group('latency record', () => {
   bench('now() + now() + record (client timing)', () => {
     const start = performance.now();
     histogram.record((performance.now() - start) * 1000);
+  });
+  // With the request phases: the same two clock reads (the read's time marks the first byte and
+  // the end), and wait and receive recorded beside the latency.
+  const wait = new Histogram();
+  const receive = new Histogram();
+  bench('now() + now() + record latency, wait, receive (phases)', () => {
+    const start = performance.now();
+    const first = performance.now();
+    histogram.record((first - start) * 1000);
+    wait.record((first - start) * 1000);
+    receive.record(0);
+  });
+});
+
+group('request log (--log-file)', () => {
+  // A sink that takes each 256 KiB chunk at once: the cost of the line alone.
+  const log = new RequestLog({ write: () => Promise.resolve(), close: async () => {} });
+  const conn = { responseBytes: 49, number: 3 };
+  let k = 0;
+  bench("a completed request's line", () => {
+    log.completed(conn, 200, performance.now(), latencies[k] / 1000, latencies[k] / 2000, -1);
+    k = (k + 1) & (LAT_N - 1);
   });
 });
 
