@@ -5,7 +5,6 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import tls from 'node:tls';
 import http2 from 'node:http2';
 import { readFileSync } from 'node:fs';
 import { loadTest } from '../src/index.js';
@@ -86,32 +85,7 @@ test('without keep-alive: connect once per request', async () => {
 });
 
 // A TLS server on this runtime's node:tls that answers slowly.
-async function slowTlsServer() {
-  const state = { connections: 0 };
-  const sockets = new Set();
-  const server = tls.createServer({ key: pem('server-key'), cert: pem('server') }, (socket) => {
-    state.connections++;
-    sockets.add(socket);
-    // Without it, the body's second half waits for the ACK of the first (Nagle, delayed ACK: 40 ms).
-    socket.setNoDelay(true);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
-    let buffered = '';
-    socket.on('data', (chunk) => {
-      buffered += chunk;
-      let end;
-      while ((end = buffered.indexOf('\r\n\r\n')) >= 0) {
-        buffered = buffered.slice(end + 4);
-        answerSlowly(socket);
-      }
-    });
-  });
-  server.on('tlsClientError', () => {});
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `https://localhost:${server.address().port}/`;
-  state.close = () => new Promise((done) => (sockets.forEach((s) => s.destroy()), server.close(() => done())));
-  return state;
-}
+const slowTlsServer = () => rawServer(({ socket }) => answerSlowly(socket), { tls: { key: pem('server-key'), cert: pem('server') } });
 
 test('https: a tls phase per connection, after its connect; wait still ≈ 30 ms', async () => {
   const server = await slowTlsServer();

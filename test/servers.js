@@ -3,6 +3,7 @@
 // compare what the server received with what loadtest reports.
 
 import net from 'node:net';
+import tlsModule from 'node:tls';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -15,12 +16,14 @@ const HEAD_END = '\r\n\r\n';
 /**
  * Starts a server on 127.0.0.1, port 0. `respond(ctx, request)` is called for each complete
  * request read from a connection; ctx = { socket, index (on this connection), server }.
- * request = { method, path, headers, body }.
+ * request = { method, path, headers, body }. With `tls` ({ key, cert }, PEM) it is node:tls, and
+ * its url is https://localhost (the name test/tls/server.pem is for).
  */
-export function rawServer(respond, { pauseOnConnect = false } = {}) {
+export function rawServer(respond, { pauseOnConnect = false, tls = null } = {}) {
   const state = { requests: 0, connections: 0, bodies: [], paths: [] };
   const sockets = new Set();
-  const server = net.createServer({ pauseOnConnect }, (socket) => {
+  const create = tls ? (handler) => tlsModule.createServer(tls, handler).on('tlsClientError', () => {}) : (handler) => net.createServer({ pauseOnConnect }, handler);
+  const server = create((socket) => {
     state.connections++;
     sockets.add(socket);
     socket.setNoDelay(true);
@@ -55,7 +58,7 @@ export function rawServer(respond, { pauseOnConnect = false } = {}) {
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       state.port = server.address().port;
-      state.url = `http://127.0.0.1:${state.port}/`;
+      state.url = tls ? `https://localhost:${state.port}/` : `http://127.0.0.1:${state.port}/`;
       state.close = () =>
         new Promise((done) => {
           for (const s of sockets) s.destroy();
