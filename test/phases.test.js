@@ -160,7 +160,8 @@ test('through a proxy: connect ends with the tunnel (the CONNECT included), then
     assert.equal(proxy.connects.length, 2);
     assert.equal(r.phases.connect.count, 2);
     assert.equal(r.phases.tls.count, 2);
-    near(r.phases.wait.p50, HEAD_MS, 'wait p50');
+    // One hop more, and only 6 responses: the wait is the server's 30 ms and the proxy's relay.
+    assert.ok(r.phases.wait.p50 >= HEAD_MS - SLACK_MS && r.phases.wait.p50 <= HEAD_MS + 3 * SLACK_MS, `wait p50 ${r.phases.wait.p50}`);
   } finally {
     await proxy.close();
     await server.close();

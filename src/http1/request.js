@@ -124,8 +124,8 @@ export function indexTemplate(o, headers, isHead) {
   };
 }
 
-// Writes a non-negative integer's decimal digits at `at`; returns the index after them.
-function writeDigits(buf, at, n) {
+/** Writes a non-negative integer's decimal digits at `at`; returns the index after them. */
+export function writeDigits(buf, at, n) {
   let digits = 1;
   for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
   const end = at + digits;

@@ -6,8 +6,10 @@ import { encodeRequest, bodyBytes, checkRequestParts, indexTemplate } from '../h
 import { encodeH2Request } from '../http2/request.js';
 import { recordingGenerator } from './request-generator.js';
 import { entryPicker } from './sequence.js';
+import { templateOf } from './templated.js';
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /**
  * Builds the requests of a run.
@@ -22,6 +24,8 @@ export function createRequests(o) {
   const bodyFn = typeof o.body === 'function' ? o.body : null;
   const origin = o.requestOrigin || '';
   if (o.sequence) return sequenceRequests(o, baseHeaders, origin, encode);
+  if (o.urlList) return urlRequests(o, baseHeaders, origin, encode);
+  if (o.feed) return feedRequests(o, baseHeaders, origin, encode);
 
   if (o.requestGenerator) {
     // loadtest 8's (params, options, client, callback) form, recorded into the same shape.
@@ -64,8 +68,14 @@ export function createRequests(o) {
   };
 }
 
-// A sequence's entries, each encoded once; the picker walks them per connection or by weight.
+// A sequence's entries, each encoded once (or compiled, when it takes values: a --feed row's,
+// or those captured earlier in the connection's walk); the picker walks them per connection or
+// by weight.
 function sequenceRequests(o, baseHeaders, origin, encode) {
+  const feed = o.feed || null;
+  const captured = o.sequence.flatMap((e) => (e.capture ? Object.keys(e.capture) : []));
+  const templating = feed !== null || captured.length > 0;
+  const keepPath = Boolean(o.statusCallback || o.contentInspector);
   const shapes = o.sequence.map((e, entry) => {
     const headers = { ...baseHeaders };
     delete headers['content-type']; // the run's body is not the entries'
@@ -73,10 +83,64 @@ function sequenceRequests(o, baseHeaders, origin, encode) {
     const body = e.body === undefined || e.body === null ? null : bodyBytes(e.body, headers['content-type']);
     if (body && !headers['content-type']) headers['content-type'] = typeof e.body === 'string' || e.body instanceof Uint8Array ? 'text/plain' : 'application/json';
     checkRequestParts(e.method, headers);
-    return { bytes: encode({ method: e.method, path: e.path, headers, body, origin }), isHead: e.method === 'HEAD', method: e.method, path: e.path, entry };
+    const where = `requests[${entry}] (${e.name})`;
+    const shape = { method: e.method, path: e.path, headers, bodyText: body ? decoder.decode(body) : null };
+    const template = templating ? templateOf(shape, { feed, captured: capturedBefore(o.sequence, entry), where, encode: o.http2 ? encode : null, origin, keepPath }) : null;
+    const keep = Boolean(e.capture || e.check);
+    return { bytes: template === null ? encode({ method: e.method, path: e.path, headers, body, origin }) : null, isHead: e.method === 'HEAD', method: e.method, path: e.path, entry, template, keep };
   });
   const pick = entryPicker(o.sequence);
-  return { fixed: null, isHead: false, build: (index, conn) => shapes[pick(conn)] };
+  if (!shapes.some((s) => s.template !== null)) return { fixed: null, isHead: false, build: (index, conn) => shapes[pick(conn)] };
+  const rows = feed ? feed.rows : null;
+  const rowOf = feed ? feed.rowOf : null;
+  return {
+    fixed: null,
+    isHead: false,
+    build(index, conn) {
+      const s = shapes[pick(conn)];
+      if (s.template === null) return s;
+      const b = s.template.build(rows === null ? null : rows[rowOf(index)], conn.vars);
+      // A new object each time: an HTTP/2 connection keeps a request's shape to send it again.
+      return { bytes: b.bytes, isHead: s.isHead, method: s.method, path: b.path, entry: s.entry, keep: s.keep };
+    },
+  };
+}
+
+// The variables entries before `entry` capture: the ones it may use (a walk goes in order).
+function capturedBefore(sequence, entry) {
+  return sequence.slice(0, entry).flatMap((e) => (e.capture ? Object.keys(e.capture) : []));
+}
+
+// --feed: the run's one request, its {{column}} places filled from the request's row.
+function feedRequests(o, baseHeaders, origin, encode) {
+  const isHead = o.method === 'HEAD';
+  const template = templateOf(
+    { method: o.method, path: o.path, headers: baseHeaders, bodyText: o.bodyText },
+    { feed: o.feed, where: 'the request', encode: o.http2 ? encode : null, origin, keepPath: Boolean(o.statusCallback || o.contentInspector) },
+  );
+  if (template === null) throw new Error(`feed ${o.feed.name}: the request has no {{column}} place to fill (in the URL's path, a header or the body)`);
+  const { rows, rowOf } = o.feed;
+  return {
+    fixed: null,
+    isHead,
+    build(index) {
+      const b = template.build(rows[rowOf(index)], null);
+      return { bytes: b.bytes, isHead, method: o.method, path: b.path };
+    },
+  };
+}
+
+// --urls: each request the next line's method and path, encoded once each.
+function urlRequests(o, baseHeaders, origin, encode) {
+  const shapes = o.urlList.map(({ method, path }) => {
+    const m = method || o.method;
+    checkRequestParts(m, baseHeaders);
+    const body = m === o.method ? o.bodyBytes : null;
+    return { bytes: encode({ method: m, path, headers: baseHeaders, body, origin }), isHead: m === 'HEAD', method: m, path };
+  });
+  const n = shapes.length;
+  // By index, as the rows of a feed: every line once before any twice, across cores and shards.
+  return { fixed: null, isHead: false, build: (index) => shapes[index % n] };
 }
 
 function defaultHeaders(o) {
