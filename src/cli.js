@@ -152,6 +152,18 @@ async function toOptions(args) {
   o.socket = flagValue(args, 'socket');
   o.socketPath = flagValue(args, 'unix-socket');
   o.logFile = flagValue(args, 'log-file');
+  o.feed = flagValue(args, 'feed');
+  o.feedOrder = flagValue(args, 'feed-order');
+  o.seed = flagValue(args, 'seed');
+  o.urls = flagValue(args, 'urls');
+  const check = flagValue(args, 'check');
+  if (check !== undefined) {
+    try {
+      o.check = JSON.parse(check);
+    } catch (err) {
+      throw new UsageError(`--check takes a JSON object, e.g. '{"status":200}' (${err.message.split('\n')[0]})`);
+    }
+  }
   o.secureProtocol = flagValue(args, 'secureProtocol');
   // From the configuration file, only when no body flag was given: loadtest 8's `file` and
   // `body` (which wins), both keeping the method.

@@ -74,6 +74,7 @@ export class Driver {
     this.step = 0; // a sequence walked in order: this connection's place in it
     this.closeTimer = null; // waiting for the server's close (awaitClose)
     this.responseBytes = 0;
+    this.vars = null; // a sequence's captured variables ({{name}}), this connection's
     this.timed = false; // the chunk being read has its time in chunkAt (clock())
     this.chunkAt = 0;
     this.firstByteAt = 0; // of the response being read (0: none yet)

@@ -81,7 +81,18 @@ async function loadModules(options) {
   const o = { ...options };
   if (typeof o.requestGenerator === 'string') o.requestGenerator = await importDefault(o.requestGenerator, 'request generator');
   if (o.bodyModule) o.body = await importDefault(o.bodyModule, 'body module');
+  // Data files are read here; src/run/options.js parses them (the core reads no file).
+  if (typeof o.feed === 'string') o.feed = { name: o.feed, text: await readData(o.feed, 'feed') };
+  if (typeof o.urls === 'string') o.urls = { name: o.urls, text: await readData(o.urls, 'urls') };
   return o;
+}
+
+async function readData(path, what) {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read ${what} file '${path}' (${err.code || err.message})`);
+  }
 }
 
 async function importDefault(path, what) {

@@ -8,7 +8,8 @@ export const STRINGS = {
   R: 'requestGenerator', s: 'secureProtocol',
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
-  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har', 'pipeline', 'max-body', 'streams', 'log-file'];
+  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har', 'pipeline', 'max-body', 'streams', 'log-file',
+  'feed', 'feed-order', 'seed', 'urls', 'check'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
 export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json', 'http2', 'probe'];
 
@@ -74,6 +75,17 @@ Requests:
                              each request picks an entry (default: the URL's one request)
       --har F                the sequence recorded in the HAR file F (browsers' dev tools): its
                              entries on the URL's origin, or without a URL on the first entry's
+                             (default: none)
+      --feed F               rows (CSV with a header, JSON array, NDJSON) whose values fill
+                             {{column}} in the path, headers and body; each request the next
+                             row (default: none)
+      --feed-order O         sequential or random (shuffled each pass, by --seed) (default:
+                             sequential)
+      --seed N               the shuffle's seed (default 0)
+      --urls F               a URL or METHOD URL per line, each request the next line
+                             (default: none)
+      --check JSON           check every response: {"status":200,"header":{..},"body":"..",
+                             "bodyRegex":"..","json":{"path":value}}; a failed check is an error
                              (default: none)
 
 Output:

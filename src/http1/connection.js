@@ -61,6 +61,8 @@ export class Connection extends Driver {
       this.method = shape.method;
       this.path = shape.path;
       this.entry = shape.entry; // in a sequence: which entry (else undefined)
+      // An entry that checks or captures keeps its response's bytes; the others do not.
+      if (shape.keep !== undefined) this.parser.capture = shape.keep || run.capture;
     }
     this.index = index;
     this.bytes = bytes;

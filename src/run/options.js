@@ -8,6 +8,8 @@ import { createMessages, handshakeTemplate } from '../websocket/protocol.js';
 import { parseProxy, connectRequest } from '../http1/proxy.js';
 import { parseStages, stagesDuration, highestTarget } from './stages.js';
 import { parseSequence } from './sequence.js';
+import { parseFeed, parseUrlList, feedOrder } from './feed.js';
+import { parseChecks } from './checks.js';
 
 const SECURE = { 'https:': true, 'wss:': true };
 
@@ -169,6 +171,13 @@ export function configure(options, { version, resolvedHost }) {
   }
   if (options.proxy) useProxy(config, url, parseProxy(options.proxy), resolvedHost);
   config.sequence = sequenceOf(options, config, url);
+  config.feed = feedOf(options, config);
+  config.urlList = urlListOf(options, config, url);
+  config.check = options.check === undefined || options.check === null ? null : parseChecks(options.check, 'check');
+  if (config.sequence && config.sequence.some((e) => e.capture !== null) && (pipelining > 1 || streams > 1)) {
+    // The next entry goes out before the answer it takes its value from would come back.
+    throw new Error('captures need one request at a time on a connection: leave out pipelining and streams');
+  }
   // The body as text, for --index to replace in it (as sent: JSON or form already applied).
   config.bodyText = config.bodyBytes ? new TextDecoder().decode(config.bodyBytes) : null;
   if (config.websocket) {
@@ -208,6 +217,40 @@ function sequenceOf(options, config, url) {
   if (config.indexParam) throw new Error('requests and indexParam do not go together (each entry\'s bytes are built once)');
   if (typeof config.body === 'function') throw new Error('requests: give each entry its body instead of a body function');
   return parseSequence(options.requests, url, { method: options.method, path: config.path });
+}
+
+// --feed: rows whose values fill the request's {{column}} places, one row a request by index
+// (so that cores and shards, which split the indexes, split the rows too), in order or shuffled.
+function feedOf(options, config) {
+  const feed = options.feed;
+  if (feed === undefined || feed === null) return null;
+  let parsed;
+  if (Array.isArray(feed)) {
+    if (feed.length === 0) throw new Error('feed: an empty list of rows');
+    parsed = { name: 'feed', ...parseFeed(JSON.stringify(feed), 'feed.json') };
+  } else if (typeof feed === 'object' && typeof feed.text === 'string') {
+    parsed = { name: feed.name, ...parseFeed(feed.text, feed.name) };
+  } else {
+    throw new Error('feed must be a file path or an array of rows (objects)');
+  }
+  if (config.websocket) throw new Error('feed does not apply to ws:// URLs');
+  if (config.requestGenerator) throw new Error('feed and requestGenerator both make the requests: give one');
+  if (config.indexParam) throw new Error('feed and indexParam both fill the requests: give one');
+  if (typeof config.body === 'function') throw new Error('feed: use {{column}} places in the body instead of a body function');
+  const order = options.feedOrder === undefined || options.feedOrder === null ? 'sequential' : String(options.feedOrder);
+  if (order !== 'sequential' && order !== 'random') throw new Error(`feedOrder must be sequential or random, not '${order}'`);
+  const seed = number('seed', options.seed, { integer: true, fallback: 0 });
+  return { ...parsed, rowOf: feedOrder(parsed.rows.length, { random: order === 'random', seed }) };
+}
+
+// --urls: a URL (or METHOD URL) per line on the run's origin, each request the next line.
+function urlListOf(options, config, url) {
+  const urls = options.urls;
+  if (urls === undefined || urls === null) return null;
+  if (typeof urls !== 'object' || typeof urls.text !== 'string') throw new Error('urls must be a file path');
+  if (config.websocket) throw new Error('urls does not apply to ws:// URLs');
+  if (config.sequence || config.requestGenerator || options.feed) throw new Error('urls makes the requests: leave out requests, requestGenerator and feed');
+  return parseUrlList(urls.text, urls.name, url.origin);
 }
 
 function socketPath(path) {

@@ -6,7 +6,9 @@ import { encodeRequest, bodyBytes, checkRequestParts, indexTemplate } from '../h
 import { encodeH2Request } from '../http2/request.js';
 import { recordingGenerator } from './request-generator.js';
 import { entryPicker } from './sequence.js';
-import { templateOf } from './templated.js';
+import { templateOf, capturedValueProblem } from './templated.js';
+import { placeNames, unescapePlaces } from '../http1/template.js';
+import { checkAndCapture } from './checks.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -17,6 +19,13 @@ const decoder = new TextDecoder();
  * null when requests differ, in which case build(index) returns { bytes, isHead, method, path }.
  */
 export function createRequests(o) {
+  const requests = makeRequests(o);
+  // A run-wide check (a sequence makes its own inspector, with its entries').
+  if (o.check && !requests.inspect) requests.inspect = inspector(o);
+  return requests;
+}
+
+function makeRequests(o) {
   const baseHeaders = defaultHeaders(o);
   // A request's bytes: HTTP/1.1's, or HTTP/2's frames ({ full, head, body }, src/http2/request.js).
   const encode = o.http2 ? h2Encoder(o) : encodeRequest;
@@ -73,7 +82,7 @@ export function createRequests(o) {
 // by weight.
 function sequenceRequests(o, baseHeaders, origin, encode) {
   const feed = o.feed || null;
-  const captured = o.sequence.flatMap((e) => (e.capture ? Object.keys(e.capture) : []));
+  const captured = o.sequence.flatMap(captureNames);
   const templating = feed !== null || captured.length > 0;
   const keepPath = Boolean(o.statusCallback || o.contentInspector);
   const shapes = o.sequence.map((e, entry) => {
@@ -90,25 +99,81 @@ function sequenceRequests(o, baseHeaders, origin, encode) {
     return { bytes: template === null ? encode({ method: e.method, path: e.path, headers, body, origin }) : null, isHead: e.method === 'HEAD', method: e.method, path: e.path, entry, template, keep };
   });
   const pick = entryPicker(o.sequence);
-  if (!shapes.some((s) => s.template !== null)) return { fixed: null, isHead: false, build: (index, conn) => shapes[pick(conn)] };
+  const inspect = inspector(o, shapes);
+  if (!shapes.some((s) => s.template !== null)) return { fixed: null, isHead: false, inspect, build: (index, conn) => shapes[pick(conn)] };
   const rows = feed ? feed.rows : null;
   const rowOf = feed ? feed.rowOf : null;
+  // Rows go to the requests that take values from them, each the next one: a login that takes
+  // none does not use up a row. This process's k-th such request takes the run's row
+  // k * stride + offset, as request indexes go, so cores and shards split the rows exactly.
+  const usesRow = shapes.map((s) => s.template !== null && feed !== null && s.template.names.some((n) => feed.columns.includes(n)));
+  const stride = o.indexStride || 1;
+  const offset = o.indexOffset || 0;
+  let fed = 0;
   return {
     fixed: null,
     isHead: false,
+    inspect,
     build(index, conn) {
       const s = shapes[pick(conn)];
       if (s.template === null) return s;
-      const b = s.template.build(rows === null ? null : rows[rowOf(index)], conn.vars);
+      const b = s.template.build(usesRow[s.entry] ? rows[rowOf(fed++ * stride + offset)] : null, conn.vars);
       // A new object each time: an HTTP/2 connection keeps a request's shape to send it again.
       return { bytes: b.bytes, isHead: s.isHead, method: s.method, path: b.path, entry: s.entry, keep: s.keep };
     },
   };
 }
 
+const captureNames = (e) => (e.capture ? e.capture.map((c) => c.name) : []);
+
 // The variables entries before `entry` capture: the ones it may use (a walk goes in order).
 function capturedBefore(sequence, entry) {
-  return sequence.slice(0, entry).flatMap((e) => (e.capture ? Object.keys(e.capture) : []));
+  return sequence.slice(0, entry).flatMap(captureNames);
+}
+
+/**
+ * What the run asks of each response when a sequence's entries check or capture, or the run
+ * checks every response (`check`): inspect(conn, status, entry) → null, or the reason the
+ * request fails ('check status: 503, expected 200', 'capture token: not found'). A capture that
+ * fails starts the connection's walk again; so does a captured value that cannot go where a
+ * later entry puts it (CR or LF into a header).
+ */
+function inspector(o, shapes = []) {
+  const runCheck = o.check || null;
+  const entries = o.sequence ? o.sequence.map((e) => (e.capture || e.check ? e : null)) : [];
+  if (runCheck === null && !entries.some(Boolean)) return null;
+  // Where each variable goes: a header or the request line, the path.
+  const usage = {};
+  for (const s of shapes) {
+    if (!s.template) continue;
+    const inPath = placeNames(unescapePlaces(s.path));
+    s.template.names.forEach((n, k) => {
+      const u = (usage[n] = usage[n] || { head: false, path: false });
+      if (s.template.heads[k]) u.head = true;
+      if (inPath.includes(n)) u.path = true;
+    });
+  }
+  return (conn, status, entry) => {
+    if (runCheck !== null) {
+      const reason = checkAndCapture(runCheck, null, status, conn.headChunks, conn.bodyChunks, null);
+      if (reason !== null) return reason;
+    }
+    const e = entry >= 0 ? entries[entry] : null;
+    if (!e) return null;
+    if (conn.vars === null) conn.vars = {};
+    let reason = checkAndCapture(e.check, e.capture, status, conn.headChunks, conn.bodyChunks, conn.vars);
+    if (reason === null && e.capture !== null) {
+      for (const c of e.capture) {
+        const problem = usage[c.name] ? capturedValueProblem(conn.vars[c.name], usage[c.name]) : null;
+        if (problem !== null) {
+          reason = `capture ${c.name}: ${problem}`;
+          break;
+        }
+      }
+    }
+    if (reason !== null && reason.startsWith('capture ')) conn.step = 0;
+    return reason;
+  };
 }
 
 // --feed: the run's one request, its {{column}} places filled from the request's row.

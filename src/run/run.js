@@ -64,7 +64,13 @@ export class Run {
     this.build = config.requests.build;
     this.statusCallback = config.statusCallback || null;
     this.contentInspector = config.contentInspector || null;
-    this.capture = this.statusCallback !== null || this.contentInspector !== null;
+    // Checks and captures (src/run/checks.js): inspect(conn, status, entry) → null or a reason.
+    this.inspect = config.requests.inspect || null;
+    // Responses' bytes are kept for the callbacks, a run-wide check, and drivers with several
+    // requests out when a sequence checks or captures; one at a time, a connection keeps only
+    // the bytes of the entries that check or capture (src/http1/connection.js).
+    const several = (config.pipelining || 1) > 1 || Boolean(config.http2);
+    this.capture = this.statusCallback !== null || this.contentInspector !== null || Boolean(config.check) || (this.inspect !== null && several);
     this.stats = new Stats(config.sequence);
     // The request phases (src/run/stats.js): where each latency went.
     this.connectPhase = this.stats.phases.connect;
@@ -516,6 +522,14 @@ export class Run {
   // Its wait counts from its write, or from when its connection was ready if that was later (a
   // request written as its connection opened: connect and TLS are phases of their own).
   responded(conn, status, start, sent, first, end, entry) {
+    if (this.inspect !== null) {
+      const reason = this.inspect(conn, status, entry);
+      if (reason !== null) {
+        // A failed check or capture: an error with its reason, the response not in the latency.
+        conn.startTime = start;
+        return this.failed(conn, reason, entry);
+      }
+    }
     this.inFlight--;
     const stats = this.stats;
     stats.completed++;

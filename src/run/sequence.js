@@ -3,10 +3,13 @@
 // request picks an entry by smooth weighted round robin (nginx's), so the shares are exact over
 // each cycle of the weights rather than only on average. Results are kept per entry.
 //
-// Values captured from one response into the next request (a token, an id) are not supported:
-// every entry's bytes are fixed, which is what keeps a sequence as cheap as one request.
+// An entry may capture values from its response (a token, an id) into variables that the later
+// entries of the connection's walk use as {{name}}, and may check its response
+// (src/run/checks.js); only such entries are compiled and keep their response's bytes, the
+// others' bytes are fixed, which is what keeps a sequence as cheap as one request.
 
 import { Histogram } from './histogram.js';
+import { parseCaptures, parseChecks } from './checks.js';
 
 /**
  * Checks a `requests` list against the run's URL. Each entry: { method, path or url (same
@@ -45,7 +48,11 @@ export function parseSequence(list, url, defaults = {}) {
       if (!Number.isFinite(weight) || weight <= 0) throw new Error(`${where}.weight must be a number above zero, got '${e.weight}'`);
     }
     const name = e.name !== undefined ? String(e.name) : `${method} ${path}`;
-    return { name, method, path, headers, body: e.body, weight };
+    const capture = parseCaptures(e.capture, `${where}.capture`);
+    // A variable is a connection's, filled as it walks the entries in order.
+    if (capture !== null && weighted) throw new Error(`${where}.capture: captures need the entries walked in order, without weights`);
+    const check = parseChecks(e.check, `${where}.check`);
+    return { name, method, path, headers, body: e.body, weight, capture, check };
   });
 }
 

@@ -11,7 +11,7 @@ const BREAKS_PATH = /[\x00-\x20\x7f]/;
 
 /**
  * A shape ({ method, path, headers, bodyText }) made a function of its values: returns
- * { names, build(row, vars) → { bytes, path } }, or null when it has no {{name}} place.
+ * { names, heads, build(row, vars) → { bytes, path } } (heads: compileTemplate's), or null when it has no {{name}} place.
  * `feed`: { name, columns, rows, where(r, c) } or null; `captured`: the variables a sequence
  * captures; `where`: the shape's name in errors; `encode`: HTTP/2's encoder, or null for
  * HTTP/1.1's compiled bytes.
@@ -36,6 +36,7 @@ export function templateOf(shape, { feed, captured = [], where, encode = null, o
     const out = { bytes: null, path };
     return {
       names,
+      heads: t.heads,
       build(row, vars) {
         fill(row, vars);
         out.bytes = t.render(values);
@@ -47,6 +48,7 @@ export function templateOf(shape, { feed, captured = [], where, encode = null, o
   // HTTP/2: the strings filled and encoded per request (HPACK and frames: its encoder's work).
   return {
     names,
+    heads: t.heads,
     build(row, vars) {
       fill(row, vars);
       const headers = {};
