@@ -64,9 +64,12 @@ export function formatReport(r, color = false) {
     // requests that got no response.
     const reasons = r.errorsByReason || {};
     const codes = Object.keys(r.errorCodes);
+    // A failed --check or capture had a response; it is counted with the failures, by its reason.
+    const inspected = (k) => k.startsWith('check ') || k.startsWith('capture ');
     const groups = [
       ['Errors by status', codes.filter((k) => !(k in reasons))],
-      ['Errors by reason (no response)', codes.filter((k) => k in reasons)],
+      ['Errors by check or capture (a response that did not pass)', codes.filter((k) => k in reasons && inspected(k))],
+      ['Errors by reason (no response)', codes.filter((k) => k in reasons && !inspected(k))],
     ];
     for (const [title, keys] of groups) {
       if (keys.length === 0) continue;

@@ -133,7 +133,7 @@ function parseCsv(text, name) {
       state.pos = pos;
       state.line = line;
       state.lineStart = pos;
-      fields = slowRecord(text, state, fail);
+      fields = slowRecord(text, state, width, fail);
       pos = state.pos;
       line = state.line;
     }
@@ -198,9 +198,10 @@ function onlyLineBreaks(text, from, n) {
 
 // One record with a quote or a stray CR in it, character by character. `state` holds pos, line
 // and lineStart, advanced past the record's line break.
-function slowRecord(text, state, fail) {
+function slowRecord(text, state, width, fail) {
   const n = text.length;
-  const fields = [];
+  const fields = new Array(width || 1);
+  let k = 0;
   let i = state.pos;
   let line = state.line;
   let lineStart = state.lineStart;
@@ -231,7 +232,7 @@ function slowRecord(text, state, fail) {
         i = q + 1;
         break;
       }
-      fields.push(value);
+      fields[k++] = value;
       c = text.charCodeAt(i);
       if (c === COMMA) {
         i++;
@@ -255,7 +256,7 @@ function slowRecord(text, state, fail) {
     }
     // RFC 4180: a field with a quote in it must be quoted as a whole.
     if (j < n && c === QUOTE) throw fail(line, lineStart, j, 'a quote inside an unquoted field');
-    fields.push(text.slice(i, j));
+    fields[k++] = text.slice(i, j);
     if (j >= n) {
       i = n;
       break;
@@ -279,6 +280,7 @@ function slowRecord(text, state, fail) {
   state.pos = i;
   state.line = line;
   state.lineStart = i;
+  if (k < fields.length) fields.length = k;
   return fields;
 }
 
