@@ -13,6 +13,7 @@ import { ResponseParser } from '../src/http1/parser.js';
 import { Histogram } from '../src/run/histogram.js';
 import { RequestLog } from '../src/run/request-log.js';
 import { createRequests } from '../src/run/requests.js';
+import { parseFeed, feedOrder } from '../src/run/feed.js';
 import { FrameParser as H2FrameParser, writeHeader } from '../src/http2/frames.js';
 import { HpackDecoder } from '../src/http2/hpack.js';
 
@@ -183,6 +184,11 @@ function requestOptions(extra) {
   };
 }
 const varying = createRequests(requestOptions({ indexParam: 'INDEX' }));
+// --feed: 1000 rows, the id in the path and a header, as a data-driven run sends them.
+const feedRows = parseFeed('id,user\n' + Array.from({ length: 1000 }, (_, i) => `id${i},user${i}`).join('\n'), 'ids.csv');
+const templated = createRequests(
+  requestOptions({ path: '/api/items?id={{id}}&view=full', headers: { 'x-user': '{{user}}' }, feed: { name: 'ids.csv', ...feedRows, rowOf: feedOrder(1000) } }),
+);
 const fixed = createRequests(requestOptions({}));
 {
   if (varying.fixed !== null) throw new Error('indexParam should make requests vary');
@@ -286,6 +292,8 @@ group('request bytes', () => {
   bench('varying: build(i) with indexParam', () => do_not_optimize(varying.build(i++).bytes));
   let j = 0;
   bench('fixed: build(i) → prebuilt bytes', () => do_not_optimize(fixed.build(j++).bytes));
+  let k = 0;
+  bench('templated: build(i) with a --feed row (path and a header)', () => do_not_optimize(templated.build(k++).bytes));
 });
 
 await run();

@@ -81,6 +81,22 @@ export interface SequenceEntry {
   body?: string | object | Uint8Array;
   weight?: number;
   name?: string;
+  /** Values this entry's response gives the later entries of the walk, as {{name}}. */
+  capture?: Record<string, { json: string } | { header: string } | { regex: string; flags?: string }>;
+  check?: ResponseCheck;
+}
+
+/** What a response must be; a failed check is an error with its reason ('check status: 503, expected 200'). */
+export interface ResponseCheck {
+  /** A status, a class ('2xx'), or a list of them. */
+  status?: number | string | Array<number | string>;
+  /** A header's exact value, { regex }, or true (present). */
+  header?: Record<string, string | number | true | { regex: string; flags?: string }>;
+  /** A substring of the body. */
+  body?: string;
+  bodyRegex?: string | { regex: string; flags?: string };
+  /** A JSON path's expected value. */
+  json?: Record<string, unknown>;
 }
 
 /** Results of one entry of a sequence. */
@@ -206,6 +222,15 @@ export interface LoadTestOptions {
   thresholds?: string[] | string;
   /** As --log-file: a tab-separated line per request as it ends, to this path. */
   logFile?: string;
+  /** Rows whose values fill {{column}} places: a CSV, JSON or NDJSON file's path, or the rows. */
+  feed?: string | Array<Record<string, string | number | boolean | null>>;
+  feedOrder?: 'sequential' | 'random';
+  /** The random feed order's seed. Default 0. */
+  seed?: number;
+  /** A file of URLs (or METHOD URL), one a line: each request the next. */
+  urls?: string;
+  /** Checks on every response; a failed one is an error with its reason. */
+  check?: ResponseCheck;
 }
 
 /** One second of the run. */

@@ -44,6 +44,11 @@ const KEYS = {
   streams: ['positive', 'streams'],
   socket: ['string', 'socket'],
   ca: ['string', 'ca'],
+  feed: ['string', 'feed'],
+  feedOrder: ['string', 'feed-order'],
+  seed: ['whole', 'seed'],
+  urls: ['string', 'urls'],
+  check: ['json', 'check'],
 };
 
 // The flags that set a body: with any of them, the file's body and file are left out.
@@ -129,6 +134,10 @@ function check(kind, key, value, name) {
     case 'string':
       if (typeof value !== 'string') throw bad('a string');
       return value;
+    case 'json':
+      // An object the flag takes as JSON text (--check).
+      if (typeof value !== 'object' || Array.isArray(value)) throw bad('an object');
+      return JSON.stringify(value);
     case 'body':
       // Anything JSON: a string is sent as is, anything else as JSON (or a form, by contentType).
       return value;

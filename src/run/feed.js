@@ -25,7 +25,8 @@ export function parseFeed(text, name = 'feed') {
 }
 
 function formatOf(text, name) {
-  const base = String(name).slice(String(name).lastIndexOf('/') + 1);
+  name = String(name);
+  const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
   const dot = base.lastIndexOf('.');
   const ext = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
   if (ext === 'csv') return 'csv';
@@ -80,14 +81,19 @@ function parseCsv(text, name) {
   const n = text.length;
   const bomless = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const fail = (line, lineStart, at, message) => new Error(`${name}: row ${line}, column ${columnAt(text, lineStart, at)}: ${message}`);
-  // Most records have no quote and no stray CR: such a line is cut with indexOf and split(','),
-  // which V8, JSC and Deno's V8 do natively; 1 000 000 rows of 4 columns parse in about 0.25 s on
-  // node 20 this way, about 3 times faster than a loop over every character. The next quote and
-  // CR are looked up once and remembered until the scan passes them, so a file without quotes
-  // costs one indexOf('"') in all.
+  // Most records have no quote and no stray CR: such a line is cut at its commas with indexOf,
+  // and only a record with a quote (or a CR) in it goes character by character. The next quote,
+  // CR and comma are looked up once and remembered until the scan passes them, so a file without
+  // quotes costs one indexOf('"') in all and a one-column file does not search for a comma on
+  // every line. On node 20, 1 000 000 rows of 4 columns: 0.45 s this way, 0.6-0.75 s with
+  // line.split(',') and about the same as this with a loop over every character; the rest is
+  // the garbage collector copying 5 000 000 new objects, whatever cuts the text.
   let nextQuote = -1;
   let nextCR = -1;
   let nextComma = -1;
+  // Where the line breaks at the end of the file begin: an empty line from there on is not a row.
+  let tail = n;
+  while (tail > bomless && (text.charCodeAt(tail - 1) === LF || text.charCodeAt(tail - 1) === CR)) tail--;
   const state = { pos: 0, line: 0, lineStart: 0 };
   let pos = bomless;
   let line = 1;
@@ -98,7 +104,7 @@ function parseCsv(text, name) {
   while (pos < n) {
     let end = text.indexOf('\n', pos);
     if (end < 0) end = n;
-    let stop = end > pos && text.charCodeAt(end - 1) === CR ? end - 1 : end;
+    const stop = end > pos && text.charCodeAt(end - 1) === CR ? end - 1 : end;
     if (nextQuote < pos && nextQuote !== n) nextQuote = indexOr(text, '"', pos, n);
     if (nextCR < pos && nextCR !== n) nextCR = indexOr(text, '\r', pos, n);
     const recordStart = pos;
@@ -109,12 +115,12 @@ function parseCsv(text, name) {
         // RFC 4180 allows one final line break; more than one, or blank lines an editor left at
         // the end, are not rows. A blank line between rows is one empty field, which only a
         // one-column file can hold.
-        if (onlyLineBreaks(text, end, n)) break;
+        if (pos >= tail) break;
         if (columns !== null && width !== 1) throw new Error(`${name}: row ${line}: an empty line where the header has ${width} columns`);
         fields = [''];
       } else {
-        // Sized once: an array that grows by push takes a backing store of 17 slots, which for
-        // rows of a few columns tripled the memory and the garbage collector's copying.
+        // Sized once: an array grown by push takes a backing store of 17 slots; for rows of 4
+        // columns that is 3 times the memory, and 1 000 000 rows took 40% longer to parse.
         fields = new Array(width || 1);
         let k = 0;
         let from = pos;
@@ -186,14 +192,6 @@ function parseCsv(text, name) {
 function indexOr(text, char, from, n) {
   const i = text.indexOf(char, from);
   return i < 0 ? n : i;
-}
-
-function onlyLineBreaks(text, from, n) {
-  for (let i = from; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== LF && c !== CR) return false;
-  }
-  return true;
 }
 
 // One record with a quote or a stray CR in it, character by character. `state` holds pos, line

@@ -185,12 +185,18 @@ function feedRequests(o, baseHeaders, origin, encode) {
   );
   if (template === null) throw new Error(`feed ${o.feed.name}: the request has no {{column}} place to fill (in the URL's path, a header or the body)`);
   const { rows, rowOf } = o.feed;
+  // One shape object for HTTP/1.1, whose connection reads it at once; HTTP/2 keeps each
+  // request's shape to send it again, so it gets its own.
+  const shape = { bytes: null, isHead, method: o.method, path: o.path };
   return {
     fixed: null,
     isHead,
     build(index) {
       const b = template.build(rows[rowOf(index)], null);
-      return { bytes: b.bytes, isHead, method: o.method, path: b.path };
+      if (o.http2) return { bytes: b.bytes, isHead, method: o.method, path: b.path };
+      shape.bytes = b.bytes;
+      shape.path = b.path;
+      return shape;
     },
   };
 }
