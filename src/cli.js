@@ -156,6 +156,8 @@ async function toOptions(args) {
   o.feedOrder = flagValue(args, 'feed-order');
   o.seed = flagValue(args, 'seed');
   o.urls = flagValue(args, 'urls');
+  // From the configuration file only: captures and checks for a sequence's entries (a HAR's).
+  if (args.entryOptions !== undefined) o.entryOptions = args.entryOptions;
   const check = flagValue(args, 'check');
   if (check !== undefined) {
     try {

@@ -219,3 +219,31 @@ test('--feed-order random: every row once a pass, the same order for the same se
     f.remove();
   }
 });
+
+test("a HAR sequence captures and checks through the configuration file's entryOptions", async () => {
+  const f = files();
+  const server = await shopServer();
+  try {
+    const entry = (method, path, headers = []) => ({
+      request: { method, url: server.url.replace(/\/$/, '') + path, headers, ...(method === 'POST' ? { postData: { mimeType: 'text/plain', text: 'x' } } : {}) },
+    });
+    // As recorded: a token from the browser's session, which the server no longer knows.
+    const har = { log: { entries: [entry('POST', '/login'), entry('GET', '/items/id7', [{ name: 'Authorization', value: 'Bearer recorded' }])] } };
+    f.write('visit.har', JSON.stringify(har));
+    const rc = f.write('.loadtestrc', JSON.stringify({
+      entryOptions: { 'POST /login': { capture: { token: { json: 'data.token' } } }, 1: { headers: { authorization: 'Bearer {{token}}' }, check: { body: 'item id7' } } },
+    }));
+    const run = await spawnScript(CLI, ['--har', 'visit.har', '-n', '20', '-c', '1', '-k', '--json'], { cwd: rc.replace(/\/\.loadtestrc$/, '') });
+    assert.equal(run.code, 0, run.stderr);
+    const r = JSON.parse(run.stdout);
+    assert.equal(r.totalErrors, 0, JSON.stringify(r.errorCodes));
+    assert.equal(server.unauthorized, 0);
+    assert.equal(server.ids.get('id7'), 10);
+    await assert.rejects(loadTest({ url: server.url, requests: LOGIN_THEN_ITEMS.slice(0, 1), entryOptions: { 'GET /nope': { check: { status: 200 } } }, maxRequests: 1 }), {
+      message: "entryOptions: no entry 'GET /nope' (give an index from 0 or an entry's name)",
+    });
+  } finally {
+    await server.close();
+    f.remove();
+  }
+});

@@ -231,6 +231,8 @@ export interface LoadTestOptions {
   urls?: string;
   /** Checks on every response; a failed one is an error with its reason. */
   check?: ResponseCheck;
+  /** Captures, checks and headers for a sequence's entries, by index from 0 or by name ('POST /login'). */
+  entryOptions?: Record<string, Pick<SequenceEntry, 'capture' | 'check' | 'headers'>>;
 }
 
 /** One second of the run. */

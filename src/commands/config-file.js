@@ -49,6 +49,7 @@ const KEYS = {
   seed: ['whole', 'seed'],
   urls: ['string', 'urls'],
   check: ['json', 'check'],
+  entryOptions: ['object', 'entryOptions'],
 };
 
 // The flags that set a body: with any of them, the file's body and file are left out.
@@ -133,6 +134,9 @@ function check(kind, key, value, name) {
       return value;
     case 'string':
       if (typeof value !== 'string') throw bad('a string');
+      return value;
+    case 'object':
+      if (typeof value !== 'object' || Array.isArray(value)) throw bad('an object');
       return value;
     case 'json':
       // An object the flag takes as JSON text (--check).

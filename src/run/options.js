@@ -216,7 +216,40 @@ function sequenceOf(options, config, url) {
   if (config.requestGenerator) throw new Error('requests and requestGenerator both make the requests: give one');
   if (config.indexParam) throw new Error('requests and indexParam do not go together (each entry\'s bytes are built once)');
   if (typeof config.body === 'function') throw new Error('requests: give each entry its body instead of a body function');
-  return parseSequence(options.requests, url, { method: options.method, path: config.path });
+  return parseSequence(withEntryOptions(options.requests, options.entryOptions), url, { method: options.method, path: config.path });
+}
+
+// entryOptions: { '<index or name>': { capture, check, headers } } added to a sequence's entries,
+// so that one recorded elsewhere (a HAR file) can capture, check and send a captured value
+// (headers over the recorded ones: "authorization": "Bearer {{token}}") without being edited.
+const lowerCased = (headers) => Object.fromEntries(Object.entries(headers || {}).map(([k, v]) => [k.toLowerCase(), v]));
+
+function withEntryOptions(list, extra) {
+  if (extra === undefined || extra === null) return list;
+  if (typeof extra !== 'object' || Array.isArray(extra) || !Array.isArray(list)) throw new Error('entryOptions must be an object of { "<entry index or name>": { capture, check, headers } }');
+  const entries = list.map((e) => ({ ...e }));
+  // As parseSequence names an entry: its name, else its method and path (a url's path and query).
+  const pathOf = (e) => {
+    if (e.path !== undefined) return String(e.path);
+    try {
+      const u = new URL(String(e.url), 'http://x');
+      return u.pathname + u.search;
+    } catch {
+      return String(e.url);
+    }
+  };
+  const nameOf = (e) => (e.name !== undefined ? String(e.name) : `${String(e.method || 'GET').toUpperCase()} ${pathOf(e)}`);
+  for (const [key, value] of Object.entries(extra)) {
+    const i = /^\d+$/.test(key) ? Number(key) : entries.findIndex((e) => e && nameOf(e) === key);
+    if (!(i >= 0 && i < entries.length)) throw new Error(`entryOptions: no entry '${key}' (give an index from 0 or an entry's name)`);
+    if (!value || typeof value !== 'object') throw new Error(`entryOptions['${key}'] must be an object of { capture, check, headers }`);
+    for (const k of Object.keys(value)) if (k !== 'capture' && k !== 'check' && k !== 'headers') throw new Error(`entryOptions['${key}']: '${k}' is not capture, check or headers`);
+    const { headers, ...rest } = value;
+    Object.assign(entries[i], rest);
+    // Lower-cased as parseSequence does, so that they replace the recorded ones of any case.
+    if (headers) entries[i].headers = { ...lowerCased(entries[i].headers), ...lowerCased(headers) };
+  }
+  return entries;
 }
 
 // --feed: rows whose values fill the request's {{column}} places, one row a request by index
