@@ -5,6 +5,7 @@
 #   phases: -n N -c 10 -k on this tree, beside the same run on BASE (a commit before phases)
 #   log:    -n M -c 10 -k with --log-file, beside the same run without it (this tree)
 #   BASE=b0cba29 bash bench/phases.sh [rounds=5] [N=300000] [M=1000000]
+#   BASE=ed4191f bash bench/phases.sh 5 300000 0   # this tree beside any commit, no log runs
 # Prints each run's requests/s (from --json) and CPU µs per request (user + sys, /usr/bin/time),
 # then per runtime the medians and the median of the pairs' ratios.
 set -euo pipefail
@@ -46,6 +47,8 @@ for RT in node bun deno; do
     run base "$TMP/base" "$N"
     run phases "$PWD" "$N"
   done
+  # M=0: the first comparison only (this tree beside BASE).
+  [ "$M" = 0 ] && continue
   for r in $(seq "$ROUNDS"); do
     run nolog "$PWD" "$M"
     run log "$PWD" "$M" --log-file "$TMP/log.tsv"
@@ -59,6 +62,7 @@ const median = (a) => { const s = [...a].sort((x, y) => x - y); const m = s.leng
 for (const rt of ["node", "bun", "deno"]) {
   for (const [a, b] of [["phases", "base"], ["log", "nolog"]]) {
     const A = rows.filter((r) => r[0] === rt && r[1] === a), B = rows.filter((r) => r[0] === rt && r[1] === b);
+    if (A.length === 0) continue;
     const ratio = median(A.map((r, i) => r[2] / B[i][2]));
     const cpuRatio = median(A.map((r, i) => r[3] / B[i][3]));
     console.log(`${rt.padEnd(5)} ${a.padEnd(7)} ${median(A.map((r) => +r[2]))} req/s, ${median(A.map((r) => +r[3]))} µs/req | ${b.padEnd(6)} ${median(B.map((r) => +r[2]))} req/s, ${median(B.map((r) => +r[3]))} µs/req | req/s ${ratio.toFixed(3)}x, cpu ${cpuRatio.toFixed(3)}x`);
