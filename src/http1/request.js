@@ -108,20 +108,28 @@ export function indexTemplate(o, headers, isHead) {
       }
       const start = at;
       put(headParts, n);
-      if (withLength) {
-        slab.set(CONTENT_LENGTH, at);
-        at = writeDigits(slab, at + CONTENT_LENGTH.length, bodyLength);
-        slab.set(CRLF, at);
-        at += 2;
-      }
-      slab.set(CRLF, at);
-      at += 2;
+      at = endHead(slab, at, withLength, bodyLength);
       if (bodyParts.length > 0) put(bodyParts, n);
       shape.bytes = slab.subarray(start, at);
       if (keepPath) shape.path = o.path.split(o.indexParam).join(new TextDecoder().decode(value.subarray(0, n)));
       return shape;
     },
   };
+}
+
+/**
+ * The end of a head written into `buf` at `at`: `content-length: N` when `withLength`, then the
+ * blank line. Returns the index after it.
+ */
+export function endHead(buf, at, withLength, bodyLength) {
+  if (withLength) {
+    buf.set(CONTENT_LENGTH, at);
+    at = writeDigits(buf, at + CONTENT_LENGTH.length, bodyLength);
+    buf.set(CRLF, at);
+    at += 2;
+  }
+  buf.set(CRLF, at);
+  return at + 2;
 }
 
 /** Writes a non-negative integer's decimal digits at `at`; returns the index after them. */

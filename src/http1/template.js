@@ -4,11 +4,10 @@
 // with --index (request.js), a slab is never written twice: a full one is left to the requests
 // that point into it and a new one is started, so a connection may hold its bytes until sent.
 
-import { writeDigits } from './request.js';
+import { endHead } from './request.js';
 
 const encoder = new TextEncoder();
-const CRLF = encoder.encode('\r\n');
-const CONTENT_LENGTH = encoder.encode('content-length: ');
+const CONTENT_LENGTH_LINE = 'content-length: '.length + 20; // the longest: 2^53 has 16 digits, and CRLF
 const SLAB = 64 * 1024;
 
 // {{name}}, spaces inside allowed; a URL's parser turns the braces of a path into %7B and %7D.
@@ -94,21 +93,13 @@ export function compileTemplate({ method, path, headers, bodyText, origin = '' }
         if (most > body.length) body = new Uint8Array(Math.max(most, body.length * 2));
         bodyLength = put(body, 0, bodyParts, values);
       }
-      const size = bound(headParts, values) + (withLength ? CONTENT_LENGTH.length + 20 : 0) + 2 + bodyLength;
+      const size = bound(headParts, values) + (withLength ? CONTENT_LENGTH_LINE : 0) + 2 + bodyLength;
       if (at + size > slab.length) {
         slab = new Uint8Array(Math.max(SLAB, size));
         at = 0;
       }
       const start = at;
-      at = put(slab, at, headParts, values);
-      if (withLength) {
-        slab.set(CONTENT_LENGTH, at);
-        at = writeDigits(slab, at + CONTENT_LENGTH.length, bodyLength);
-        slab.set(CRLF, at);
-        at += 2;
-      }
-      slab.set(CRLF, at);
-      at += 2;
+      at = endHead(slab, put(slab, at, headParts, values), withLength, bodyLength);
       if (bodyLength > 0) {
         slab.set(bodyLength === body.length ? body : body.subarray(0, bodyLength), at);
         at += bodyLength;
