@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTest } from '../src/index.js';
+import http2 from 'node:http2';
 import { rawServer, spawnScript, ok } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -245,5 +246,30 @@ test("a HAR sequence captures and checks through the configuration file's entryO
   } finally {
     await server.close();
     f.remove();
+  }
+});
+
+test('a feed over HTTP/2 streams and over a pipeline: every row once, in each protocol', async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  const h2 = http2.createServer();
+  const paths = [];
+  h2.on('stream', (stream, headers) => {
+    stream.on('error', () => {});
+    paths.push(headers[':path'] + ' ' + headers['x-user']);
+    stream.respond({ ':status': 200 });
+    stream.end('ok');
+  });
+  await new Promise((resolve) => h2.listen(0, '127.0.0.1', resolve));
+  try {
+    const feed = Array.from({ length: 40 }, (_, i) => ({ id: i, user: `u${i}` }));
+    const r = await loadTest({ url: `http://127.0.0.1:${h2.address().port}/x/{{id}}`, headers: { 'x-user': '{{user}}' }, http2: true, streams: 4, feed, maxRequests: 40, concurrency: 2 });
+    assert.deepEqual(r.errorCodes, {});
+    assert.deepEqual(paths.sort(), feed.map((row) => `/x/${row.id} u${row.id}`).sort());
+    const p = await loadTest({ url: server.url + 'y/{{id}}', feed, pipelining: 4, maxRequests: 40, concurrency: 2 });
+    assert.equal(p.totalErrors, 0);
+    assert.deepEqual(server.paths.slice().sort(), feed.map((row) => `/y/${row.id}`).sort());
+  } finally {
+    await server.close();
+    await new Promise((done) => h2.close(done));
   }
 });
