@@ -168,6 +168,12 @@ export function openFiles() {
 /** The cores this process may use. */
 export const availableCores = () => (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
 
+/** The machine, for a comparison's settings: its CPU model and how many cores this process may use. */
+export function machine() {
+  const cpus = os.cpus();
+  return { cpuModel: cpus.length ? cpus[0].model.trim() : 'unknown', cpus: availableCores() };
+}
+
 /** For a child process: fn(line) for each line on stdin, and onEnd() when stdin closes. */
 export function onStdinLine(fn, onEnd) {
   proc.stdin.setEncoding('utf8');

@@ -5,6 +5,8 @@
 import mri from 'mri';
 import { number } from '../run/options.js';
 import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS } from '../commands/flags.js';
+import { parseLevels } from '../run/sweep.js';
+import { parseThreshold } from '../results/thresholds.js';
 
 export const COMPARE_HELP = `Usage: loadtest compare --server "CMD" --server "CMD" ... --url URL [load flags]
        loadtest compare --builtin node,bun,deno [load flags]
@@ -37,9 +39,22 @@ Run:
   load flags                 any of loadtest's -c -k -t -n --rps -m -H --data ... for each
                              client run (default: -t 5 -c 10 -k)
 
+Load levels (every candidate at every level, the rounds interleaved within a level):
+      --rps LIST             open model at each rate of LIST, e.g. 1000,5000,20000 (one
+                             number: a load flag as any other)
+      --sweep LIST           the closed model at each concurrency of LIST, e.g. 8,64,512
+      --slo T                a latency limit, p50, p99 or p99.9 (e.g. p99<10ms): each
+                             candidate's knee is the highest level up to which it holds (and
+                             with --rps the achieved rate is at least 95 % of the target)
+
 Output:
       --json FILE            every round's figures and the summary, as JSON
-      --csv FILE             Node's benchmark/compare.js CSV (rate: requests/s), for compare.R
+      --csv FILE             Node's benchmark/compare.js CSV (rate: requests/s), for compare.R;
+                             with levels, the level is in its configuration column
+      --html FILE            a self-contained page: every round as a point, the medians,
+                             ratios and stars; with levels, curves per candidate, knees marked
+      --markdown             the tables as GitHub Markdown on stdout, after the text report
+      --md FILE              the same Markdown written to FILE
   -h, --help                 this help
 `;
 
@@ -49,8 +64,8 @@ const RUNTIMES = Object.keys(SOCKETS);
 
 export class UsageError extends Error {}
 
-const OWN_VALUES = ['server', 'name', 'url', 'builtin', 'client', 'socket', 'baseline', 'rounds', 'warmup', 'server-cpus', 'json', 'csv'];
-const OWN_BOOLEANS = ['help', 'no-keepalive'];
+const OWN_VALUES = ['server', 'name', 'url', 'builtin', 'client', 'socket', 'baseline', 'rounds', 'warmup', 'server-cpus', 'json', 'csv', 'rps', 'sweep', 'slo', 'html', 'md'];
+const OWN_BOOLEANS = ['help', 'no-keepalive', 'markdown'];
 // The client's flags that take a value, short and long: their value is not the URL.
 const VALUE_SHORT = new Set(Object.keys(STRINGS));
 const VALUE_LONG = new Set([...Object.values(STRINGS), ...LONG_STRINGS]);
@@ -75,7 +90,9 @@ function split(argv) {
     const arg = String(argv[i]);
     const eq = arg.indexOf('=');
     const long = arg.startsWith('--') ? arg.slice(2, eq > 0 ? eq : undefined) : null;
-    if (long !== null && OWN_VALUES.includes(long)) {
+    // One rate is a load flag as before; a list of them is compare's levels.
+    const oneRate = long === 'rps' && !String(eq > 0 ? arg.slice(eq + 1) : argv[i + 1] ?? '').includes(',');
+    if (long !== null && OWN_VALUES.includes(long) && !oneRate) {
       const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
       if (value === undefined || value === '') throw new UsageError(`option --${long} needs a value`);
       if (long === 'server' || long === 'name') own[long].push(String(value));
@@ -197,11 +214,15 @@ export function parseCompareArgs(argv, { cores, here }) {
     baseline = own.baseline;
   }
 
+  const levels = levelsOf(own);
+  const slo = sloOf(own.slo, levels);
   // Default load: what `loadtest` would do for 5 s over 10 kept-alive connections.
   const given = mri(load, { alias: { ...STRINGS, ...BOOLEANS }, string: Object.keys(STRINGS), boolean: [...Object.keys(BOOLEANS), 'http2'] });
   const loadArgs = [...load];
   if (given.maxSeconds === undefined && given.maxRequests === undefined) loadArgs.push('-t', '5');
-  if (given.concurrency === undefined) loadArgs.push('-c', '10');
+  if (given.concurrency !== undefined && levels && levels.kind === 'concurrency') throw new UsageError('--sweep sets -c at each level: leave out -c');
+  if ((given.rps !== undefined || given.requestsPerSecond !== undefined) && levels) throw new UsageError('the levels set the load: leave out --rps and --requestsPerSecond');
+  if (given.concurrency === undefined && !(levels && levels.kind === 'concurrency')) loadArgs.push('-c', '10');
   if (!given.keepalive && !given.agent && !own['no-keepalive']) loadArgs.push('-k');
   const maxSeconds = given.maxSeconds === undefined ? (given.maxRequests === undefined ? 5 : null) : Number([].concat(given.maxSeconds).pop());
 
@@ -232,5 +253,53 @@ export function parseCompareArgs(argv, { cores, here }) {
     http2: Boolean(given.http2),
     jsonFile: own.json || null,
     csvFile: own.csv || null,
+    htmlFile: own.html || null,
+    mdFile: own.md || null,
+    markdown: Boolean(own.markdown),
+    levels,
+    slo,
   };
+}
+
+// --rps LIST (rates, open model) or --sweep LIST (concurrencies): the levels, ascending (one
+// rate alone stayed a load flag: split()).
+function levelsOf(own) {
+  if (own.rps !== undefined && own.sweep !== undefined) throw new UsageError('--rps levels and --sweep levels: give one');
+  if (own.rps !== undefined) {
+    const words = listOf(own.rps);
+    const values = words.map(Number);
+    const bad = words.find((w, i) => !(values[i] > 0) || !/^\d+(\.\d+)?$/.test(w));
+    if (bad !== undefined || words.length === 0) throw new UsageError(`--rps must be a rate or a list of rates above 0, e.g. 1000,5000,20000; got '${bad || own.rps}'`);
+    return { kind: 'rps', values: ascending('--rps', values) };
+  }
+  if (own.sweep === undefined) return null;
+  let values;
+  try {
+    values = parseLevels(own.sweep);
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+  return { kind: 'concurrency', values: ascending('--sweep', values) };
+}
+
+function ascending(flag, values) {
+  for (let i = 1; i < values.length; i++) if (values[i] <= values[i - 1]) throw new UsageError(`${flag}: give the levels in ascending order, each once (${values.join(',')})`);
+  return values;
+}
+
+// The record's key for each latency an SLO may name.
+const SLO_KEYS = { p50: 'p50', p99: 'p99', 'p99.9': 'p999' };
+const TO_MS = { us: 0.001, ms: 1, s: 1000 };
+
+function sloOf(text, levels) {
+  if (text === undefined) return null;
+  if (levels === null) throw new UsageError('--slo marks the knee of load levels: give --rps LIST or --sweep LIST too');
+  let t;
+  try {
+    t = parseThreshold(text);
+  } catch (err) {
+    throw new UsageError(`--slo ${err.message.replace(/^threshold /, '')}`);
+  }
+  if (!(t.metric in SLO_KEYS) || (t.op !== '<' && t.op !== '<=')) throw new UsageError(`--slo '${text}': give p50, p99 or p99.9 below a limit, e.g. p99<10ms`);
+  return { text: t.threshold, metric: t.metric, key: SLO_KEYS[t.metric], op: t.op, limitMs: t.limit * TO_MS[t.unit] };
 }

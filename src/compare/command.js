@@ -4,9 +4,11 @@
 
 import { parseCompareArgs, COMPARE_HELP, UsageError } from './args.js';
 import { createRounds, CompareError } from './rounds.js';
-import { summarize, formatTables, compareCsv } from './report.js';
+import { summarize, formatTables, formatLevels, kneesOf, compareCsv } from './report.js';
+import { compareHtml } from './html.js';
+import { compareMarkdown } from './markdown.js';
 import { VERSION } from '../version.js';
-import { exit, onInterrupt, availableCores, runtime, terminal, writeText, writeFile, pathOf } from '../../runtimes/index.js';
+import { exit, onInterrupt, availableCores, machine, runtime, terminal, writeText, writeFile, pathOf } from '../../runtimes/index.js';
 import * as processes from '../../runtimes/processes.js';
 
 function fail(message, code) {
@@ -85,36 +87,51 @@ export async function compareCommand(argv) {
   const { records, interrupted } = outcome;
   const roundsDone = Math.max(0, ...records.map((r) => r.round));
   if (interrupted) console.log(`interrupted: ${records.length} runs in ${roundsDone} rounds done`);
-  const summary = summarize(records, names, plan.baseline);
+  const levels = plan.levels;
+  // Without levels, one summary of every round; with them, one a level, and each candidate's knee.
+  const summary = levels ? null : summarize(records, names, plan.baseline);
+  const done = levels ? levels.values.filter((level) => records.some((r) => r.level === level)) : [];
+  const byLevel = levels ? done.map((level) => ({ level, summary: summarize(records.filter((r) => r.level === level), names, plan.baseline) })) : null;
+  const knees = kneesOf(records, names, levels, plan.slo);
   if (records.length > 0) {
+    const how = { rounds: interrupted ? roundsDone : plan.rounds, label: interrupted ? ', the last one perhaps partial' : '' };
     console.log('');
-    console.log(formatTables(summary, plan.baseline, { rounds: interrupted ? roundsDone : plan.rounds, label: interrupted ? ', the last one perhaps partial' : '' }));
+    console.log(levels ? formatLevels(byLevel, levels, plan.baseline, { ...how, knees, slo: plan.slo }) : formatTables(summary, plan.baseline, how));
   }
+  const doc = {
+    loadtest: VERSION,
+    date: new Date().toISOString(),
+    url: plan.url,
+    loadArgs: plan.loadArgs,
+    rounds: plan.rounds,
+    warmup: plan.warmup,
+    serverCpus: plan.serverCpus,
+    clientCpus: plan.clientCpus,
+    baseline: plan.baseline,
+    interrupted,
+    runtimes: Object.values(runtimes).map(({ name, version, path }) => ({ name, version, path })),
+    candidates: plan.candidates.map((c) => ({
+      name: c.name,
+      server: c.server ? c.server.command || `builtin ${c.server.builtin}` : plan.sharedServer ? `shared: ${plan.sharedServer.command || `builtin ${plan.sharedServer.builtin}`}` : null,
+      client: c.client.socket ? `${c.client.runtime}/${c.client.socket}` : c.client.runtime,
+    })),
+    machine: machine(),
+    levels,
+    slo: plan.slo,
+    records,
+    summary,
+    byLevel,
+    knees,
+  };
   try {
-    if (plan.jsonFile) {
-      const doc = {
-        loadtest: VERSION,
-        date: new Date().toISOString(),
-        url: plan.url,
-        loadArgs: plan.loadArgs,
-        rounds: plan.rounds,
-        warmup: plan.warmup,
-        serverCpus: plan.serverCpus,
-        clientCpus: plan.clientCpus,
-        baseline: plan.baseline,
-        interrupted,
-        runtimes: Object.values(runtimes).map(({ name, version, path }) => ({ name, version, path })),
-        candidates: plan.candidates.map((c) => ({
-          name: c.name,
-          server: c.server ? c.server.command || `builtin ${c.server.builtin}` : plan.sharedServer ? `shared: ${plan.sharedServer.command || `builtin ${plan.sharedServer.builtin}`}` : null,
-          client: c.client.socket ? `${c.client.runtime}/${c.client.socket}` : c.client.runtime,
-        })),
-        records,
-        summary,
-      };
-      await save(plan.jsonFile, JSON.stringify(doc, null, 2) + '\n', '--json');
-    }
-    if (plan.csvFile) await save(plan.csvFile, compareCsv(records, names, plan.baseline, plan.loadArgs.join(' ')), '--csv');
+    if (plan.jsonFile) await save(plan.jsonFile, JSON.stringify(doc, null, 2) + '\n', '--json');
+    // compare.R compares rows of one configuration: a level is one (its flag after the load flags).
+    const configuration = levels ? (r) => `${plan.loadArgs.join(' ')} ${levels.kind === 'rps' ? '--rps' : '-c'} ${r.level}` : plan.loadArgs.join(' ');
+    if (plan.csvFile) await save(plan.csvFile, compareCsv(records, names, plan.baseline, configuration), '--csv');
+    if (plan.htmlFile) await save(plan.htmlFile, compareHtml(doc), '--html');
+    const markdown = plan.markdown || plan.mdFile ? compareMarkdown(doc) : null;
+    if (plan.mdFile) await save(plan.mdFile, markdown, '--md');
+    if (plan.markdown && records.length > 0) console.log('\n' + markdown);
   } catch (err) {
     return fail(err.message, 1);
   }

@@ -6,11 +6,14 @@ import { welchTest, stars, median } from './welch.js';
 // Each round's record holds these keys; a metric no record has (no /proc, a shared server's
 // memory) is left out of the table.
 export const METRICS = [
-  { key: 'rps', title: 'requests/s', better: 'higher', digits: 0 },
-  { key: 'p50', title: 'latency p50, ms', better: 'lower' },
-  { key: 'p99', title: 'latency p99, ms', better: 'lower' },
-  { key: 'serverCpuPerRequest', title: 'server CPU µs per request', better: 'lower' },
-  { key: 'serverRssMb', title: 'server peak RSS, MB', better: 'lower' },
+  { key: 'rps', title: 'requests/s', column: 'requests/s', better: 'higher', digits: 0 },
+  { key: 'p50', title: 'latency p50, ms', column: 'p50 ms', better: 'lower' },
+  { key: 'p99', title: 'latency p99, ms', column: 'p99 ms', better: 'lower' },
+  { key: 'p999', title: 'latency p99.9, ms', column: 'p99.9 ms', better: 'lower' },
+  // Only at load levels (a comparison at one level stops at the first error), and only when any.
+  { key: 'errors', title: 'errors', column: 'errors', better: 'lower', digits: 0, onlyAny: true },
+  { key: 'serverCpuPerRequest', title: 'server CPU µs per request', column: 'server CPU µs/req', better: 'lower' },
+  { key: 'serverRssMb', title: 'server peak RSS, MB', column: 'RSS MB', better: 'lower' },
 ];
 
 /** Per metric, per candidate: { name, n, median, min, max, ratio, t, df, p, stars } (test null for the baseline). */
@@ -19,6 +22,7 @@ export function summarize(records, names, baseline) {
   for (const metric of METRICS) {
     const values = (name) => records.filter((r) => r.candidate === name && typeof r[metric.key] === 'number').map((r) => r[metric.key]);
     if (!names.some((name) => values(name).length > 0)) continue;
+    if (metric.onlyAny && !names.some((name) => values(name).some((x) => x > 0))) continue;
     const base = values(baseline);
     const baseMedian = base.length ? median(base) : NaN;
     out[metric.key] = names.map((name) => {
@@ -113,6 +117,8 @@ const csvText = (text) => `"${String(text).replace(/"/g, '""')}"`;
  * rows appear once per comparison.
  */
 export function compareCsv(records, names, baseline, configuration) {
+  // With load levels, each level is a configuration of its own (a function of the record).
+  const configOf = typeof configuration === 'function' ? configuration : () => configuration;
   const lines = ['"binary","filename","configuration","rate","time"'];
   for (const name of names) {
     if (name === baseline) continue;
@@ -120,8 +126,80 @@ export function compareCsv(records, names, baseline, configuration) {
     for (const r of records) {
       if (r.candidate !== name && r.candidate !== baseline) continue;
       const binary = r.candidate === baseline ? 'old' : 'new';
-      lines.push(`${csvText(binary)},${csvText(filename)},${csvText(configuration)},${r.rps},${r.seconds}`);
+      lines.push(`${csvText(binary)},${csvText(filename)},${csvText(configOf(r))},${r.rps},${r.seconds}`);
     }
   }
   return lines.join('\n') + '\n';
+}
+
+const LEVEL_UNITS = { rps: 'rps', concurrency: 'connections' };
+
+/** A level's name for people: '5000 rps', '64 connections'. */
+export const levelText = (levels, level) => `${level} ${LEVEL_UNITS[levels.kind]}`;
+
+/**
+ * Each candidate's knee: the highest level up to which, level after level from the lowest, the
+ * median of the SLO's latency holds, no request failed (median), and with rate levels the
+ * median achieved rate is at least 95 % of the target. null: not even the lowest level.
+ */
+export function kneesOf(records, names, levels, slo) {
+  if (!levels || !slo) return null;
+  const out = {};
+  for (const name of names) {
+    let knee = null;
+    for (const level of levels.values) {
+      const rs = records.filter((r) => r.candidate === name && r.level === level);
+      if (rs.length === 0) break;
+      const latency = median(rs.map((r) => r[slo.key]));
+      const holds = slo.op === '<' ? latency < slo.limitMs : latency <= slo.limitMs;
+      const rate = levels.kind !== 'rps' || median(rs.map((r) => r.rps)) >= 0.95 * level;
+      if (!holds || !rate || median(rs.map((r) => r.errors || 0)) > 0) break;
+      knee = level;
+    }
+    out[name] = knee;
+  }
+  return out;
+}
+
+// The short titles of a level's compact table.
+const SHORT = { rps: 'req/s', p50: 'p50 ms', p99: 'p99 ms', p999: 'p99.9 ms', errors: 'errors', serverCpuPerRequest: 'CPU µs/req', serverRssMb: 'RSS MB' };
+
+/**
+ * The text report of a comparison at levels: a table a level (a row per candidate, a column per
+ * metric: the median, and for the others their ratio to the baseline and stars), then the knees.
+ */
+export function formatLevels(byLevel, levels, baseline, { rounds, label = '', knees = null, slo = null } = {}) {
+  const lines = [];
+  let comparisons = 0;
+  for (const { level, summary } of byLevel) {
+    const metrics = METRICS.filter((m) => summary[m.key]);
+    const names = summary[metrics[0].key].map((r) => r.name);
+    const cells = [['candidate', ...metrics.map((m) => SHORT[m.key])]];
+    for (const name of names) {
+      cells.push([
+        name,
+        ...metrics.map((m) => {
+          const r = summary[m.key].find((x) => x.name === name);
+          if (!r || r.n === 0) return '-';
+          const text = figure(r.median, decimals(r.median, m.digits));
+          if (name === baseline || r.ratio === null) return text;
+          if (r.p !== null) comparisons++;
+          return `${text} ×${r.ratio.toFixed(2)}${r.stars ? ' ' + r.stars : ''}`;
+        }),
+      ]);
+    }
+    const widths = cells[0].map((_, col) => Math.max(...cells.map((row) => row[col].length)));
+    lines.push(`${levelText(levels, level)}${levels.kind === 'rps' ? ' (target)' : ''}`);
+    for (const row of cells) lines.push(`  ${row.map((cell, col) => pad(cell, widths[col], col > 0)).join('  ')}`.trimEnd());
+    lines.push('');
+  }
+  lines.push(`×: a candidate's median over ${baseline}'s at that level; stars: Welch's t-test of its rounds against ${baseline}'s (${rounds} rounds each${label}):`);
+  lines.push(`* p<0.05, ** p<0.01, *** p<0.001; no star: the difference may be noise. With ${comparisons} comparisons, about one in`);
+  lines.push('20 gets * by chance alone: trust ** and *** more than a lone *, and a difference that a second run repeats.');
+  if (knees) {
+    const rule = `${slo.text}${levels.kind === 'rps' ? ', achieved rate at least 95 % of the target' : ''}, no errors`;
+    lines.push('', `knee (the highest level up to which ${rule}):`);
+    for (const [name, knee] of Object.entries(knees)) lines.push(`  ${name}: ${knee === null ? `none (not even ${levelText(levels, levels.values[0])})` : levelText(levels, knee)}`);
+  }
+  return lines.join('\n');
 }

@@ -86,13 +86,16 @@ export function createRounds(plan, deps, onStatus = () => {}) {
     return handle;
   }
 
-  // One run of our client; its --json result, or null when interrupted.
-  async function load(candidate, server, url, extraArgs, who) {
+  // One run of our client at a level's flags (`levelArgs`); `warmup`: seconds of a run not
+  // counted. Its --json result, or null when interrupted. Errors end the comparison, but at
+  // load levels, where a server is expected to fail past some level: they are its figures.
+  async function load(candidate, server, url, levelArgs, warmup, who) {
     const { client } = candidate;
-    const argv = [...deps.runtimes[client.runtime].prefix, deps.cliPath, url, '--json', '--quiet', ...plan.loadArgs, ...extraArgs];
+    const extraArgs = warmup ? ['-t', String(warmup)] : [];
+    const argv = [...deps.runtimes[client.runtime].prefix, deps.cliPath, url, '--json', '--quiet', ...plan.loadArgs, ...levelArgs, ...extraArgs];
     if (client.socket) argv.push('--socket', client.socket);
     const handle = start(argv, plan.clientCpus, true);
-    const seconds = extraArgs.length ? Number(extraArgs[1]) : plan.maxSeconds;
+    const seconds = warmup || plan.maxSeconds;
     const limit = seconds === null ? null : sleep((seconds + 30) * 1000).then(() => 'late');
     const status = await Promise.race([handle.closed.then(() => handle.exited), ...(limit ? [limit] : [])]);
     if (interrupted) return null;
@@ -108,20 +111,24 @@ export function createRounds(plan, deps, onStatus = () => {}) {
     } catch {
       // said below
     }
-    if (status.code !== 0 || !result) {
+    // At levels a run with no response at all (exit 1) still has its figures: every request failed.
+    const failedAll = plan.levels && status.code === 1 && result && result.totalRequests > 0;
+    if ((status.code !== 0 && !failedAll) || !result) {
       const why = lastLine(handle.stderrTail()) || 'no result on its output';
       throw new CompareError(`${who}: the client ${exitWords(status)}: ${why}`);
     }
-    if (result.totalErrors > 0) {
+    if (result.totalErrors > 0 && !plan.levels) {
       const codes = Object.entries(result.errorCodes).map(([code, n]) => `${code}: ${n}`).join(', ');
       throw new CompareError(`${who}: ${result.totalErrors} of ${result.totalRequests} requests failed (${codes})`);
     }
     return result;
   }
 
-  async function measure(round, candidate, sharedHandle, index) {
-    const who = `${candidate.name} (round ${round})`;
-    const status = (what) => onStatus(round, index, candidate.name, what);
+  async function measure(round, candidate, sharedHandle, index, level) {
+    const at = level === null ? '' : `${level} ${plan.levels.kind === 'rps' ? 'rps' : 'connections'}`;
+    const who = `${candidate.name} (round ${round}${at ? `, ${at}` : ''})`;
+    const status = (what) => onStatus(round, index, candidate.name, at ? `${at}: ${what}` : what);
+    const levelArgs = level === null ? [] : plan.levels.kind === 'rps' ? ['--rps', String(level)] : ['-c', String(level)];
     let server = sharedHandle;
     if (candidate.server) {
       status('starting its server');
@@ -132,11 +139,11 @@ export function createRounds(plan, deps, onStatus = () => {}) {
       const url = server ? server.url : plan.url;
       if (plan.warmup > 0) {
         status(`warming up ${plan.warmup} s`);
-        if (!(await load(candidate, server, url, ['-t', String(plan.warmup)], who))) return;
+        if (!(await load(candidate, server, url, levelArgs, plan.warmup, who))) return;
       }
       status(plan.maxSeconds === null ? 'loading' : `loading ${plan.maxSeconds} s`);
       const cpuBefore = server ? deps.groupCpuMicros(server.pid) : null;
-      const result = await load(candidate, server, url, [], who);
+      const result = await load(candidate, server, url, levelArgs, 0, who);
       if (!result) return;
       const cpu = server && cpuBefore !== null ? deps.groupCpuMicros(server.pid) - cpuBefore : null;
       // A shared server's peak memory belongs to the whole run, not to one candidate.
@@ -145,9 +152,12 @@ export function createRounds(plan, deps, onStatus = () => {}) {
       records.push({
         round,
         candidate: candidate.name,
+        level,
         rps: seconds > 0 ? Math.round((result.totalRequests / seconds) * 10) / 10 : 0,
         p50: result.percentiles['50'],
         p99: result.percentiles['99'],
+        p999: result.percentiles['99.9'],
+        errors: result.totalErrors,
         requests: result.totalRequests,
         seconds: Math.round(seconds * 1e6) / 1e6,
         clientRuntime: result.runtime,
@@ -168,8 +178,11 @@ export function createRounds(plan, deps, onStatus = () => {}) {
         onStatus(0, -1, plan.sharedServer.name, 'starting the server');
         shared = await startServer(plan.sharedServer, `server ${plan.sharedServer.name}`);
       }
-      for (let round = 1; round <= plan.rounds && !interrupted; round++) {
-        for (let i = 0; i < plan.candidates.length && !interrupted; i++) await measure(round, plan.candidates[i], shared, i);
+      // Level by level, and within a level the rounds interleaved: A B C A B C.
+      for (const level of plan.levels ? plan.levels.values : [null]) {
+        for (let round = 1; round <= plan.rounds && !interrupted; round++) {
+          for (let i = 0; i < plan.candidates.length && !interrupted; i++) await measure(round, plan.candidates[i], shared, i, level);
+        }
       }
       if (shared && !interrupted) await stop(shared);
     } catch (err) {
