@@ -152,6 +152,9 @@ async function toOptions(args) {
   o.socket = flagValue(args, 'socket');
   o.socketPath = flagValue(args, 'unix-socket');
   o.logFile = flagValue(args, 'log-file');
+  o.metrics = flagValue(args, 'metrics');
+  o.metricsLinger = flagValue(args, 'metrics-linger');
+  o.runName = flagValue(args, 'run-name');
   o.feed = flagValue(args, 'feed');
   o.feedOrder = flagValue(args, 'feed-order');
   o.seed = flagValue(args, 'seed');
@@ -338,6 +341,7 @@ async function main() {
   let result;
   try {
     result = await runLoadTest(options, {
+      onMetrics: (url) => console.error(`loadtest: metrics at ${url}`),
       onStart(r) {
         run = r;
         // With --json, stdout holds the document and nothing else.

@@ -8,6 +8,8 @@ import { Run } from './run/run.js';
 import { runOnCores, shareOf } from './run/cores.js';
 import { makeResult } from './run/result.js';
 import { RequestLog, LOG_HEADER } from './run/request-log.js';
+import { metricsText } from './results/metrics-text.js';
+import { serveMetrics } from '../runtimes/metrics-server.js';
 import { VERSION } from './version.js';
 import { parseProxy, proxyFromEnv } from './http1/proxy.js';
 import { runtime, envVar, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile, openFiles, openLogFile } from '../runtimes/index.js';
@@ -120,11 +122,34 @@ export async function runLoadTest(options, hooks = {}) {
   const { config, adapter, run } = await prepare(options);
   checkOpenFiles(config, 1);
   const log = await attachLog(run, options);
+  const metrics = await startMetrics(run, options, hooks);
   if (hooks.onStart) hooks.onStart(run);
   const stats = await run.start();
   // Every line is in the file before the result says the run is over (a failed write rejects).
   if (log !== null) await log.close();
+  if (metrics !== null) await metrics.linger();
   return makeResult(config, stats, describe(adapter));
+}
+
+/**
+ * options.metrics ('HOST:PORT'): the run's figures for a Prometheus, served while it goes and for
+ * options.metricsLinger seconds after, so that the last scrape sees its totals. Returns
+ * { linger() } or null; hooks.onMetrics(url) hears where.
+ */
+async function startMetrics(run, options, hooks) {
+  if (!options || options.metrics === undefined || options.metrics === null || options.metrics === false) return null;
+  const linger = number('metricsLinger', options.metricsLinger, { fallback: 0 });
+  const labels = { run: options.runName || `loadtest-${Date.now().toString(36)}`, runtime: `${runtime.name} ${runtime.version}` };
+  if (options.shard) labels.shard = options.shard;
+  else labels.core = String(options.coreIndex || 0);
+  const server = await serveMetrics(options.metrics, () => metricsText(run.metricsSnapshot(), labels));
+  if (hooks.onMetrics) hooks.onMetrics(server.url);
+  return {
+    async linger() {
+      if (linger > 0) await new Promise((resolve) => setTimeout(resolve, linger * 1000));
+      await server.close();
+    },
+  };
 }
 
 /**
@@ -160,6 +185,8 @@ function shardOf(options) {
 }
 
 async function runOnSeveralCores(options, cores, hooks) {
+  // Each child would serve its own share: the merged view is not there yet.
+  if (options.metrics) throw new Error(`metrics: one process serves its figures; with cores ${cores}, run the shards as separate processes (--shard i/n, each with its --metrics)`);
   const functions = ['statusCallback', 'contentInspector', 'indexParamCallback', 'requestGenerator', 'body'].filter((k) => typeof options[k] === 'function');
   if (functions.length > 0) {
     throw new Error(`cores ${cores}: ${functions.join(', ')} cannot be sent to child processes (give requestGenerator and bodyModule as module paths)`);

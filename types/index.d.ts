@@ -222,6 +222,12 @@ export interface LoadTestOptions {
   thresholds?: string[] | string;
   /** As --log-file: a tab-separated line per request as it ends, to this path. */
   logFile?: string;
+  /** As --metrics: serve the run's figures for Prometheus at http://HOST:PORT/metrics. */
+  metrics?: string;
+  /** Seconds to keep serving them after the run. Default 0. */
+  metricsLinger?: number;
+  /** The metrics' run label. */
+  runName?: string;
   /** Rows whose values fill {{column}} places: a CSV, JSON or NDJSON file's path, or the rows. */
   feed?: string | Array<Record<string, string | number | boolean | null>>;
   feedOrder?: 'sequential' | 'random';

@@ -1,0 +1,133 @@
+// --metrics: the run's figures in Prometheus' text format while it goes: the format checked by
+// promtool, and a real Prometheus scraping a run once a second, whose answers are the run's own.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Histogram } from '../src/run/histogram.js';
+import { metricsText, cumulativeBuckets, BOUNDARIES } from '../src/results/metrics-text.js';
+import { rawServer, ok, spawnScript, startScript } from './servers.js';
+
+const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+const has = (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+const PROMTOOL = has('promtool');
+const PROMETHEUS = has('prometheus');
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const snapshot = (histogram) => ({
+  sent: 12,
+  completed: 10,
+  failed: 2,
+  bytes: 4567,
+  errors: { ECONNRESET: 1, 'check body: \'a "b"\' not found': 1 },
+  statusCounts: { 200: 9, 503: 1 },
+  connections: 3,
+  inFlight: 0,
+  targetRps: 100,
+  achievedRps: 97,
+  histogram,
+  elapsedSeconds: 1.5,
+  done: true,
+});
+
+test('the text: counters by status and reason, gauges, a cumulative histogram in seconds; labels escaped', () => {
+  const h = new Histogram();
+  for (const us of [50, 90, 300, 2000, 2000, 7000, 20000, 3e6, 20e6]) h.record(us);
+  const text = metricsText(snapshot(h), { run: 'r"1\\', runtime: 'node 20', core: '0' });
+  const labels = 'run="r\\"1\\\\",runtime="node 20",core="0"';
+  assert.ok(text.includes(`loadtest_requests_sent_total{${labels}} 12\n`), text);
+  assert.ok(text.includes(`loadtest_requests_completed_total{${labels},status="503"} 1\n`));
+  assert.ok(text.includes(`loadtest_requests_failed_total{${labels},reason="check body: 'a \\"b\\"' not found"} 1\n`));
+  assert.ok(text.includes(`loadtest_target_requests_per_second{${labels}} 100\n`));
+  assert.ok(text.includes('# TYPE loadtest_latency_seconds histogram\n'));
+  assert.deepEqual(cumulativeBuckets(h), [2, 2, 3, 3, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 8, 8, 9]);
+  assert.ok(text.includes(`loadtest_latency_seconds_bucket{${labels},le="0.0001"} 2\n`));
+  assert.ok(text.includes(`loadtest_latency_seconds_bucket{${labels},le="+Inf"} 9\n`));
+  assert.ok(text.includes(`loadtest_latency_seconds_count{${labels}} 9\n`));
+  assert.equal(BOUNDARIES.length, 16);
+});
+
+test('the endpoint while a run goes: promtool accepts it; the counts grow; one line on bad HOST:PORT', { skip: PROMTOOL ? false : 'no promtool (apt-get install prometheus)' }, async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  const port = await freePort();
+  try {
+    const run = startScript(CLI, [server.url, '-t', '3', '-c', '2', '-k', '--quiet', '--metrics', `127.0.0.1:${port}`, '--metrics-linger', '1']);
+    let first = null;
+    for (let i = 0; i < 200 && first === null; i++) {
+      first = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => null);
+      if (first === null) await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.ok(first, 'the endpoint answered');
+    const checked = spawnSync('promtool', ['check', 'metrics'], { input: first });
+    assert.equal(checked.status, 0, `promtool: ${checked.stdout}${checked.stderr}`);
+    const sent = (text) => Number(/loadtest_requests_sent_total\{[^}]*\} (\d+)/.exec(text)[1]);
+    await new Promise((r) => setTimeout(r, 300));
+    const later = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    assert.ok(sent(later) > sent(first), 'the counts grow while the run goes');
+    const done = await run.done;
+    assert.equal(done.code, 0, done.stderr);
+    assert.match(done.stderr, new RegExp(`^loadtest: metrics at http://127\\.0\\.0\\.1:${port}/metrics\\n`));
+    const bad = await spawnScript(CLI, [server.url, '-n', '1', '--metrics', 'nonsense']);
+    assert.equal(bad.code, 2);
+    assert.equal(bad.stderr, "loadtest: --metrics 'nonsense': expected HOST:PORT, e.g. 127.0.0.1:9464 or :9464 (every interface)\n");
+  } finally {
+    await server.close();
+  }
+});
+
+test('a real Prometheus scrapes a 6 s run once a second: its completed count is the run\'s, its p99 within a bucket', { skip: PROMETHEUS ? false : 'no prometheus (apt-get install prometheus)', timeout: 90000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-prometheus-'));
+  const server = await rawServer(({ socket, server: s }) => setTimeout(() => socket.write(ok()), s.requests % 10 === 0 ? 12 : 0));
+  const metricsPort = await freePort();
+  const webPort = await freePort();
+  writeFileSync(join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: loadtest\n    static_configs:\n      - targets: ['127.0.0.1:${metricsPort}']\n`);
+  const prometheus = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${webPort}`], { stdio: 'ignore' });
+  const api = `http://127.0.0.1:${webPort}`;
+  try {
+    assert.ok(await untilAsync(() => fetch(`${api}/-/ready`).then((r) => r.ok, () => false), 30000), 'prometheus ready');
+    const run = await spawnScript(CLI, [server.url, '-t', '6', '-c', '4', '-k', '--json', '--metrics', `127.0.0.1:${metricsPort}`, '--metrics-linger', '3', '--run-name', 'six'], { timeoutMs: 60000 });
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(run.stdout);
+    const query = async (q) => {
+      const body = await (await fetch(`${api}/api/v1/query?query=${encodeURIComponent(q)}`)).json();
+      assert.equal(body.status, 'success', JSON.stringify(body));
+      return body.data.result.length ? Number(body.data.result[0].value[1]) : null;
+    };
+    const completed = await query('sum(loadtest_requests_completed_total{run="six"})');
+    assert.equal(completed, result.totalRequests, 'the last scrape saw the totals');
+    assert.equal(await query('max(loadtest_run_done{run="six"})'), 1);
+    const p99 = await query('histogram_quantile(0.99, sum by (le) (loadtest_latency_seconds_bucket{run="six"}))');
+    const own = result.percentiles['99'] / 1000;
+    const k = BOUNDARIES.findIndex((b) => own <= b);
+    const low = k > 1 ? BOUNDARIES[k - 2] : 0;
+    const high = BOUNDARIES[Math.min(BOUNDARIES.length - 1, k + 1)];
+    assert.ok(p99 >= low && p99 <= high, `PromQL p99 ${p99} s, the run's ${own} s: more than a bucket apart`);
+  } finally {
+    prometheus.kill('SIGTERM');
+    await new Promise((resolve) => (prometheus.exitCode !== null ? resolve() : prometheus.once('exit', resolve)));
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+async function untilAsync(condition, ms) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
