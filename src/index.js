@@ -8,7 +8,8 @@ import { Run } from './run/run.js';
 import { runOnCores, shareOf } from './run/cores.js';
 import { makeResult } from './run/result.js';
 import { RequestLog, LOG_HEADER } from './run/request-log.js';
-import { metricsText } from './results/metrics-text.js';
+import { metricsText, processesText, statsSnapshot } from './results/metrics-text.js';
+import { Histogram } from './run/histogram.js';
 import { serveMetrics } from '../runtimes/metrics-server.js';
 import { VERSION } from './version.js';
 import { parseProxy, proxyFromEnv } from './http1/proxy.js';
@@ -136,13 +137,13 @@ export async function runLoadTest(options, hooks = {}) {
  * options.metricsLinger seconds after, so that the last scrape sees its totals. Returns
  * { linger() } or null; hooks.onMetrics(url) hears where.
  */
-async function startMetrics(run, options, hooks) {
+async function startMetrics(run, options, hooks, render = null) {
   if (!options || options.metrics === undefined || options.metrics === null || options.metrics === false) return null;
   const linger = number('metricsLinger', options.metricsLinger, { fallback: 0 });
   const labels = { run: options.runName || `loadtest-${Date.now().toString(36)}`, runtime: `${runtime.name} ${runtime.version}` };
   if (options.shard) labels.shard = options.shard;
   else labels.core = String(options.coreIndex || 0);
-  const server = await serveMetrics(options.metrics, () => metricsText(run.metricsSnapshot(), labels));
+  const server = await serveMetrics(options.metrics, render ? () => render(labels) : () => metricsText(run.metricsSnapshot(), labels));
   if (hooks.onMetrics) hooks.onMetrics(server.url);
   return {
     async linger() {
@@ -185,8 +186,6 @@ function shardOf(options) {
 }
 
 async function runOnSeveralCores(options, cores, hooks) {
-  // Each child would serve its own share: the merged view is not there yet.
-  if (options.metrics) throw new Error(`metrics: one process serves its figures; with cores ${cores}, run the shards as separate processes (--shard i/n, each with its --metrics)`);
   const functions = ['statusCallback', 'contentInspector', 'indexParamCallback', 'requestGenerator', 'body'].filter((k) => typeof options[k] === 'function');
   if (functions.length > 0) {
     throw new Error(`cores ${cores}: ${functions.join(', ')} cannot be sent to child processes (give requestGenerator and bodyModule as module paths)`);
@@ -211,14 +210,22 @@ async function runOnSeveralCores(options, cores, hooks) {
     signal: undefined,
     failFast: options.failFast,
     logAppend: Boolean(options.logFile),
+    // The parent serves --metrics for every child; each sends it its figures.
+    metrics: undefined,
+    metricsFromChildren: Boolean(options.metrics),
   };
-  const onStart = (handle) => {
-    if (options.signal) options.signal.addEventListener('abort', () => handle.stop(), { once: true });
-    if (hooks.onStart) hooks.onStart(handle);
+  let handle = null;
+  const onStart = (h) => {
+    handle = h;
+    if (options.signal) options.signal.addEventListener('abort', () => h.stop(), { once: true });
+    if (hooks.onStart) hooks.onStart(h);
   };
+  // --metrics: one endpoint, each child's figures as its own series (core="0", "1", ...).
+  const metrics = await startMetrics(null, options, hooks, (labels) => processesText(childSeries(handle, labels)));
   const writes = options.logFile ? [options.logFile] : [];
   const spawn = (script) => spawnChild(script, {}, { unixSocket: config.socketPath, writes, load: true });
   const { stats, childErrors } = await runOnCores(childOptions, used, spawn, WORKER, { onStart });
+  if (metrics !== null) await metrics.linger();
   return makeResult(config, stats, { ...describe(adapter), cores: used, childErrors });
 }
 
@@ -237,6 +244,18 @@ function checkOpenFiles(config, processes) {
   const per = processes > 1 ? ` per process (${wanted} on ${processes} cores)` : '';
   const needed = files.limit - files.free + each + SPARE_FILES;
   throw new Error(`${each} connections${per} need ${each} open files, but the open-file limit (ulimit -n) is ${files.limit} and ${files.free} are free: raise it (ulimit -n ${needed}), lower -c, or spread the load with --cores or --shard`);
+}
+
+// The figures of each child of --cores that has sent any: its latest, or once it is done its result's.
+function childSeries(handle, labels) {
+  if (handle === null || !handle.metrics) return [];
+  const out = [];
+  handle.metrics().forEach((m, i) => {
+    if (m === null) return;
+    const s = m.final ? statsSnapshot(m) : { ...m, histogram: Histogram.fromJSON(m.histogram) };
+    out.push({ s, labels: { ...labels, core: String(i) } });
+  });
+  return out;
 }
 
 function describe(adapter) {

@@ -131,3 +131,25 @@ async function untilAsync(condition, ms) {
   }
   return false;
 }
+
+test('--cores 2: the parent serves each child as its series (core="0", "1"); once done they sum to the result', { timeout: 60000 }, async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  const port = await freePort();
+  try {
+    const run = startScript(CLI, [server.url, '-t', '2', '-c', '4', '-k', '--cores', '2', '--json', '--metrics', `127.0.0.1:${port}`, '--metrics-linger', '2']);
+    let text = '';
+    const done = (t) => (t.match(/loadtest_run_done\{[^}]*\} 1/g) || []).length === 2;
+    for (let i = 0; i < 600 && !done(text); i++) {
+      text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => '');
+      if (!done(text)) await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.ok(done(text), `both children done in:\n${text}`);
+    const result = JSON.parse((await run.done).stdout);
+    const completed = [...text.matchAll(/^loadtest_requests_completed_total\{[^}]*core="(\d)"[^}]*\} (\d+)$/gm)];
+    assert.deepEqual(completed.map((m) => m[1]).sort(), ['0', '1']);
+    assert.equal(completed.reduce((sum, m) => sum + Number(m[2]), 0), result.totalRequests);
+    if (PROMTOOL) assert.equal(spawnSync('promtool', ['check', 'metrics'], { input: text }).status, 0);
+  } finally {
+    await server.close();
+  }
+});

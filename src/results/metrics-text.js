@@ -38,18 +38,54 @@ export function cumulativeBuckets(histogram) {
 }
 
 /**
- * The exposition text. `s`: { sent, completed, failed, bytes, errors: { reason: n },
+ * The exposition text of one process, or of several (the children of --cores, each its own
+ * series by its `core` label). `s`: { sent, completed, failed, bytes, errors: { reason: n },
  * statusCounts: { code: n }, connections, inFlight, targetRps (or null), achievedRps (the last
  * closed second's, or null), histogram (a Histogram of the closed seconds' latencies, µs),
- * elapsedSeconds, done }; `labels`: the run's labels ({ run, runtime, core or shard }).
+ * elapsedSeconds, done }; `labels`: its labels ({ run, runtime, core or shard }).
  */
 export function metricsText(s, labels) {
+  return processesText([{ s, labels }]);
+}
+
+/** A finished process's figures from its Stats (a --cores child's result). */
+export function statsSnapshot(stats) {
+  const statusCounts = {};
+  for (let code = 0; code < stats.statusCounts.length; code++) if (stats.statusCounts[code] > 0) statusCounts[code] = stats.statusCounts[code];
+  const last = stats.series[stats.series.length - 1];
+  return {
+    sent: stats.sent,
+    completed: stats.completed,
+    failed: stats.failed,
+    bytes: stats.bytes,
+    errors: stats.errors,
+    statusCounts,
+    connections: 0,
+    inFlight: 0,
+    targetRps: null,
+    achievedRps: last === undefined || !last.durationMs ? null : Math.round((last.completed * 1000) / last.durationMs),
+    histogram: stats.histogram,
+    elapsedSeconds: stats.elapsedMs / 1000,
+    done: true,
+  };
+}
+
+/** The exposition text of several processes: [{ s, labels }], each family once. */
+export function processesText(processes) {
+  const families = new Map();
+  for (const { s, labels } of processes) addSamples(families, s, labels);
   const lines = [];
+  for (const [name, { type, help, samples }] of families) lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, ...samples);
+  return lines.join('\n') + '\n';
+}
+
+function addSamples(families, s, labels) {
   const base = labelText(labels);
   const withBase = (extra) => (extra ? `{${base}${base ? ',' : ''}${extra}}` : base ? `{${base}}` : '');
   const family = (name, type, help, samples) => {
-    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
-    for (const [suffix, extra, value] of samples) lines.push(`${name}${suffix}${withBase(extra)} ${num(value)}`);
+    if (!families.has(name)) families.set(name, { type, help, samples: [] });
+    const out = families.get(name).samples;
+    for (const [suffix, extra, value] of samples) out.push(`${name}${suffix}${withBase(extra)} ${num(value)}`);
   };
   family('loadtest_requests_sent_total', 'counter', 'Requests sent.', [['', '', s.sent]]);
   family('loadtest_requests_completed_total', 'counter', 'Requests that got a response, by status.', Object.entries(s.statusCounts).map(([code, n]) => ['', `status=${quoted(code)}`, n]));
@@ -69,5 +105,4 @@ export function metricsText(s, labels) {
     ['_sum', '', s.histogram.sum / 1e6],
     ['_count', '', s.histogram.count],
   ]);
-  return lines.join('\n') + '\n';
 }

@@ -89,6 +89,8 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
         const [sent, completed, failed, p99] = line.slice(9).split(' ');
         Object.assign(state[i], { sent: Number(sent), completed: Number(completed), failed: Number(failed) });
         state[i].p99Ms = p99 === undefined || p99 === '-' ? null : Number(p99);
+      } else if (line.startsWith('metrics ')) {
+        state[i].metrics = JSON.parse(line.slice(8));
       } else if (line.startsWith('fail ')) {
         state[i].failure = line.slice(5);
       }
@@ -107,8 +109,10 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
     p99Ms: p99s().length > 0 ? Math.max(...p99s()) : null,
   });
   const config = { maxRequests: options.maxRequests, maxSeconds: options.maxSeconds };
+  // --metrics: each child's latest figures (a second old at most), then its result's.
+  const metrics = () => state.map((s) => (s.result ? { ...s.result, done: true, final: true } : s.metrics || null));
   // The children's results say they were interrupted: they were sent `stop`.
-  if (hooks.onStart) hooks.onStart({ stop, interrupt: stop, snapshot, config, get stopping() { return stopping; } });
+  if (hooks.onStart) hooks.onStart({ stop, interrupt: stop, snapshot, metrics, config, get stopping() { return stopping; } });
 
   const readyTimer = setTimeout(() => {
     children.forEach((child, i) => {
@@ -139,7 +143,7 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
     const why = s.failure || lastLine(children[i].stderrTail()) || status.error || 'no result';
     childErrors.push(`child ${i + 1} of ${cores} ${s.result ? 'reported, then ' : ''}${how}: ${why}`);
   });
-  return { stats, childErrors, cores };
+  return { stats, childErrors, cores, children: state.map((s) => s.result) };
 }
 
 function lastLine(text) {

@@ -160,6 +160,8 @@ export function configure(options, { version, resolvedHost }) {
     // Wall-clock ms: begin then (shards, children), and with maxSeconds stop at startAt + maxSeconds.
     startAt: number('startAt', options.startAt, { integer: true, fallback: 0 }),
     shard: options.shard || null,
+    // A child of --cores whose parent serves --metrics: it sends its figures once a second.
+    metricsFromChildren: Boolean(options.metricsFromChildren),
     thresholds: parseThresholds(options.thresholds),
     instanceIndex: instances++,
     version,

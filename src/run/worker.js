@@ -47,8 +47,16 @@ onStdinLine(async (line) => {
       const s = prepared.run.snapshot();
       writeLine(`progress ${s.sent} ${s.completed} ${s.failed} ${s.p99Ms === null ? '-' : s.p99Ms}`);
     }, 250);
+    // --metrics: the figures the parent serves for this child, once a second (not per request).
+    const metrics = prepared.run.config.metricsFromChildren
+      ? setInterval(() => {
+          const m = prepared.run.metricsSnapshot();
+          writeLine(`metrics ${JSON.stringify({ ...m, histogram: m.histogram.toJSON() })}`);
+        }, 1000)
+      : null;
     const stats = await prepared.run.start();
     clearInterval(progress);
+    if (metrics !== null) clearInterval(metrics);
     await report(stats);
   } else if (line === 'stop' && prepared) {
     if (started) return prepared.run.interrupt();
