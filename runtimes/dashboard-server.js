@@ -5,6 +5,8 @@
 // hour), so that a page opened late, or reconnecting, still draws the whole run.
 
 import http from 'node:http';
+// Deno's global timers are the web's (a number, no unref()); these are the same on the three.
+import { setInterval, clearInterval } from 'node:timers';
 import { dashboardPage, DASHBOARD_CSP } from '../src/results/dashboard-page.js';
 
 // Loopback names only: a page elsewhere that rebinds its own name to 127.0.0.1 (DNS rebinding)
@@ -64,6 +66,13 @@ export async function serveDashboard(port, { title = '' } = {}) {
     server.listen(wanted, '127.0.0.1', resolve);
   });
   const bound = server.address().port;
+  // A comment line now and then: a stream that goes quiet (the run's end, a long first second)
+  // would otherwise be cut by an idle timeout on the way (a proxy, Bun's server), and a page gone
+  // is noticed.
+  const beat = setInterval(() => {
+    for (const res of streams) res.write(': \n\n');
+  }, 5000);
+  beat.unref();
 
   const send = (event, data) => {
     const text = frame(sent.length + 1, event, data);
@@ -85,6 +94,7 @@ export async function serveDashboard(port, { title = '' } = {}) {
     close() {
       if (closed) return Promise.resolve();
       closed = true;
+      clearInterval(beat);
       for (const res of streams) res.end();
       streams.clear();
       return new Promise((resolve) => {
