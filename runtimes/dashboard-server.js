@@ -33,7 +33,8 @@ export async function serveDashboard(port, { title = '' } = {}) {
   let closed = false;
 
   const server = http.createServer((req, res) => {
-    const path = new URL(req.url, 'http://127.0.0.1').pathname;
+    // Split, not new URL(): a request line it cannot parse must not throw in the run.
+    const path = String(req.url).split('?')[0];
     const plain = (status, text, extra = {}) => res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...extra }).end(`${text}\n`);
     if (!LOCAL.test(req.headers.host || '')) return plain(403, 'loadtest: the dashboard answers on 127.0.0.1 and localhost only');
     const known = path === '/' || path === '/events' || path === '/report.html';
@@ -51,6 +52,7 @@ export async function serveDashboard(port, { title = '' } = {}) {
     // A browser that lost the stream asks again from the last event it got.
     const after = Number(req.headers['last-event-id']) || 0;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' });
+    if (req.method === 'HEAD') return res.end();
     // Written at once, so that the headers go now even with nothing to replay yet; a retry a
     // little quicker than the browser's 3 s default.
     res.write(`retry: 1000\n\n${sent.filter(([id]) => id > after).map(([, text]) => text).join('')}`);

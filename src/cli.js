@@ -53,6 +53,12 @@ function parseArgs(args) {
     },
   });
   if (unknown) throw new UsageError(`unknown option '${unknown}' (see loadtest --help)`);
+  // --dashboard [PORT]: a value that is not a port is the next argument (the URL), given back.
+  if (parsed.dashboard !== undefined) {
+    const v = last(parsed.dashboard);
+    if (v !== '' && !/^\d+$/.test(v)) parsed._.push(v);
+    parsed.dashboard = /^\d+$/.test(v) ? Number(v) : true;
+  }
   return parsed;
 }
 
@@ -154,6 +160,7 @@ async function toOptions(args) {
   o.logFile = flagValue(args, 'log-file');
   o.metrics = flagValue(args, 'metrics');
   o.metricsLinger = flagValue(args, 'metrics-linger');
+  if (args.dashboard !== undefined) o.dashboard = args.dashboard;
   o.runName = flagValue(args, 'run-name');
   o.feed = flagValue(args, 'feed');
   o.feedOrder = flagValue(args, 'feed-order');
@@ -342,6 +349,7 @@ async function main() {
   try {
     result = await runLoadTest(options, {
       onMetrics: (url) => console.error(`loadtest: metrics at ${url}`),
+      onDashboard: (url) => console.error(`loadtest: dashboard at ${url}`),
       onStart(r) {
         run = r;
         // With --json, stdout holds the document and nothing else.

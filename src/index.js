@@ -11,6 +11,9 @@ import { RequestLog, LOG_HEADER } from './run/request-log.js';
 import { metricsText, processesText, statsSnapshot } from './results/metrics-text.js';
 import { Histogram } from './run/histogram.js';
 import { serveMetrics } from '../runtimes/metrics-server.js';
+import { serveDashboard } from '../runtimes/dashboard-server.js';
+import { formatReport } from './results/report.js';
+import { htmlReport } from './results/html-report.js';
 import { VERSION } from './version.js';
 import { parseProxy, proxyFromEnv } from './http1/proxy.js';
 import { runtime, envVar, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile, openFiles, openLogFile } from '../runtimes/index.js';
@@ -119,38 +122,127 @@ export async function runLoadTest(options, hooks = {}) {
   const cores = number('cores', options && options.cores, { integer: true, min: 1, fallback: 1 });
   const machine = availableCores();
   if (cores > machine) throw new Error(`cores ${cores}: this machine has ${machine}`);
+  // Checked before the run, not at its end.
+  if (options) number('metricsLinger', options.metricsLinger, { fallback: 0 });
   if (cores > 1) return runOnSeveralCores(options, cores, hooks);
   const { config, adapter, run } = await prepare(options);
   checkOpenFiles(config, 1);
   const log = await attachLog(run, options);
   const metrics = await startMetrics(run, options, hooks);
+  const dashboard = await startDashboard(options, hooks, runSeconds(run));
   if (hooks.onStart) hooks.onStart(run);
   const stats = await run.start();
   // Every line is in the file before the result says the run is over (a failed write rejects).
   if (log !== null) await log.close();
-  if (metrics !== null) await metrics.linger();
-  return makeResult(config, stats, describe(adapter));
+  const result = makeResult(config, stats, describe(adapter));
+  await linger(options, metrics, dashboard, result);
+  return result;
+}
+
+// After the run: the dashboard shows the result, and both endpoints stay up options.metricsLinger
+// seconds, so that the last scrape sees the totals and the page can still be saved.
+async function linger(options, metrics, dashboard, result) {
+  if (dashboard !== null) dashboard.finish(result, options);
+  if (metrics === null && dashboard === null) return;
+  const seconds = number('metricsLinger', options.metricsLinger, { fallback: 0 });
+  if (seconds > 0) await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  if (metrics !== null) await metrics.close();
+  if (dashboard !== null) await dashboard.close();
 }
 
 /**
- * options.metrics ('HOST:PORT'): the run's figures for a Prometheus, served while it goes and for
- * options.metricsLinger seconds after, so that the last scrape sees its totals. Returns
- * { linger() } or null; hooks.onMetrics(url) hears where.
+ * options.dashboard (a port, or true for a free one): the run's live page on 127.0.0.1, fed
+ * each second by `next()` (an event, or null when there is nothing new). hooks.onDashboard(url)
+ * hears where. Returns { finish(result), close() } or null.
+ */
+async function startDashboard(options, hooks, next) {
+  if (!options || options.dashboard === undefined || options.dashboard === null || options.dashboard === false) return null;
+  const server = await serveDashboard(options.dashboard === true ? 0 : options.dashboard, { title: String(options.url || '') });
+  if (hooks.onDashboard) hooks.onDashboard(server.url);
+  const timer = setInterval(() => {
+    for (let e = next(); e !== null; e = next()) server.push(e);
+  }, 250);
+  return {
+    finish(result) {
+      clearInterval(timer);
+      for (let e = next(); e !== null; e = next()) server.push(e);
+      const doc = JSON.parse(JSON.stringify(result));
+      const summary = { totalRequests: result.totalRequests, totalErrors: result.totalErrors, effectiveRps: result.effectiveRps, percentiles: { 50: result.percentiles[50], 99: result.percentiles[99] }, maxLatencyMs: result.maxLatencyMs };
+      server.finish({ report: formatReport(result, false), summary, html: htmlReport(doc, { command: options.output ? options.output.command : undefined, generatedAt: Date.now() }) });
+    },
+    close: () => server.close(),
+  };
+}
+
+// A run's seconds for the dashboard: each closed second of its series once, with the totals so far.
+function runSeconds(run) {
+  let shown = 0;
+  const totals = { sent: 0, completed: 0, failed: 0 };
+  return () => {
+    const series = run.stats.series;
+    if (shown >= series.length) return null;
+    const e = series[shown++];
+    totals.sent += e.sent;
+    totals.completed += e.completed;
+    totals.failed += e.errors;
+    return {
+      second: e.second,
+      elapsedSeconds: e.second - 1 + e.durationMs / 1000,
+      ...totals,
+      rps: e.durationMs > 0 ? Math.round((e.completed * 1000) / e.durationMs) : 0,
+      p50Ms: e.p50Ms,
+      p99Ms: e.p99Ms,
+      errors: e.errors,
+      connections: e.connections,
+      done: false,
+    };
+  };
+}
+
+// The children of --cores, for the dashboard: their summed counters each second (the largest
+// child's p99: an upper bound of the run's; no p50).
+function coresSeconds(getHandle) {
+  let last = null;
+  let second = 0;
+  let at = Date.now();
+  return () => {
+    const handle = getHandle();
+    if (handle === null || Date.now() - at < 1000) return null;
+    const s = handle.snapshot();
+    const now = Date.now();
+    const ended = s.completed + s.failed;
+    const before = last === null ? { ended: 0, failed: 0 } : last;
+    const event = {
+      second: ++second,
+      elapsedSeconds: s.elapsedMs / 1000,
+      sent: s.sent,
+      completed: s.completed,
+      failed: s.failed,
+      rps: Math.round(((ended - before.ended) * 1000) / (now - at)),
+      p50Ms: null,
+      p99Ms: s.p99Ms,
+      errors: s.failed - before.failed,
+      connections: null,
+      done: false,
+    };
+    last = { ended, failed: s.failed };
+    at = now;
+    return event;
+  };
+}
+
+/**
+ * options.metrics ('HOST:PORT'): the run's figures for a Prometheus, served while it goes (and
+ * after: linger()). Returns the server ({ url, close() }) or null; hooks.onMetrics(url) hears where.
  */
 async function startMetrics(run, options, hooks, render = null) {
   if (!options || options.metrics === undefined || options.metrics === null || options.metrics === false) return null;
-  const linger = number('metricsLinger', options.metricsLinger, { fallback: 0 });
   const labels = { run: options.runName || `loadtest-${Date.now().toString(36)}`, runtime: `${runtime.name} ${runtime.version}` };
   if (options.shard) labels.shard = options.shard;
   else labels.core = String(options.coreIndex || 0);
   const server = await serveMetrics(options.metrics, render ? () => render(labels) : () => metricsText(run.metricsSnapshot(), labels));
   if (hooks.onMetrics) hooks.onMetrics(server.url);
-  return {
-    async linger() {
-      if (linger > 0) await new Promise((resolve) => setTimeout(resolve, linger * 1000));
-      await server.close();
-    },
-  };
+  return server;
 }
 
 /**
@@ -222,11 +314,13 @@ async function runOnSeveralCores(options, cores, hooks) {
   };
   // --metrics: one endpoint, each child's figures as its own series (core="0", "1", ...).
   const metrics = await startMetrics(null, options, hooks, (labels) => processesText(childSeries(handle, labels)));
+  const dashboard = await startDashboard(options, hooks, coresSeconds(() => handle));
   const writes = options.logFile ? [options.logFile] : [];
   const spawn = (script) => spawnChild(script, {}, { unixSocket: config.socketPath, writes, load: true });
   const { stats, childErrors } = await runOnCores(childOptions, used, spawn, WORKER, { onStart });
-  if (metrics !== null) await metrics.linger();
-  return makeResult(config, stats, { ...describe(adapter), cores: used, childErrors });
+  const result = makeResult(config, stats, { ...describe(adapter), cores: used, childErrors });
+  await linger(options, metrics, dashboard, result);
+  return result;
 }
 
 // Files the runtime may open meanwhile (its own pipes, a module, a DNS socket), beyond one per connection.

@@ -12,12 +12,23 @@ import net from 'node:net';
 import { serveDashboard } from '../runtimes/dashboard-server.js';
 import { dashboardPage } from '../src/results/dashboard-page.js';
 import { CHROMIUM, CHROMIUM_OWN } from './chromium.js';
-import { runCommand, sleep } from './servers.js';
+import { fileURLToPath } from 'node:url';
+import { runCommand, sleep, rawServer, ok, startScript } from './servers.js';
+
+const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
 const second = (n) => ({ second: n, elapsedSeconds: n, sent: 100 * n, completed: 98 * n, failed: n - 1, rps: 90 + n, p50Ms: 1 + n / 10, p99Ms: 5 + n, errors: n % 2, connections: 4, done: false });
 const SUMMARY = { totalRequests: 600, totalErrors: 3, effectiveRps: 97.5, percentiles: { 50: 1.25, 99: 9.5 }, maxLatencyMs: 31.5 };
 const REPORT = 'Target URL:          http://127.0.0.1:1/<b>x</b>\nCompleted requests:  600\n';
 const HTML = '<!DOCTYPE html><title>the report</title><p>the --html page</p>';
+
+const TIMEOUT = Symbol('timeout');
+
+/** What `promise` resolves to, or TIMEOUT after `ms`; the timer does not outlive it (node would wait for it before exiting). */
+function within(promise, ms) {
+  let timer;
+  return Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, ms), TIMEOUT)))]).finally(() => clearTimeout(timer));
+}
 
 /** The SSE frames read from `url` until `until(frames)` holds or `ms` pass: [{ id, event, data }]. */
 async function readEvents(url, until, ms = 5000, headers = {}) {
@@ -33,9 +44,8 @@ async function readEvents(url, until, ms = 5000, headers = {}) {
   const deadline = Date.now() + ms;
   try {
     while (!until(frames) && Date.now() < deadline) {
-      const timer = sleep(deadline - Date.now()).then(() => ({ timeout: true }));
-      const chunk = await Promise.race([reader.read(), timer]);
-      if (chunk.timeout || chunk.done) break;
+      const chunk = await within(reader.read(), deadline - Date.now());
+      if (chunk === TIMEOUT || chunk.done) break;
       text += decoder.decode(chunk.value, { stream: true });
       let end;
       while ((end = text.indexOf('\n\n')) >= 0) {
@@ -130,8 +140,8 @@ test('the dashboard server: close() ends open streams; a port in use is a one-li
   await board.close();
   assert.ok(Date.now() - started < 2000, 'close() waited for the open stream');
   // The stream ends (or, on some runtimes, errors) once the server is gone.
-  const end = await Promise.race([reader.read().then((r) => (r.done ? 'ended' : 'more'), () => 'ended'), sleep(3000).then(() => 'open')]);
-  assert.notEqual(end, 'open');
+  const end = await within(reader.read().then((r) => (r.done ? 'ended' : 'more'), () => 'ended'), 3000);
+  assert.equal(end, 'ended');
   controller.abort();
   assert.equal(await listening(board.port), false);
 
@@ -270,6 +280,75 @@ test('the dashboard in headless Chromium: live seconds, then the final report, n
     clearInterval(timer);
     await proxy.close();
     await board.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the dashboard in headless Chromium: a run gone without its end leaves its last second shown, and says so', { skip: CHROMIUM ? false : 'no chromium at /usr/bin/chromium (apt-get install chromium)', timeout: 120000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-dashboard-'));
+  const board = await serveDashboard(0, { title: 'http://127.0.0.1:1/' });
+  const proxy = await pageProxy(board.port);
+  try {
+    for (let n = 1; n <= 3; n++) board.push(second(n));
+    // The stream ends without a done event: the page keeps trying (in virtual time), and the
+    // budget runs out.
+    const gone = (async () => {
+      const deadline = Date.now() + 30000;
+      while (!proxy.paths.includes('/events') && Date.now() < deadline) await sleep(20);
+      await sleep(300);
+      await board.close();
+    })();
+    const { dom } = await openUrlInChromium(board.url, proxy.port, join(dir, 'profile'), 3000);
+    await gone;
+    assert.equal(byId(dom, 'updates'), 'updates: 3');
+    assert.match(dom, /<span id="status" class="lost">(reconnecting|disconnected)<\/span>/);
+    const last = second(3);
+    for (const key of ['sent', 'completed', 'connections', 'elapsedSeconds']) assert.equal(statValue(dom, key), last[key], key);
+    assert.equal(statValue(dom, 'errors'), second(1).errors + second(2).errors + last.errors);
+    assert.equal(statValue(dom, 'rps'), last.rps);
+    assert.equal(statValue(dom, 'p50'), last.p50Ms);
+    assert.equal(statValue(dom, 'p99'), last.p99Ms);
+    assert.ok(dom.includes('>3.0 s<') && dom.includes(`>${last.p99Ms} ms<`), 'the figures are shown');
+    assert.equal(byId(dom, 'report'), null);
+    assert.ok(!dom.includes('id="save"'));
+  } finally {
+    await proxy.close();
+    await board.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a real 5 s run with --dashboard: the page updates at least three times, then shows the run\'s own figures', { skip: CHROMIUM ? false : 'no chromium at /usr/bin/chromium (apt-get install chromium)', timeout: 120000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-dashboard-run-'));
+  const target = await rawServer(({ socket }) => socket.write(ok()));
+  const port = await new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+  const proxy = await pageProxy(port);
+  try {
+    const run = startScript(CLI, [target.url, '-t', '5', '-c', '2', '-k', '--json', '--dashboard', String(port), '--metrics-linger', '3']);
+    const deadline = Date.now() + 30000;
+    while (!(await fetch(`http://127.0.0.1:${port}/`).then((r) => r.ok, () => false)) && Date.now() < deadline) await sleep(50);
+    // The page opens during the run; its stream closes with the done event, then the DOM is dumped.
+    const { dom, console: lines } = await openUrlInChromium(`http://127.0.0.1:${port}/`, proxy.port, join(dir, 'profile'), 5000);
+    const done = await run.done;
+    assert.equal(done.code, 0, done.stderr);
+    assert.match(done.stderr, new RegExp(`loadtest: dashboard at http://127\\.0\\.0\\.1:${port}/`));
+    const result = JSON.parse(done.stdout);
+    assert.deepEqual(lines, []);
+    assert.deepEqual(proxy.hosts.filter((h) => h !== `127.0.0.1:${port}` && !CHROMIUM_OWN.test(h)), []);
+    const updates = Number((/updates: (\d+)/.exec(byId(dom, 'updates') || '') || [])[1]);
+    assert.ok(updates >= 3, `updates: ${updates}`);
+    assert.equal(byId(dom, 'status'), 'done');
+    assert.equal(statValue(dom, 'totalRequests'), result.totalRequests);
+    assert.equal(statValue(dom, 'effectiveRps'), result.effectiveRps);
+    assert.ok(unescape(byId(dom, 'report')).includes(`Completed requests:  ${result.totalRequests}`));
+  } finally {
+    await proxy.close();
+    await target.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

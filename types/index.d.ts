@@ -224,7 +224,9 @@ export interface LoadTestOptions {
   logFile?: string;
   /** As --metrics: serve the run's figures for Prometheus at http://HOST:PORT/metrics. */
   metrics?: string;
-  /** Seconds to keep serving them after the run. Default 0. */
+  /** As --dashboard: a live page of the run on 127.0.0.1 at this port (true: a free one). */
+  dashboard?: number | true;
+  /** Seconds to keep serving the metrics and the dashboard after the run. Default 0. */
   metricsLinger?: number;
   /** The metrics' run label. */
   runName?: string;

@@ -9,7 +9,7 @@ export const STRINGS = {
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
   'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har', 'pipeline', 'max-body', 'streams', 'log-file',
-  'feed', 'feed-order', 'seed', 'urls', 'check', 'metrics', 'metrics-linger', 'run-name'];
+  'feed', 'feed-order', 'seed', 'urls', 'check', 'metrics', 'metrics-linger', 'run-name', 'dashboard'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
 export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json', 'http2', 'probe'];
 
@@ -100,7 +100,10 @@ Output:
       --html F               write a self-contained HTML page with plots to F (default: none)
       --metrics HOST:PORT    serve the run's figures for Prometheus at http://HOST:PORT/metrics
                              while it goes (:PORT: every interface) (default: none)
-      --metrics-linger S     keep serving them S seconds after the run (default 0)
+      --dashboard [PORT]     a live page of the run at http://127.0.0.1:PORT/, updated each
+                             second, then its report (default: none; without PORT a free one)
+      --metrics-linger S     keep serving the metrics and the dashboard S seconds after the run
+                             (default 0)
       --run-name NAME        the metrics' run label (default: loadtest-<start time>)
       --log-file F           write a line per request as it ends to F, tab-separated: start,
                              latency, wait, status or reason, bytes, connection, entry, core

@@ -6,28 +6,18 @@
 
 import { escapeHtml, COLORS } from './svg-chart.js';
 import { VERSION } from '../version.js';
+import { STYLE as PAGE_STYLE } from './html-report.js';
 
 /** The page's policy: its own inline script and style, and a connection back to where it came from. */
 export const DASHBOARD_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:";
 
-// The --html page's look (src/results/html-report.js), the rules this page uses.
-const STYLE = `
-body { font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 24px auto; max-width: 1500px; padding: 0 16px; color: #1f2937; }
-h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; }
-.url { font-family: ui-monospace, monospace; word-break: break-all; color: #374151; }
+// The --html page's look (src/results/html-report.js), and the rules of this page's own parts.
+const STYLE =
+  PAGE_STYLE +
+  `
 .state { color: #6b7280; margin-top: 6px; } #status { font-weight: 600; color: #374151; } #status.done { color: #059669; } #status.lost { color: #dc2626; }
-.stats { display: flex; flex-wrap: wrap; gap: 8px; margin: 16px 0; }
-.stat { border: 1px solid #e5e7eb; border-radius: 6px; padding: 6px 12px; min-width: 96px; }
-.stat .label { display: block; font-size: 12px; color: #6b7280; } .stat .value { font-size: 18px; font-weight: 600; font-variant-numeric: tabular-nums; }
-.stat.bad .value { color: #dc2626; }
-.charts { display: flex; flex-wrap: wrap; gap: 12px; }
-figure { margin: 0; border: 1px solid #e5e7eb; border-radius: 6px; padding: 8px; }
-figcaption { font-weight: 600; margin-bottom: 4px; } figcaption small { font-weight: 400; color: #6b7280; }
-svg.chart { display: block; max-width: 100%; height: auto; font-size: 11px; }
-svg .grid { stroke: #eef0f3; } svg .frame { fill: none; stroke: #9ca3af; }
-svg .tick, svg .legend { fill: #4b5563; } svg .axis { fill: #374151; font-size: 12px; }
+.stat .value { font-variant-numeric: tabular-nums; }
 pre#report { border: 1px solid #e5e7eb; border-radius: 6px; padding: 8px 12px; overflow-x: auto; font: 13px/1.4 ui-monospace, monospace; }
-.note { color: #6b7280; } footer { margin-top: 32px; color: #6b7280; font-size: 12px; }
 `;
 
 // The page's script: no template literal in it, so that this module's own cannot end early.
@@ -43,8 +33,9 @@ let lastId = 0;
 let errorsSoFar = 0;
 
 const num = (v) => (typeof v === 'number' && isFinite(v) ? v : null);
-// As the --html page's plots: at most 4 significant digits.
-const fmt = (v) => (num(v) === null ? '–' : String(Number(v.toPrecision(4))));
+// As the --html page's plots, at most 4 significant digits; counts past 1000 whole (a count of
+// 123456 is not 123500).
+const fmt = (v) => (num(v) === null ? '–' : Math.abs(v) >= 1000 ? String(Math.round(v)) : String(Number(v.toPrecision(4))));
 const ms = (v) => (num(v) === null ? '–' : fmt(v) + ' ms');
 
 function node(tag, attrs, text, ns) {
@@ -78,7 +69,8 @@ function plot(svg, series, yTitle, unit) {
   const w = W - PAD.left - PAD.right, h = H - PAD.top - PAD.bottom;
   const xs = seconds.map((s) => s.second);
   const x0 = xs[0] - 0.5, x1 = xs[xs.length - 1] + 0.5;
-  const top = Math.max(0, ...series.flatMap((s) => s.points.map((p) => p[1]).filter((v) => v !== null)));
+  // Not Math.max(...values): a day's run has more seconds than a call takes arguments.
+  const top = series.reduce((m, s) => s.points.reduce((n, p) => (p[1] !== null && p[1] > n ? p[1] : n), m), 0);
   const yt = niceTicks(0, top > 0 ? top : 1);
   const step = yt.length > 1 ? yt[1] - yt[0] : 1;
   if (yt[yt.length - 1] < top) yt.push(Number((yt[yt.length - 1] + step).toPrecision(12)));

@@ -10,7 +10,8 @@ import { describeActual } from './thresholds.js';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
-const STYLE = `
+/** The page's look, which the live dashboard (dashboard-page.js) shares. */
+export const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 24px auto; max-width: 1500px; padding: 0 16px; color: #1f2937; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; } h3 { font-size: 15px; margin: 8px 0; }
 .url { font-family: ui-monospace, monospace; word-break: break-all; color: #374151; }

@@ -48,10 +48,12 @@ export function metricsText(s, labels) {
   return processesText([{ s, labels }]);
 }
 
-/** A finished process's figures from its Stats (a --cores child's result). */
+/** A process's figures from its Stats: a --cores child's result, or (with the run's gauges) the run's own. */
 export function statsSnapshot(stats) {
+  // Responses a contentInspector marked count under their status too, as the result's statusCodes.
   const statusCounts = {};
   for (let code = 0; code < stats.statusCounts.length; code++) if (stats.statusCounts[code] > 0) statusCounts[code] = stats.statusCounts[code];
+  for (const k in stats.customErrors) statusCounts[parseInt(k, 10)] = (statusCounts[parseInt(k, 10)] || 0) + stats.customErrors[k];
   const last = stats.series[stats.series.length - 1];
   return {
     sent: stats.sent,

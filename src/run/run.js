@@ -7,6 +7,7 @@
 import { IDEMPOTENT } from '../driver.js';
 import { Stats } from './stats.js';
 import { reportResponse, reportFailure } from './callbacks.js';
+import { statsSnapshot } from '../results/metrics-text.js';
 import { closeSecond } from './series.js';
 import { StageSchedule, connectionsAt, stagesDuration, targetAt } from './stages.js';
 import { Connection } from '../http1/connection.js';
@@ -560,23 +561,11 @@ export class Run {
 
   /** What --metrics serves (src/results/metrics-text.js): counters the run keeps anyway. */
   metricsSnapshot() {
-    const stats = this.stats;
-    const statusCounts = {};
-    for (let code = 0; code < stats.statusCounts.length; code++) if (stats.statusCounts[code] > 0) statusCounts[code] = stats.statusCounts[code];
-    for (const k in stats.customErrors) statusCounts[parseInt(k, 10)] = (statusCounts[parseInt(k, 10)] || 0) + stats.customErrors[k];
-    const last = stats.series[stats.series.length - 1];
     return {
-      sent: stats.sent,
-      completed: stats.completed,
-      failed: stats.failed,
-      bytes: stats.bytes,
-      errors: stats.errors,
-      statusCounts,
+      ...statsSnapshot(this.stats),
       connections: this.openSockets,
       inFlight: this.inFlight,
       targetRps: this.period > 0 ? 1000 / this.period : null,
-      achievedRps: last === undefined ? null : Math.round((last.completed * 1000) / last.durationMs),
-      histogram: stats.histogram,
       elapsedSeconds: this.began ? (performance.now() - this.startTime) / 1000 : 0,
       done: this.done,
     };
