@@ -12,10 +12,8 @@ MPORT=9469
 export PATH="$PWD/node_modules/.bin:$PATH"
 TMP=$(mktemp -d)
 trap 'kill $(cat "$TMP/nginx.pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP"' EXIT
-cp bench/nginx.conf "$TMP/nginx.conf"
-taskset -c 0 nginx -c "$TMP/nginx.conf" -p "$TMP/" 2>"$TMP/nginx.err" &
-for _ in $(seq 50); do curl -fs "$URL" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fs "$URL" >/dev/null || { echo "nginx did not start:"; cat "$TMP/nginx.err"; exit 1; }
+. bench/lib.sh
+start_nginx "$URL"
 
 run() {
   local name=$1

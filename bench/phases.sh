@@ -21,10 +21,8 @@ TMP=$(mktemp -d)
 trap 'kill $(cat "$TMP/nginx.pid" 2>/dev/null) 2>/dev/null || true; git worktree remove --force "$TMP/base" 2>/dev/null || true; rm -rf "$TMP"' EXIT
 git worktree add -f "$TMP/base" "$BASE" >/dev/null 2>&1
 ln -s "$PWD/node_modules" "$TMP/base/node_modules"
-cp bench/nginx.conf "$TMP/nginx.conf"
-taskset -c 0 nginx -c "$TMP/nginx.conf" -p "$TMP/" 2>"$TMP/nginx.err" &
-for _ in $(seq 50); do curl -fs "$URL" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fs "$URL" >/dev/null || { echo "nginx did not start:"; cat "$TMP/nginx.err"; exit 1; }
+. bench/lib.sh
+start_nginx "$URL"
 
 # run NAME TREE N [flags...]: one run on core 1; prints "NAME rps cpu-µs-per-request".
 run() {

@@ -19,10 +19,8 @@ URL="http://127.0.0.1:$PORT/"
 BIN="$PWD/node_modules/.bin"
 TMP=$(mktemp -d)
 trap 'kill $(cat "$TMP/nginx.pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP"' EXIT
-cp bench/nginx.conf "$TMP/nginx.conf"
-taskset -c 0 nginx -c "$TMP/nginx.conf" -p "$TMP/" 2>"$TMP/nginx.err" &
-for _ in $(seq 50); do curl -fs "$URL" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fs "$URL" >/dev/null || { echo "nginx did not start:"; cat "$TMP/nginx.err"; exit 1; }
+. bench/lib.sh
+start_nginx "$URL"
 
 # The nginx worker (the master only waits): its CPU ticks, utime + stime, from /proc.
 WORKER=$(pgrep -P "$(cat "$TMP/nginx.pid")" | head -1)

@@ -8,9 +8,9 @@
 
 import { chart, linearAxis, logAxis, escapeHtml, COLORS } from '../results/svg-chart.js';
 import { median } from './welch.js';
+import { pageHead } from '../results/html-report.js';
 import { METRIC_INFO, summariesOf, metricsOf, rowOf, levelRow, sloKey, formatValue, pText, ratioText, levelText, kneeRule, kneeText, settingsOf } from './markdown.js';
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 // The run page's style, and the legends', knees' and level tables' own.
 const STYLE = `
@@ -50,17 +50,7 @@ export function compareHtml(doc) {
   const ctx = { doc, names, colorOf: (name) => Math.max(0, names.indexOf(name)) % COLORS.length };
   const body = doc.levels ? levelSections(ctx) : oneLevelSections(ctx);
   const e = escapeHtml;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="loadtest ${e(doc.loadtest || '')}">
-<title>${e(`loadtest compare: ${names.join(' vs ')}`)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
+  return `${pageHead({ generator: doc.loadtest || '', title: `loadtest compare: ${names.join(' vs ')}`, style: STYLE })}
 <h1>loadtest compare: ${names.map((n) => e(n)).join(' vs ')}</h1>
 <div class="sub">baseline <b>${e(doc.baseline)}</b> · ${e(doc.date || '')} · ${e(doc.rounds)} rounds${doc.levels ? ` at each of ${e(doc.levels.values.length)} levels` : ''}${doc.slo ? ` · SLO ${e(doc.slo.text)}` : ''}</div>
 ${doc.interrupted ? '<p class="bad">Interrupted: the figures of the rounds done before Ctrl-C.</p>' : ''}

@@ -6,7 +6,7 @@
 
 import { escapeHtml, COLORS } from './svg-chart.js';
 import { VERSION } from '../version.js';
-import { STYLE as PAGE_STYLE } from './html-report.js';
+import { STYLE as PAGE_STYLE, pageHead } from './html-report.js';
 
 /** The page's policy: its own inline script and style, and a connection back to where it came from. */
 export const DASHBOARD_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:";
@@ -203,18 +203,7 @@ export function dashboardPage({ title = '' } = {}) {
   const figure = (id, caption, note, noteId = '') =>
     `<figure><figcaption>${escapeHtml(caption)} <small${noteId ? ` id="${noteId}"` : ''}>${escapeHtml(note)}</small></figcaption>` +
     `<svg id="${id}" class="chart" viewBox="0 0 660 300" width="660" height="300" role="img" aria-label="${escapeHtml(caption)}"></svg></figure>`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${DASHBOARD_CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="loadtest ${escapeHtml(VERSION)}">
-<title>${escapeHtml(shown)}</title>
-<link rel="icon" href="data:,">
-<style>${STYLE}</style>
-</head>
-<body>
+  return `${pageHead({ csp: DASHBOARD_CSP, title: shown, extra: '<link rel="icon" href="data:,">\n', style: STYLE })}
 <h1>loadtest dashboard</h1>
 <div class="url">${escapeHtml(title)}</div>
 <div class="state">Run: <span id="status">connecting</span> · <span id="updates">updates: 0</span></div>

@@ -8,7 +8,8 @@ import { highestOf, lowestOf } from '../run/histogram.js';
 import { VERSION } from '../version.js';
 import { describeActual } from './thresholds.js';
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+/** The policy of a page that runs no script and loads nothing (its images are data: URLs). */
+export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 /** The page's look, which the live dashboard (dashboard-page.js) shares. */
 export const STYLE = `
@@ -32,6 +33,24 @@ details { border: 1px solid #e5e7eb; border-radius: 6px; padding: 6px 12px; marg
 `;
 
 /**
+ * A page's head, up to and with <body>: its policy, the loadtest that wrote it (`generator`), its
+ * title, `extra` tags and its style. The --html page, compare's and the live dashboard's.
+ */
+export function pageHead({ csp = CSP, generator = VERSION, title, extra = '', style = STYLE }) {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="loadtest ${escapeHtml(generator)}">
+<title>${escapeHtml(title)}</title>
+${extra}<style>${style}</style>
+</head>
+<body>`;
+}
+
+/**
  * The page, as one string. doc: the JSON document of a result (JSON.parse(JSON.stringify(result)))
  * or of a sweep ({ sweep, url, results }). meta.command: the command's arguments, shown redacted;
  * meta.generatedAt: epoch ms.
@@ -41,17 +60,7 @@ export function htmlReport(doc, meta = {}) {
   const first = sweep ? doc.results[0] || {} : doc;
   const title = `loadtest ${sweep ? 'sweep' : 'report'}: ${first.url || ''}`;
   const body = sweep ? sweepSections(doc, meta) : runSections(doc, meta, '');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="loadtest ${escapeHtml(VERSION)}">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
+  return `${pageHead({ title })}
 <h1>loadtest ${sweep ? 'concurrency sweep' : 'report'}</h1>
 <div class="url">${escapeHtml(first.url || '')}</div>
 ${body}
