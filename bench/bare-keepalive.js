@@ -129,7 +129,7 @@ function denoConnect() {
     conns.push(conn);
     c.write = () => conn.write(REQ).catch(() => {});
     c.write();
-    const buf = new Uint8Array(1024); // as runtimes/deno.js starts (nginx's response is ~160 B)
+    const buf = new Uint8Array(1024); // as runtimes/sockets/deno.js starts (nginx's response is ~160 B)
     try {
       for (;;) {
         const n = await conn.read(buf);

@@ -6,13 +6,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { spawnNode, spawnBun, spawnDeno, lineSplitter } from './spawn.js';
-import { nodeChildFlags, denoChildFlags } from './young-generation.js';
-import { ignoresCertificates, IGNORE_CERTIFICATES } from './deno-restart.js';
-export { restartDeno } from './deno-restart.js';
-import * as nodeNet from './node.js';
-import * as bunNet from './bun.js';
-import * as denoNet from './deno.js';
+import { spawnNode, spawnBun, spawnDeno, lineSplitter } from './processes/spawn.js';
+import { nodeChildFlags, denoChildFlags } from './processes/young-generation.js';
+import { ignoresCertificates, IGNORE_CERTIFICATES } from './processes/deno-restart.js';
+export { restartDeno } from './processes/deno-restart.js';
+import * as nodeNet from './sockets/node.js';
+import * as bunNet from './sockets/bun.js';
+import * as denoNet from './sockets/deno.js';
 
 function detect() {
   if (typeof globalThis.Bun !== 'undefined') return { name: 'bun', version: globalThis.Bun.version };
@@ -49,7 +49,7 @@ export function pickAdapter(forced, tls = null, path = null, tunnel = null) {
     if (!path && !tunnel) return { name: adapter.name, connect };
     return { name: adapter.name + how, connect: (host, port, handlers) => connect(host, port, handlers, null, path, tunnel) };
   }
-  // Deno's own TLS checks certificates or not for the whole process (runtimes/deno-restart.js),
+  // Deno's own TLS checks certificates or not for the whole process (runtimes/processes/deno-restart.js),
   // and cannot run over a Unix socket; node:tls on Deno can do all three. Fall back to it unless
   // the adapter was asked for by name, where silently verifying (or not, or failing) would be a lie.
   const cannot = tls.rejectUnauthorized
@@ -80,7 +80,7 @@ export async function resolveHost(host) {
 }
 
 export { readFile, writeFile };
-export { openLogFile } from './log-file.js';
+export { openLogFile } from './run-servers/log-file.js';
 
 const proc = globalThis.process;
 
@@ -131,16 +131,16 @@ export const cwdUrl = () => pathToFileURL(proc.cwd() + '/').href;
 export const homeUrl = () => pathToFileURL(os.homedir() + '/').href;
 
 /**
- * Starts a child process of this runtime running `script` (see runtimes/spawn.js). `extra`:
+ * Starts a child process of this runtime running `script` (see runtimes/processes/spawn.js). `extra`:
  * `share` (node: a file descriptor the child gets as fd 3), `denoFlags` (deno: more flags),
  * `unixSocket` (a socket file it will connect to: Deno's permissions name it), `writes` (files
  * it writes, likewise), `load` (a child
- * that generates load: V8's young generation capped, see runtimes/young-generation.js).
+ * that generates load: V8's young generation capped, see runtimes/processes/young-generation.js).
  */
 export function spawnChild(script, env = {}, extra = {}) {
   if (runtime.name === 'bun') return spawnBun(script, env);
   if (runtime.name === 'deno') {
-    // A parent that skips certificate checks (--insecure, runtimes/deno-restart.js) has children
+    // A parent that skips certificate checks (--insecure, runtimes/processes/deno-restart.js) has children
     // that do too, so that they use Deno.connectTls as it does.
     const insecure = ignoresCertificates() ? [IGNORE_CERTIFICATES] : [];
     const flags = [...(extra.denoFlags || []), ...(extra.load ? denoChildFlags() : []), ...insecure];

@@ -317,7 +317,7 @@ async function main() {
       console.log(`loadtest ${VERSION} (${runtime.name} ${runtime.version}, socket ${adapter.name})`);
       return exit(0);
     }
-    // Deno: a load run restarts here with the flags it wants (runtimes/deno-restart.js), before
+    // Deno: a load run restarts here with the flags it wants (runtimes/processes/deno-restart.js), before
     // any file is read: `-p /dev/stdin` must find its input still there.
     restartDeno();
     const config = await findConfig(cwdUrl(), homeUrl(), readIfThere);

@@ -10,14 +10,14 @@ import { makeResult } from './run/result.js';
 import { RequestLog, LOG_HEADER } from './run/request-log.js';
 import { metricsText, processesText, statsSnapshot } from './results/metrics-text.js';
 import { Histogram } from './run/histogram.js';
-import { serveMetrics } from '../runtimes/metrics-server.js';
-import { serveDashboard } from '../runtimes/dashboard-server.js';
+import { serveMetrics } from '../runtimes/run-servers/metrics.js';
+import { serveDashboard } from '../runtimes/run-servers/dashboard.js';
 import { formatReport } from './results/report.js';
 import { htmlReport } from './results/html-report.js';
 import { VERSION } from './version.js';
 import { parseProxy, proxyFromEnv } from './http1/proxy.js';
 import { runtime, envVar, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile, openFiles, openLogFile } from '../runtimes/index.js';
-import { startServer as startTestServer } from '../runtimes/testserver.js';
+import { startServer as startTestServer } from '../runtimes/test-server/server.js';
 
 const WORKER = pathOf(new URL('./run/worker.js', import.meta.url));
 

@@ -11,7 +11,7 @@ import { welchTest, twoSidedP, stars, logGamma, median } from '../src/compare/we
 import { parseCompareArgs, parseCpuList } from '../src/compare/args.js';
 import { summarize, formatTables, compareCsv } from '../src/compare/report.js';
 import { rawServer, ok, spawnScript, runtimeCommand } from './servers.js';
-import { freePort } from '../runtimes/processes.js';
+import { freePort } from '../runtimes/processes/groups.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const TESTSERVER = fileURLToPath(new URL('../src/commands/testserver.js', import.meta.url));

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import net from 'node:net';
-import { serveDashboard } from '../runtimes/dashboard-server.js';
+import { serveDashboard } from '../runtimes/run-servers/dashboard.js';
 import { dashboardPage } from '../src/results/dashboard-page.js';
 import { CHROMIUM, CHROMIUM_OWN } from './chromium.js';
 import { fileURLToPath } from 'node:url';

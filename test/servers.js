@@ -273,7 +273,7 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * stderr without the line Deno prints at start in a process that skips certificate checks (the
- * deno CLI given --insecure restarts so: runtimes/deno-restart.js); nothing else is removed.
+ * deno CLI given --insecure restarts so: runtimes/processes/deno-restart.js); nothing else is removed.
  */
 export const withoutDenoDanger = (stderr) => stderr.replace(/^DANGER: TLS certificate validation is disabled for all hostnames\n/m, '');
 

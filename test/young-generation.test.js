@@ -1,4 +1,4 @@
-// V8's young generation is capped where loadtest generates load (runtimes/young-generation.js):
+// V8's young generation is capped where loadtest generates load (runtimes/processes/young-generation.js):
 // the CLI on Deno restarts itself in place with the flag, and --cores children on node and deno
 // start with it. The restart must keep the process (same PID: signals, exit codes) and must leave
 // a user's own V8 flags alone.
@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { rawServer, ok, until, startCli, childrenOf, commandLine, runtimeCommand } from './servers.js';
-import { nodeChildFlags, YOUNG_GENERATION_FLAG } from '../runtimes/young-generation.js';
-import { restartFlags } from '../runtimes/deno-restart.js';
+import { nodeChildFlags, YOUNG_GENERATION_FLAG } from '../runtimes/processes/young-generation.js';
+import { restartFlags } from '../runtimes/processes/deno-restart.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const runtime = globalThis.Deno ? 'deno' : globalThis.Bun ? 'bun' : 'node';

@@ -6,7 +6,7 @@ import mri from 'mri';
 import { startServer } from '../index.js';
 import { number } from '../run/options.js';
 import { argv, exit, onInterrupt, readFile, availableCores } from '../../runtimes/index.js';
-import { canShare } from '../../runtimes/testserver.js';
+import { canShare } from '../../runtimes/test-server/server.js';
 
 const USAGE = 'Usage: testserver-loadtest [--delay ms] [--error 5xx] [--percent yy] [--size bytes] [--impl native|node] [--cores N] [--host H] [--cert F --key F] [--http2] [--quiet] [port]';
 

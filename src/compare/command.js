@@ -9,7 +9,7 @@ import { compareHtml } from './html.js';
 import { compareMarkdown } from './markdown.js';
 import { VERSION } from '../version.js';
 import { exit, onInterrupt, availableCores, machine, runtime, terminal, writeText, writeFile, pathOf } from '../../runtimes/index.js';
-import * as processes from '../../runtimes/processes.js';
+import * as processes from '../../runtimes/processes/groups.js';
 
 function fail(message, code) {
   if (terminal('stderr').isTTY) writeText('stderr', '\r\x1b[K');

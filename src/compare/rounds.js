@@ -1,7 +1,7 @@
 // The interleaved rounds of `loadtest compare`: for each round, each candidate in turn: start its
 // server (unless one is shared by the whole run), wait until it answers, warm it up, load it with
 // our client in a child process (its --json result), read the server's CPU time and peak memory,
-// stop its process group. Process facilities come in `deps` (runtimes/processes.js).
+// stop its process group. Process facilities come in `deps` (runtimes/processes/groups.js).
 
 const READY_MS = 10000;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

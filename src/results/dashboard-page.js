@@ -1,4 +1,4 @@
-// --dashboard: the page a run serves while it goes (runtimes/dashboard-server.js). It looks like
+// --dashboard: the page a run serves while it goes (runtimes/run-servers/dashboard.js). It looks like
 // the --html page, but is drawn in the browser: a small script reads the run's seconds from
 // /events (Server-Sent Events) and redraws its figures and plots at each. It fetches nothing
 // else, and puts what it receives in the DOM as text only (textContent, setAttribute), so no

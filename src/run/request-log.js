@@ -1,6 +1,6 @@
 // --log-file: one line per request as it ends, tab-separated (doc/results.md, "The request
 // log"). Lines are written as bytes into a chunk of a buffer, digit by digit (no string per
-// request but a failure's reason), and a full chunk goes to the sink (a file, runtimes/log-file.js)
+// request but a failure's reason), and a full chunk goes to the sink (a file, runtimes/run-servers/log-file.js)
 // while the next one fills. The chunks out at once are bounded: past LIMIT bytes the run sends
 // no new request (Run.claim) until the sink has caught up, so a slow disk slows the run down
 // rather than filling the memory or losing lines. Requests already out still end and log.

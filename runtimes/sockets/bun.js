@@ -6,7 +6,7 @@
 // without a copy.
 
 import { certificateError } from './cert-error.js';
-import { tunnelReader } from '../src/http1/proxy.js';
+import { tunnelReader } from '../../src/http1/proxy.js';
 
 export const name = 'Bun.connect';
 export const tlsName = 'Bun.connect tls';

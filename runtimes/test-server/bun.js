@@ -1,6 +1,6 @@
 // The test server on Bun.serve, with WebSocket echo for requests that ask to upgrade.
 
-import { fetchHandler, wantsWebSocket } from './testserver-web.js';
+import { fetchHandler, wantsWebSocket } from './web.js';
 
 export const name = 'Bun.serve';
 

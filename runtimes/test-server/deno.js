@@ -1,6 +1,6 @@
 // The test server on Deno.serve, with WebSocket echo for requests that ask to upgrade.
 
-import { fetchHandler, wantsWebSocket } from './testserver-web.js';
+import { fetchHandler, wantsWebSocket } from './web.js';
 
 export const name = 'Deno.serve';
 

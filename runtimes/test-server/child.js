@@ -1,8 +1,8 @@
 // One process of a test server on several cores (see testserver-cores.js for the protocol).
 
 import { Buffer } from 'node:buffer';
-import { startServer } from './testserver.js';
-import { onStdinLine, writeLine, onInterrupt, exit } from './index.js';
+import { startServer } from './server.js';
+import { onStdinLine, writeLine, onInterrupt, exit } from '../index.js';
 
 const REPORT_MS = 250;
 

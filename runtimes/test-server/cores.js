@@ -1,5 +1,5 @@
 // The test server on several processes sharing one port (`cores`). The parent starts one child
-// per core (runtimes/testserver-child.js, on this runtime), each running the server alone, and
+// per core (runtimes/test-server/child.js, on this runtime), each running the server alone, and
 // adds up what they served.
 //
 // The pipe protocol, one line each way per step (nothing per request):
@@ -13,10 +13,10 @@
 // parent opens the socket, the children inherit it and accept from it in turn.
 
 import { Buffer } from 'node:buffer';
-import { runtime, spawnChild, pathOf } from './index.js';
-import { openShared } from './testserver-node.js';
+import { runtime, spawnChild, pathOf } from '../index.js';
+import { openShared } from './node.js';
 
-const CHILD = pathOf(new URL('./testserver-child.js', import.meta.url));
+const CHILD = pathOf(new URL('./child.js', import.meta.url));
 const READY_TIMEOUT_MS = 15000;
 const STOP_TIMEOUT_MS = 5000;
 

@@ -10,12 +10,12 @@
 
 import { readFileSync } from 'node:fs';
 import { Buffer } from 'node:buffer';
-import { runtime } from './index.js';
-import * as nodeServer from './testserver-node.js';
-import * as bunServer from './testserver-bun.js';
-import * as denoServer from './testserver-deno.js';
-import * as http2Server from './testserver-http2.js';
-import { serveOnCores } from './testserver-cores.js';
+import { runtime } from '../index.js';
+import * as nodeServer from './node.js';
+import * as bunServer from './bun.js';
+import * as denoServer from './deno.js';
+import * as http2Server from './http2.js';
+import { serveOnCores } from './cores.js';
 
 const NATIVE = { node: nodeServer, bun: bunServer, deno: denoServer };
 

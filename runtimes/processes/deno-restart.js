@@ -1,6 +1,6 @@
 // The deno CLI restarts itself once, in place, with the Deno flags a load run wants but that can
 // only be given on the command line:
-// - V8's young generation capped (runtimes/young-generation.js): read once, when the heap is made;
+// - V8's young generation capped (runtimes/processes/young-generation.js): read once, when the heap is made;
 // - with --insecure, `--unsafely-ignore-certificate-errors`: Deno.connectTls cannot skip the
 //   check for one connection, only for the whole process. Without it --insecure falls back to
 //   node:tls, which on Deno served 0.67-0.76x wrk's https rate where Deno.connectTls served

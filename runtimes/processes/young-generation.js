@@ -9,7 +9,7 @@
 //
 // The cap is a V8 flag, read once when the heap is made: `v8.setFlagsFromString` later has no
 // effect on it. So the processes we start (--cores children) get it on their command line, and
-// the CLI on Deno restarts itself once with it, in place (runtimes/deno-restart.js), unless the
+// the CLI on Deno restarts itself once with it, in place (runtimes/processes/deno-restart.js), unless the
 // command line or DENO_V8_FLAGS names V8 flags of the user's own. Node 20 cannot replace its own process,
 // so `node src/cli.js` keeps V8's default (its growth is smaller: about 3 MB once);
 // `node --max-semi-space-size=2 src/cli.js` caps it.

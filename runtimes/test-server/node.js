@@ -10,8 +10,8 @@ import { websocketEcho } from './websocket-echo.js';
 export const name = 'node:http';
 
 /**
- * The request handler for settings `s` (runtimes/testserver.js): node:http's, and node:http2's
- * compatibility API (runtimes/testserver-http2.js) takes the same.
+ * The request handler for settings `s` (runtimes/test-server/server.js): node:http's, and node:http2's
+ * compatibility API (runtimes/test-server/http2.js) takes the same.
  */
 export function requestHandler(s) {
   const answer = (req, res) => {

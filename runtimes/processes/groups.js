@@ -168,7 +168,7 @@ export function freePort() {
   });
 }
 
-const PACKAGE_BIN = new URL('../node_modules/.bin/', import.meta.url);
+const PACKAGE_BIN = new URL('../../node_modules/.bin/', import.meta.url);
 
 function onPath(name) {
   for (const dir of (proc.env.PATH || '').split(':')) {

@@ -4,7 +4,7 @@
 import net from 'node:net';
 import tlsModule from 'node:tls';
 import { certificateError } from './cert-error.js';
-import { tunnelReader } from '../src/http1/proxy.js';
+import { tunnelReader } from '../../src/http1/proxy.js';
 
 export const name = 'node:net';
 export const tlsName = 'node:tls';

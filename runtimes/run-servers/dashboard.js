@@ -7,7 +7,7 @@
 import http from 'node:http';
 // Deno's global timers are the web's (a number, no unref()); these are the same on the three.
 import { setInterval, clearInterval } from 'node:timers';
-import { dashboardPage, DASHBOARD_CSP } from '../src/results/dashboard-page.js';
+import { dashboardPage, DASHBOARD_CSP } from '../../src/results/dashboard-page.js';
 
 // Loopback names only: a page elsewhere that rebinds its own name to 127.0.0.1 (DNS rebinding)
 // sends its own name as Host, and gets nothing of the run.

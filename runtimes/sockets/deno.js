@@ -4,8 +4,8 @@
 // view of it, valid until data() returns) and one write loop that finishes partial writes in
 // order.
 
-import { tunnelReader } from '../src/http1/proxy.js';
-import { ignoresCertificates } from './deno-restart.js';
+import { tunnelReader } from '../../src/http1/proxy.js';
+import { ignoresCertificates } from '../processes/deno-restart.js';
 
 export const name = 'Deno.connect';
 export const tlsName = 'Deno.connectTls';

@@ -2,8 +2,8 @@
 // `upgrade` event), with our own frame code from src/: every text or binary message comes back
 // as it came, pings get pongs, a close is answered and the connection ended.
 
-import { FrameParser } from '../src/websocket/frame-parser.js';
-import { OP_CLOSE, OP_PING, OP_PONG, acceptFor, closePayload, encodeFrame } from '../src/websocket/protocol.js';
+import { FrameParser } from '../../src/websocket/frame-parser.js';
+import { OP_CLOSE, OP_PING, OP_PONG, acceptFor, closePayload, encodeFrame } from '../../src/websocket/protocol.js';
 
 /**
  * Handles the server's `upgrade` events. `counts.messages` counts the messages echoed;

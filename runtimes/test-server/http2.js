@@ -1,9 +1,9 @@
 // The test server over HTTP/2 (`http2: true`, testserver-loadtest --http2) on node:http2: h2c
 // (prior knowledge) without a certificate; with one, h2 and http/1.1 by ALPN. The same answers
-// and counts as the HTTP/1.1 servers (runtimes/testserver.js).
+// and counts as the HTTP/1.1 servers (runtimes/test-server/server.js).
 
 import http2 from 'node:http2';
-import { requestHandler } from './testserver-node.js';
+import { requestHandler } from './node.js';
 
 export const name = 'node:http2';
 
