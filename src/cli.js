@@ -4,7 +4,7 @@
 // stderr and a non-zero exit (2: bad usage, 1: the run failed), never a stack trace.
 
 import mri from 'mri';
-import { runLoadTest, withBodyOptions, bodyFromFile, VERSION } from './index.js';
+import { runLoadTest, withBodyOptions, withListedUrl, bodyFromFile, VERSION } from './index.js';
 import { number, parseShard } from './run/options.js';
 import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './commands/flags.js';
 import { findConfig, withConfig } from './commands/config-file.js';
@@ -103,8 +103,9 @@ async function toOptions(args) {
   o.maxBodySize = num('', 'max-body', { integer: true, min: 1 });
   if (args._.length > 1) throw new UsageError(`too many arguments: ${args._.join(' ')}`);
   const sequence = await sequenceFile(args, args._.length ? String(args._[0]) : null);
-  if (args._.length === 0 && !sequence) throw new UsageError('missing URL to load-test (see loadtest --help)');
-  o.url = args._.length ? String(args._[0]) : sequence.url;
+  // --urls alone: its first line gives the URL (src/run/options.js), as --requests' first entry does.
+  if (args._.length === 0 && !sequence && flagValue(args, 'urls') === undefined) throw new UsageError('missing URL to load-test (see loadtest --help)');
+  o.url = args._.length ? String(args._[0]) : sequence ? sequence.url : undefined;
   if (sequence) o.requests = sequence.requests;
   const rps = flagValue(args, 'rps') ?? flagValue(args, 'requestsPerSecond');
   if (rps !== undefined) {
@@ -321,7 +322,7 @@ async function main() {
     // any file is read: `-p /dev/stdin` must find its input still there.
     restartDeno();
     const config = await findConfig(cwdUrl(), homeUrl(), readIfThere);
-    options = await toOptions(config ? withConfig(args, config.flags) : args);
+    options = await withListedUrl(await toOptions(config ? withConfig(args, config.flags) : args));
     // A configuration file's concurrency gives way to the sweep's; a -c flag contradicts it.
     if (options.sweep && args.concurrency !== undefined) throw new UsageError('--sweep gives the concurrency of each run: leave out -c');
   } catch (err) {

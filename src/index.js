@@ -3,7 +3,7 @@
 // core to the runtime (socket adapter, name lookup, child processes); the core itself never
 // asks which runtime it is on.
 
-import { configure, parseUrl, number, parseShard, DEFAULT_CONCURRENCY } from './run/options.js';
+import { configure, parseUrl, number, parseShard, DEFAULT_CONCURRENCY, firstListedUrl } from './run/options.js';
 import { Run } from './run/run.js';
 import { runOnCores, shareOf } from './run/cores.js';
 import { makeResult } from './run/result.js';
@@ -35,6 +35,7 @@ export function loadTest(options, callback) {
 
 /** Checks the options, resolves the host, loads modules: a Run ready to start. */
 export async function prepare(options) {
+  options = await withListedUrl(options);
   const url = parseUrl(options && options.url);
   const loaded = await loadModules(options);
   // The proxy option, else the environment's (HTTP_PROXY, HTTPS_PROXY, NO_PROXY); false: none.
@@ -93,6 +94,12 @@ async function loadModules(options) {
   return o;
 }
 
+/** options.urls (a path) without options.url: the URL is the list's first line's. */
+export async function withListedUrl(options) {
+  if (!options || (options.url !== undefined && options.url !== null) || typeof options.urls !== 'string') return options;
+  return { ...options, url: firstListedUrl({ name: options.urls, text: await readData(options.urls, 'urls') }) };
+}
+
 async function readData(path, what) {
   try {
     return await readFile(path, 'utf8');
@@ -117,6 +124,7 @@ async function importDefault(path, what) {
  * (Ctrl-C): the Run itself, or the children's handle on several cores.
  */
 export async function runLoadTest(options, hooks = {}) {
+  options = await withListedUrl(options);
   if (options && BODY_OPTIONS.some(([name]) => options[name] !== undefined)) options = await withBodyOptions(options);
   if (options && options.shard) options = shardOf(options);
   const cores = number('cores', options && options.cores, { integer: true, min: 1, fallback: 1 });

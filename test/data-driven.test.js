@@ -199,6 +199,39 @@ test('--urls with 3 lines hits each a third of the time; a URL on another origin
   }
 });
 
+test('--urls alone: the first line gives the origin, on the CLI (-n 300 -c 3 -k: each of 3 lines 100 times) and in the API; a first line without one is refused', async () => {
+  const f = files();
+  let deletes = 0;
+  const server = await rawServer(({ socket }, req) => {
+    if (req.method === 'DELETE') deletes++;
+    socket.write(ok());
+  });
+  try {
+    const urls = f.write('urls.txt', `${server.url}a\n/b\nDELETE ${server.url}c\n`);
+    const cli = await spawnScript(CLI, ['--urls', urls, '-n', '300', '-c', '3', '-k']);
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.match(cli.stdout, /Completed requests:\s+300\b/);
+    const counts = (paths) => paths.reduce((c, p) => ((c[p] = (c[p] || 0) + 1), c), {});
+    assert.deepEqual(counts(server.paths), { '/a': 100, '/b': 100, '/c': 100 });
+    assert.equal(deletes, 100);
+    server.paths.length = 0;
+    const r = await loadTest({ urls, maxRequests: 30, concurrency: 3, agentKeepAlive: true });
+    assert.equal(r.totalRequests, 30);
+    assert.deepEqual(counts(server.paths), { '/a': 10, '/b': 10, '/c': 10 });
+    const pathFirst = f.write('paths.txt', '# pages\n/b\n');
+    const bad = await spawnScript(CLI, ['--urls', pathFirst, '-n', '1']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /^loadtest: .*paths\.txt: line 2: \/b has no origin/);
+    assert.equal(bad.stderr.trim().split('\n').length, 1);
+    const missing = await spawnScript(CLI, ['-n', '1']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /missing URL to load-test/);
+  } finally {
+    await server.close();
+    f.remove();
+  }
+});
+
 test('--feed-order random: every row once a pass, the same order for the same seed', async () => {
   const f = files();
   const server = await rawServer(({ socket }) => socket.write(ok()));

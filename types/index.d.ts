@@ -118,8 +118,8 @@ export interface Stage {
 }
 
 export interface LoadTestOptions {
-  /** The URL to load: http://, https://, or ws://, wss:// (a request is a message sent and the message back). */
-  url: string;
+  /** The URL to load: http://, https://, or ws://, wss:// (a request is a message sent and the message back). Required unless `urls` gives it. */
+  url?: string;
   /** HTTP method (default GET). */
   method?: string;
   /** A string, an object (sent as JSON, or as a form with that contentType), or a function of the request index. */
@@ -235,7 +235,7 @@ export interface LoadTestOptions {
   feedOrder?: 'sequential' | 'random';
   /** The random feed order's seed. Default 0. */
   seed?: number;
-  /** A file of URLs (or METHOD URL), one a line: each request the next. */
+  /** A file of URLs (or METHOD URL), one a line: each request the next. Without `url`, the first line (a full URL) gives it. */
   urls?: string;
   /** Checks on every response; a failed one is an error with its reason. */
   check?: ResponseCheck;

@@ -82,7 +82,8 @@ Requests:
       --feed-order O         sequential or random (shuffled each pass, by --seed) (default:
                              sequential)
       --seed N               the shuffle's seed (default 0)
-      --urls F               a URL or METHOD URL per line, each request the next line
+      --urls F               a URL or METHOD URL per line, each request the next line;
+                             with no URL given, the first line's (a full URL) is the URL
                              (default: none)
       --check JSON           check every response: {"status":200,"header":{..},"body":"..",
                              "bodyRegex":"..","json":{"path":value}}; a failed check is an error

@@ -288,6 +288,23 @@ function urlListOf(options, config, url) {
   return parseUrlList(urls.text, urls.name, url.origin);
 }
 
+/**
+ * With no URL to load-test, a URL list's first line gives it (and with it the run's origin), as
+ * the first entry of --requests or --har does; a path there has no origin to stand on.
+ * `urls`: { name, text }.
+ */
+export function firstListedUrl(urls) {
+  const lines = urls.text.replace(/^\ufeff/, '').split('\n');
+  for (let l = 0; l < lines.length; l++) {
+    const source = lines[l].trim();
+    if (source === '' || source.startsWith('#')) continue;
+    const written = source.split(/\s+/).pop();
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(written)) return written;
+    throw new Error(`${urls.name}: line ${l + 1}: ${written} has no origin, and no URL to load-test gives one (make the first line a full URL, or give the URL)`);
+  }
+  throw new Error(`${urls.name}: no URLs`);
+}
+
 function socketPath(path) {
   if (path === undefined || path === null) return null;
   if (typeof path !== 'string' || path === '') throw new Error('socketPath must be the path of a Unix domain socket');
