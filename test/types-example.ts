@@ -37,6 +37,7 @@ async function main(): Promise<void> {
   const reason: string | null = merged.abortReason;
   loadTest({ url: 'http://127.0.0.1:1/' }, (error, r) => console.log(error?.message, r?.totalErrors));
   // Both requestGenerator forms; as a union of two signatures, an inline portable one types its index.
+  await loadTest({ urls: 'pages.txt', maxRequests: 3, agentKeepAlive: true }); // the URL from its first line
   await loadTest({ url: 'http://127.0.0.1:1/', indexParamLiteral: 'ID', requestGenerator: (index: number) => ({ path: `/${index}` }) });
   const clients: number = (await loadTest({
     url: 'http://127.0.0.1:1/',

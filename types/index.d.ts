@@ -118,8 +118,8 @@ export interface Stage {
 }
 
 export interface LoadTestOptions {
-  /** The URL to load: http://, https://, or ws://, wss:// (a request is a message sent and the message back). Required unless `urls` gives it. */
-  url?: string;
+  /** The URL to load: http://, https://, or ws://, wss:// (a request is a message sent and the message back). (Without it, `urls` alone: see loadTest.) */
+  url: string;
   /** HTTP method (default GET). */
   method?: string;
   /** A string, an object (sent as JSON, or as a form with that contentType), or a function of the request index. */
@@ -423,7 +423,8 @@ export interface LoadTestResult extends ResultData {
 
 /** Runs a load test. Bad options reject; network failures are counted in the result. */
 export function loadTest(
-  options: LoadTestOptions,
+  /** `urls` without `url`: the list's first line, a full URL, is the URL. */
+  options: LoadTestOptions | (Omit<LoadTestOptions, 'url'> & { url?: undefined; urls: string }),
   callback?: (error: Error | null, result?: LoadTestResult) => void,
 ): Promise<LoadTestResult>;
 
