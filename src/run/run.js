@@ -9,24 +9,13 @@ import { Stats } from './stats.js';
 import { reportResponse, reportFailure } from './callbacks.js';
 import { statsSnapshot } from '../results/metrics-text.js';
 import { closeSecond } from './series.js';
-import { StageSchedule, connectionsAt, stagesDuration, targetAt } from './stages.js';
+import { StageSchedule, targetAt } from './stages.js';
+import { openSome, warmUp, followStages } from './opening.js';
+import { tick, due, intendedAt } from './schedule.js';
 import { Connection } from '../http1/connection.js';
 import { PipelinedConnection } from '../http1/pipelined.js';
 import { WebSocketConnection } from '../websocket/connection.js';
 import { Http2Connection } from '../http2/connection.js';
-
-// Thousands of connections opened at once overflow the server's accept queue (SYNs dropped and
-// sent again a second or more later): the first connections open at most OPEN_PER_MS per
-// millisecond and OPEN_PER_TICK at a time, from a timer and from responses (a busy node loop runs
-// timers only after up to 48 × 1024 socket events). 10 000 take 310 ms at best; node opens them
-// in 2.5-3.5 s on a shared 2-core machine, bun in 1.3 s, with no listen-queue overflow against
-// one nginx worker (a window of 500 or 2000 waiting for a first response was slower still).
-const OPEN_PER_MS = 32;
-const OPEN_PER_TICK = 512;
-
-// A request that leaves more than this after its time, on a free connection, shows the tool
-// itself falling behind (CPU-bound), not the server.
-const LATE_MS = 10;
 
 /**
  * One load test. `config` is what options.js produces; `adapter` implements src/socket.js.
@@ -155,7 +144,7 @@ export class Run {
       else if (runMs) this.scheduleEnd = Math.max(0, Math.ceil((scheduleMs - this.phase) / this.period - 1e-9));
       // Timers are coarse (1 ms at best on all three runtimes): each tick sends every request
       // whose time has come, never one timer per request.
-      this.timers.push(setInterval(() => this.tick(), 1));
+      this.timers.push(setInterval(() => tick(this), 1));
     }
     if (c.signal) {
       if (c.signal.aborted) return this.stop();
@@ -163,8 +152,8 @@ export class Run {
     }
     if (this.connectionStages !== null) {
       // Connections follow the stages: checked every 10 ms, opened or retired one by one.
-      this.timers.push(setInterval(() => this.followStages(), 10));
-      this.followStages();
+      this.timers.push(setInterval(() => followStages(this), 10));
+      followStages(this);
       this.check();
       return;
     }
@@ -173,8 +162,8 @@ export class Run {
     this.opening = n;
     this.warming = n > 0;
     this.openFrom = performance.now(); // the pace counts from here, not from the setup above
-    this.openSome();
-    if (this.started < n && !this.stopping) this.timers.push((this.opener = setInterval(() => this.openSome(), 1)));
+    openSome(this);
+    if (this.started < n && !this.stopping) this.timers.push((this.opener = setInterval(() => openSome(this), 1)));
     this.check();
   }
 
@@ -217,7 +206,7 @@ export class Run {
   // After a connection's request ends: its next one, or the end of the run. One retired by
   // connection stages closes and waits to be asked back.
   proceed(conn) {
-    if (this.warming) this.warmUp(conn);
+    if (this.warming) warmUp(this, conn);
     if (this.stopping || conn.retired) {
       // A driver with several requests out (pipelined, HTTP/2) closes once they are answered.
       if (!this.stopping && conn.inFlight > 0) return;
@@ -228,65 +217,6 @@ export class Run {
     }
     conn.next();
     this.check();
-  }
-
-  // Connection stages: as many working connections as this process's share of the target now.
-  // A retired connection finishes the request it has out (none is cut short), then closes.
-  followStages() {
-    if (this.stopping) return;
-    const c = this.config;
-    const want = connectionsAt(this.connectionStages, (performance.now() - this.origin) / 1000, this.indexStride, this.indexOffset);
-    let working = 0;
-    for (const conn of this.connections) if (!conn.retired) working++;
-    for (let i = 0; working < want && i < this.connections.length; i++) {
-      const conn = this.connections[i];
-      if (!conn.retired) continue;
-      conn.retired = false;
-      working++;
-      if (conn.parked) {
-        conn.parked = false;
-        conn.next();
-      }
-    }
-    while (working < want && !this.stopping) {
-      const conn = new this.Connection(this, this.connections.length);
-      this.connections.push(conn);
-      working++;
-      conn.next();
-    }
-    for (let i = this.connections.length - 1; working > want && i >= 0; i--) {
-      const conn = this.connections[i];
-      if (conn.retired) continue;
-      conn.retired = true;
-      working--;
-      if (!conn.inFlight) {
-        conn.drop();
-        conn.parked = true;
-      }
-    }
-    if (c.maxRequests && this.stats.sent >= this.maxRequests) this.check();
-  }
-
-  // Starts the first connections that the pace allows by now.
-  openSome() {
-    const due = Math.ceil((performance.now() - this.openFrom + 1) * OPEN_PER_MS);
-    const until = Math.min(this.opening, due, this.started + OPEN_PER_TICK);
-    while (this.started < until && !this.stopping) this.connections[this.started++].next();
-    if (this.started === this.opening && this.opener !== null) {
-      clearInterval(this.opener);
-      this.opener = null;
-    }
-  }
-
-  warmUp(conn) {
-    if (!conn.warm && conn.id < this.opening) {
-      conn.warm = true;
-      if (++this.warmed === this.opening) {
-        this.warming = false;
-        this.stats.connectMs = performance.now() - this.startTime;
-      }
-    }
-    if (this.started < this.opening && !this.stopping) this.openSome();
   }
 
   /** Logs each request that ends to `log` (a RequestLog), which may hold the run back. */
@@ -321,7 +251,7 @@ export class Run {
       return -2;
     }
     if (this.open) {
-      const intended = this.intendedAt(stats.sent);
+      const intended = intendedAt(this, stats.sent);
       if (intended > performance.now()) {
         if (!conn.idle) {
           conn.idle = true;
@@ -342,43 +272,6 @@ export class Run {
     }
     // Children of a multi-core run interleave their indexes so that they stay unique.
     return stats.sent++ * this.indexStride + this.indexOffset;
-  }
-
-  // Requests of the schedule due by `now` (capped by the run's limits).
-  due(now) {
-    const n = this.stages !== null ? this.stages.countBy(now - this.origin) : Math.floor((now - this.origin - this.phase) / this.period) + 1;
-    return Math.max(0, Math.min(n, this.maxRequests, this.scheduleEnd));
-  }
-
-  // When this process's n-th request is due (open model).
-  intendedAt(n) {
-    return this.stages !== null ? this.origin + this.stages.timeOf(n) : this.origin + this.phase + n * this.period;
-  }
-
-  tick() {
-    if (this.stopping || (this.log !== null && this.log.blocked)) return;
-    const now = performance.now();
-    const stats = this.stats;
-    const due = this.due(now);
-    const idle = this.idle;
-    while (stats.sent < due && !this.stopping) {
-      let conn = idle.pop();
-      if (conn === undefined) {
-        if (this.connections.length >= this.maxConnections) break;
-        // Allowed to grow: a new connection rather than a wait in the queue.
-        conn = new this.Connection(this, this.connections.length);
-        this.connections.push(conn);
-      }
-      conn.idle = false;
-      // The tool's own lateness: a free connection, yet the request leaves after its time.
-      const lag = now - this.intendedAt(stats.sent);
-      if (lag > LATE_MS) stats.lateSends++;
-      if (lag > stats.maxLagMs) stats.maxLagMs = lag;
-      conn.next();
-    }
-    // What is due but has no free connection waits in the schedule: only its count is kept.
-    const queued = due - stats.sent;
-    if (queued > stats.maxQueue) stats.maxQueue = queued;
   }
 
   // The series closes a second on each whole second from the origin; a late timer makes that
@@ -458,7 +351,7 @@ export class Run {
   deadline() {
     this.deadlineReached = true;
     // A late timer must not drop requests that were due before the deadline.
-    if (this.open) this.tick();
+    if (this.open) tick(this);
     this.stop();
   }
 
@@ -515,7 +408,7 @@ export class Run {
     this.stats.clients = this.connections.length;
     // Due in the schedule but never sent (every connection was busy until the stop).
     // At the deadline that is the whole schedule's rest, even if the timer fired a little early.
-    if (this.open) this.stats.notSent = Math.max(0, (this.deadlineReached ? Math.min(this.scheduleEnd, this.maxRequests) : this.due(now)) - this.stats.sent);
+    if (this.open) this.stats.notSent = Math.max(0, (this.deadlineReached ? Math.min(this.scheduleEnd, this.maxRequests) : due(this, now)) - this.stats.sent);
     this.resolve(this.stats);
   }
 
