@@ -188,3 +188,5 @@ export function writeLine(text, then) {
 
 /** A file: URL as a path (for starting a script in a child process). */
 export const pathOf = (url) => fileURLToPath(url);
+
+export { loadScript, scriptFacilities } from './scripts/load.js';

@@ -1,0 +1,253 @@
+// loadtest run [flags] SCRIPT: a k6 script, unmodified, with k6's flags (which win over the
+// script's options) and k6's summary, summary export and exit codes (src/script/).
+
+import mri from 'mri';
+import { transformModule, ScriptError } from '../script/transform.js';
+import { runScript, ScriptRunError, EXIT, messageOf } from '../script/runner.js';
+import { summaryText } from '../script/summary.js';
+import { checkTrendStats } from '../script/metrics.js';
+import { parseDuration } from '../script/duration.js';
+import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writeText, openLogFile, wantsColor, exit, onInterrupt } from '../../runtimes/index.js';
+import { VERSION } from '../version.js';
+
+const USAGE = `Usage: loadtest run [flags] SCRIPT
+
+Runs a k6 script (an ES module with export default function and export const options).
+  -u, --vus N                    VUs (with -d: constant-vus; with -i: shared-iterations)
+  -d, --duration D               how long (30s, 1m30s)
+  -i, --iterations N             iterations shared by the VUs
+  -s, --stage D:N                a ramping-vus stage (repeat the flag for more)
+  -e, --env K=V                  a variable of __ENV (repeat)
+      --tag K=V                  a tag on every sample (repeat)
+  -q, --quiet                    no progress line
+      --summary-export F         the summary's figures as JSON (k6's legacy export)
+      --summary-trend-stats L    the Trend statistics shown (avg,min,med,max,p(90),p(95))
+      --out json=F               every sample as a line of JSON (k6's format)
+      --no-thresholds            thresholds not checked
+      --no-summary               no end-of-test summary
+      --insecure-skip-tls-verify certificates not checked
+Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 108 aborted.`;
+
+const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out'];
+const BOOLEAN_FLAGS = ['quiet', 'no-thresholds', 'no-summary', 'insecure-skip-tls-verify', 'help'];
+const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help' };
+
+class UsageError extends Error {}
+
+const list = (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+const last = (v) => (Array.isArray(v) ? v[v.length - 1] : v);
+
+function pairs(values, flag) {
+  const out = {};
+  for (const v of list(values)) {
+    const s = String(v);
+    const eq = s.indexOf('=');
+    if (eq <= 0) throw new UsageError(`${flag} '${s}' must be KEY=VALUE`);
+    out[s.slice(0, eq)] = s.slice(eq + 1);
+  }
+  return out;
+}
+
+function flagsOf(argv) {
+  const args = mri(argv, { string: STRING_FLAGS, boolean: BOOLEAN_FLAGS, alias: ALIASES });
+  const known = new Set([...STRING_FLAGS, ...BOOLEAN_FLAGS, ...Object.keys(ALIASES), '_']);
+  for (const k of Object.keys(args)) if (!known.has(k)) throw new UsageError(`unknown flag ${k.length === 1 ? '-' : '--'}${k} (see loadtest run --help)`);
+  if (args.help) return { help: true };
+  if (args._.length !== 1) throw new UsageError(args._.length ? `one script, not ${args._.length}: ${args._.join(' ')}` : 'missing the script to run (loadtest run script.js)');
+  const flags = {};
+  const whole = (name) => {
+    const v = last(args[name]);
+    if (v === undefined) return undefined;
+    if (!/^\d+$/.test(String(v))) throw new UsageError(`--${name} must be a whole number, not '${v}'`);
+    return Number(v);
+  };
+  flags.vus = whole('vus');
+  flags.iterations = whole('iterations');
+  const d = last(args.duration);
+  if (d !== undefined) {
+    try {
+      parseDuration(d, '--duration');
+    } catch (err) {
+      throw new UsageError(err.message);
+    }
+    flags.duration = String(d);
+  }
+  if (args.stage !== undefined) {
+    flags.stages = list(args.stage).map((s) => {
+      const m = /^([^:]+):(\d+)$/.exec(String(s));
+      if (!m) throw new UsageError(`--stage '${s}' must be DURATION:TARGET (30s:10)`);
+      try {
+        parseDuration(m[1], '--stage');
+      } catch (err) {
+        throw new UsageError(err.message);
+      }
+      return { duration: m[1], target: Number(m[2]) };
+    });
+  }
+  flags.env = pairs(args.env, '--env');
+  const tags = pairs(args.tag, '--tag');
+  if (Object.keys(tags).length) flags.tags = tags;
+  if (args['no-thresholds']) flags.noThresholds = true;
+  if (args['insecure-skip-tls-verify']) flags.insecureSkipTLSVerify = true;
+  if (args['summary-trend-stats'] !== undefined) {
+    try {
+      flags.summaryTrendStats = checkTrendStats(String(last(args['summary-trend-stats'])).split(',').map((s) => s.trim()));
+    } catch (err) {
+      throw new UsageError(`--summary-trend-stats: ${err.message}`);
+    }
+  }
+  for (const k of Object.keys(flags)) if (flags[k] === undefined) delete flags[k];
+  const outs = list(args.out).map((o) => {
+    const m = /^(json|csv)=(.+)$/.exec(String(o));
+    if (!m) throw new UsageError(`--out '${o}': json=FILE or csv=FILE`);
+    return { kind: m[1], file: m[2] };
+  });
+  return {
+    script: String(args._[0]),
+    flags,
+    quiet: Boolean(args.quiet),
+    noSummary: Boolean(args['no-summary']),
+    summaryExport: last(args['summary-export']),
+    outs,
+  };
+}
+
+export async function runCommand(argv) {
+  const fail = (message, code) => {
+    writeText('stderr', `loadtest run: ${message}\n`);
+    exit(code);
+  };
+  let cli;
+  try {
+    cli = flagsOf(argv);
+  } catch (err) {
+    return fail(err.message, 2);
+  }
+  if (cli.help) {
+    writeText('stdout', USAGE + '\n');
+    return exit(0);
+  }
+  let out = null;
+  try {
+    out = await openOutputs(cli.outs);
+  } catch (err) {
+    return fail(err.message, 2);
+  }
+  let loaded;
+  try {
+    loaded = await loadScript(cli.script, transformModule);
+  } catch (err) {
+    return fail(err instanceof ScriptError ? err.message : `${cli.script}: ${messageOf(err)}`, err instanceof ScriptError ? EXIT.scriptException : 2);
+  }
+  const facilities = {
+    ...scriptFacilities(cli.script),
+    version: VERSION,
+    resolve: resolveHost,
+    adapterFor: ({ hostname, tls, insecure }) => {
+      if (!tls) return pickAdapter();
+      const isIp = /^[0-9.]+$/.test(hostname) || hostname.includes(':');
+      return pickAdapter(null, { servername: isIp ? null : hostname, rejectUnauthorized: !insecure, ca: null, cert: null, key: null, alpn: null });
+    },
+  };
+  const removeInterrupt = onInterrupt(() => {
+    loaded.cleanup();
+    exit(130);
+  });
+  let result;
+  try {
+    result = await runScript(loaded.factory, {
+      flags: cli.flags,
+      facilities,
+      hooks: { onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`), onSample: out && out.sample },
+    });
+  } catch (err) {
+    loaded.cleanup();
+    removeInterrupt();
+    if (err instanceof ScriptRunError) return fail(err.message, err.code);
+    return fail(messageOf(err), EXIT.scriptException);
+  }
+  loaded.cleanup();
+  removeInterrupt();
+  if (out) await out.close();
+  // Each distinct message once (as it came), then how often each came.
+  for (const [message, n] of result.messages) if (n > 1) writeText('stderr', `loadtest run: ${n} times: ${message}\n`);
+  await writeOutputs(cli, result);
+  const failed = result.thresholds.filter((t) => !t.ok);
+  if (failed.length) writeText('stderr', `loadtest run: thresholds on metrics '${[...new Set(failed.map((t) => t.key))].join("', '")}' have been crossed\n`);
+  if (result.aborted && !failed.length) return exit(EXIT.scriptAborted);
+  return exit(failed.length ? EXIT.thresholds : 0);
+}
+
+// --out json=F: every sample as k6 writes it, a line of JSON each, with the metric's definition
+// the first time it comes; written in chunks as the run goes.
+async function openOutputs(outs) {
+  if (outs.length === 0) return null;
+  const csv = outs.find((o) => o.kind === 'csv');
+  if (csv) throw new Error(`--out csv=${csv.file}: not supported yet (json=FILE is)`);
+  const files = [];
+  for (const o of outs) files.push(await openLogFile(o.file, { append: false, header: '' }));
+  const seen = new Set();
+  let buffer = '';
+  let writing = Promise.resolve();
+  const flush = () => {
+    const text = buffer;
+    buffer = '';
+    const bytes = new TextEncoder().encode(text);
+    writing = writing.then(() => Promise.all(files.map((f) => f.write(bytes))));
+  };
+  return {
+    sample(metric, value, tags) {
+      if (!seen.has(metric.name)) {
+        seen.add(metric.name);
+        buffer += JSON.stringify({ type: 'Metric', data: { name: metric.name, type: metric.type, contains: metric.isTime ? 'time' : 'default', thresholds: [], submetrics: null }, metric: metric.name }) + '\n';
+      }
+      buffer += JSON.stringify({ type: 'Point', data: { time: new Date().toISOString(), value, tags }, metric: metric.name }) + '\n';
+      if (buffer.length > 256 * 1024) flush();
+    },
+    async close() {
+      flush();
+      await writing;
+      for (const f of files) await f.close();
+    },
+  };
+}
+
+async function writeOutputs(cli, result) {
+  const handle = result.exports.handleSummary;
+  if (typeof handle === 'function') {
+    let out;
+    try {
+      out = handle(result.data);
+      if (out instanceof Promise) out = await out;
+    } catch (err) {
+      writeText('stderr', `loadtest run: handleSummary() failed: ${messageOf(err)}\n`);
+      out = null;
+    }
+    if (out && typeof out === 'object') {
+      for (const [where, content] of Object.entries(out)) {
+        const text = typeof content === 'string' ? content : content instanceof ArrayBuffer ? new Uint8Array(content) : JSON.stringify(content);
+        if (where === 'stdout') writeText('stdout', text);
+        else if (where === 'stderr') writeText('stderr', text);
+        else await writeFile(where, text);
+      }
+    }
+  } else if (!cli.noSummary) {
+    writeText('stdout', summaryText(result.data, { color: wantsColor('stdout') }));
+  }
+  if (cli.summaryExport) await writeFile(cli.summaryExport, JSON.stringify(legacyExport(result.data), null, 2) + '\n');
+}
+
+// --summary-export: k6's legacy shape, each metric's values flat, thresholds by source.
+function legacyExport(data) {
+  const metrics = {};
+  for (const [name, m] of Object.entries(data.metrics)) {
+    const v = { ...m.values };
+    if (m.type === 'rate') {
+      v.value = v.rate;
+      delete v.rate;
+    }
+    if (m.thresholds) v.thresholds = Object.fromEntries(Object.entries(m.thresholds).map(([k, t]) => [k, !t.ok]));
+    metrics[name] = v;
+  }
+  return { root_group: data.root_group, metrics };
+}

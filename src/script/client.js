@@ -1,0 +1,181 @@
+// A VU's HTTP/1.1 requests through the same connection driver as every other request
+// (src/http1/connection.js): an OriginClient is the run-side of that driver (src/driver.js) for
+// one origin of one VU, with a request handed to a connection when the script makes it, and the
+// connection kept open between requests (keep-alive, as k6's VUs keep theirs).
+
+import { Connection } from '../http1/connection.js';
+import { decodeChunks } from '../http1/parser.js';
+
+const decoder = new TextDecoder();
+
+/**
+ * What every VU's clients share: `adapterFor(origin)` (a socket adapter for a { hostname, tls }
+ * origin), `stats` (the driver's counters), and the sweep that times requests out.
+ */
+export class Network {
+  constructor(adapterFor) {
+    this.adapterFor = adapterFor;
+    this.stats = { bytes: 0, unexpectedData: 0, retries: 0, connections: 0 };
+    this.active = new Set(); // connections with a request out
+    this.sweeper = null;
+  }
+  watch(conn) {
+    this.active.add(conn);
+    if (this.sweeper === null) {
+      // One sweep for every VU's requests, not a timer per request.
+      this.sweeper = setInterval(() => {
+        const now = performance.now();
+        for (const c of this.active) c.timedOut(now);
+        if (this.active.size === 0) {
+          clearInterval(this.sweeper);
+          this.sweeper = null;
+        }
+      }, 50);
+    }
+  }
+  close() {
+    if (this.sweeper !== null) clearInterval(this.sweeper);
+    this.sweeper = null;
+  }
+}
+
+/** One origin of one VU: its free connections and the request each has out. */
+export class OriginClient {
+  constructor(network, { address, port, hostname, tls }, maxBodySize = 0) {
+    this.network = network;
+    this.adapter = network.adapterFor({ hostname, tls });
+    this.host = address;
+    this.port = port;
+    this.config = { maxBodySize };
+    this.capture = true; // a script reads what came back
+    this.fixed = null;
+    this.open = false;
+    this.intendedTime = 0;
+    this.keepAlive = true;
+    this.stopping = false;
+    this.inFlight = 0;
+    this.stats = network.stats;
+    this.timeout = 60000;
+    this.free = [];
+    this.all = [];
+  }
+
+  /**
+   * Sends `request` ({ bytes, isHead, method, path, timeout, binary }) on a free connection and
+   * resolves to { status, head, body, error, timings, bytesIn } once it ends.
+   */
+  send(request) {
+    let conn = this.free.pop();
+    if (conn === undefined) {
+      conn = new Connection(this, this.all.length);
+      this.all.push(conn);
+    }
+    return new Promise((resolve) => {
+      conn.job = { request, resolve, claimed: false, connectMs: 0, tlsMs: 0, result: null };
+      this.timeout = request.timeout;
+      this.network.watch(conn);
+      conn.next();
+    });
+  }
+
+  // The driver's questions (src/driver.js)
+  claim(conn) {
+    const job = conn.job;
+    if (!job || job.claimed) return -2; // nothing asked: the connection waits, open
+    job.claimed = true;
+    return 0;
+  }
+
+  shapeOf(_index, conn) {
+    return conn.job.request;
+  }
+
+  connect(conn, now = performance.now()) {
+    conn.number = ++this.stats.connections;
+    conn.connectAt = now;
+    conn.readyAt = 0;
+    return this.adapter.connect(this.host, this.port, conn);
+  }
+
+  connected(conn) {
+    const now = performance.now();
+    if (conn.job) conn.job.connectMs = now - conn.connectAt;
+    conn.readyAt = now;
+  }
+
+  secured(conn) {
+    const now = performance.now();
+    if (conn.job) conn.job.tlsMs = now - conn.readyAt;
+    conn.readyAt = now;
+  }
+
+  responded(conn, status, start, sent, first, end) {
+    this.inFlight--;
+    const job = conn.job;
+    // The parser's chunks may be views of the adapter's read buffer: copied or decoded now.
+    const head = decodeChunks(conn.headChunks);
+    let body;
+    if (job.request.binary) {
+      const chunks = conn.bodyChunks || [];
+      let n = 0;
+      for (const c of chunks) n += c.length;
+      body = new Uint8Array(n);
+      let at = 0;
+      for (const c of chunks) {
+        body.set(c, at);
+        at += c.length;
+      }
+    } else {
+      body = job.request.discard ? null : decodeChunks(conn.bodyChunks);
+    }
+    const ready = conn.readyAt;
+    job.result = {
+      status,
+      head,
+      body,
+      error: null,
+      bytesIn: conn.responseBytes,
+      timings: {
+        connecting: job.connectMs,
+        tls_handshaking: job.tlsMs,
+        sending: 0,
+        waiting: first - (sent > ready ? sent : ready),
+        receiving: end - first,
+        start,
+      },
+    };
+  }
+
+  failed(conn, reason) {
+    this.inFlight--;
+    const job = conn.job;
+    job.result = { status: 0, head: '', body: null, error: reason, bytesIn: conn.responseBytes, timings: { connecting: job.connectMs, tls_handshaking: job.tlsMs, sending: 0, waiting: 0, receiving: 0, start: conn.startTime } };
+  }
+
+  proceed(conn) {
+    const job = conn.job;
+    if (!job || job.result === null) return; // an idle connection closed by the server
+    conn.job = null;
+    this.network.active.delete(conn);
+    this.free.push(conn);
+    job.resolve(job.result);
+  }
+
+  connectFailed() {}
+
+  socketClosed(conn) {
+    conn.socket = null;
+  }
+
+  disconnect(socket) {
+    if (socket) socket.destroy();
+  }
+
+  close() {
+    for (const conn of this.all) {
+      if (conn.socket !== null) conn.drop();
+    }
+  }
+}
+
+export const decodeText = (bytes) => decoder.decode(bytes);

@@ -1,0 +1,32 @@
+// k6's durations: '30s', '1m30s', '1h', '500ms', '1.5s', or a number of milliseconds.
+
+const UNITS = { ms: 1, s: 1000, m: 60000, h: 3600000, us: 0.001, µs: 0.001, ns: 0.000001 };
+
+/** Milliseconds of a duration; `what` names it in the error. */
+export function parseDuration(value, what) {
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  const text = String(value).trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000; // k6 reads a bare '30' as seconds
+  let ms = 0;
+  let rest = text;
+  const part = /^(\d+(?:\.\d+)?)(ms|us|µs|ns|s|m|h)/;
+  if (rest === '') throw new Error(`${what}: '${value}' is not a duration (30s, 1m30s, 500ms)`);
+  while (rest.length) {
+    const m = part.exec(rest);
+    if (!m) throw new Error(`${what}: '${value}' is not a duration (30s, 1m30s, 500ms)`);
+    ms += Number(m[1]) * UNITS[m[2]];
+    rest = rest.slice(m[0].length);
+  }
+  return ms;
+}
+
+/** A duration as k6 prints one: 1m30s, 2.5s, 120ms. */
+export function formatDuration(ms) {
+  if (ms < 1000) return `${round(ms)}ms`;
+  const h = Math.floor(ms / 3600000);
+  const m = Math.floor((ms % 3600000) / 60000);
+  const s = (ms % 60000) / 1000;
+  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${s || !(h || m) ? `${round(s)}s` : ''}`;
+}
+
+const round = (v) => String(Math.round(v * 1000) / 1000);

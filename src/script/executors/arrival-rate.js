@@ -1,0 +1,59 @@
+// constant-arrival-rate and ramping-arrival-rate: iterations started on a schedule whatever the
+// system under test does (the open model), each on a free VU; with none free, a new one is made
+// up to maxVUs, and past that the iteration is dropped (dropped_iterations), as in k6.
+
+import { graceful, sleep } from './common.js';
+
+/** Iterations due by `t` ms: the integral of the rate over the stages (per ms). */
+export function dueBy(s, t) {
+  if (s.executor === 'constant-arrival-rate') return Math.floor((t * s.rate) / s.timeUnitMs + 1e-9) + (t >= 0 ? 1 : 0);
+  let from = s.startRate;
+  let at = 0;
+  let n = 0;
+  for (const st of s.stages) {
+    const span = Math.min(st.ms, Math.max(0, t - at));
+    const rateAt = from + ((st.target - from) * span) / (st.ms || 1);
+    n += ((from + rateAt) / 2) * (span / s.timeUnitMs);
+    if (t < at + st.ms) break;
+    at += st.ms;
+    from = st.target;
+  }
+  return Math.floor(n + 1e-9) + (s.startRate > 0 ? 1 : 0);
+}
+
+export async function run(s, ctx) {
+  const total = s.durationMs ?? s.stages.reduce((a, x) => a + x.ms, 0);
+  const free = ctx.vus.slice(0, s.preAllocatedVUs);
+  const all = free.slice();
+  let making = 0;
+  let started = 0;
+  const start = performance.now();
+  ctx.progress = () => Math.min(1, (performance.now() - start) / total);
+  const go = (vu) => {
+    ctx.active(1);
+    ctx.iterate(vu).then(() => {
+      ctx.active(-1);
+      if (!vu.interrupted) free.push(vu);
+    });
+  };
+  while (!ctx.stopped) {
+    const t = performance.now() - start;
+    if (t >= total) break;
+    const due = dueBy(s, t);
+    while (started < due) {
+      started++;
+      const vu = free.pop();
+      if (vu !== undefined) go(vu);
+      else if (all.length + making < s.maxVUs) {
+        making++;
+        ctx.newVU().then((nv) => {
+          making--;
+          all.push(nv);
+          go(nv);
+        });
+      } else ctx.dropped();
+    }
+    await sleep(1);
+  }
+  await graceful(ctx.running, s.gracefulStopMs, all);
+}

@@ -1,0 +1,17 @@
+// constant-vus: `vus` VUs looping for `duration`.
+
+import { graceful, loop } from './common.js';
+
+export async function run(s, ctx) {
+  const vus = ctx.vus.slice(0, s.vus);
+  const start = performance.now();
+  const end = start + s.durationMs;
+  ctx.progress = () => Math.min(1, (performance.now() - start) / s.durationMs);
+  ctx.active(vus.length);
+  const loops = vus.map((vu) => loop(ctx, vu, () => performance.now() < end));
+  let timer;
+  await Promise.race([Promise.all(loops), new Promise((resolve) => (timer = setTimeout(resolve, s.durationMs)))]);
+  clearTimeout(timer);
+  await graceful(ctx.running, s.gracefulStopMs, vus);
+  ctx.active(-vus.length);
+}

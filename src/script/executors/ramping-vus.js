@@ -1,0 +1,60 @@
+// ramping-vus: the number of looping VUs follows the stages, from startVUs, linearly within each
+// stage. A VU above the target finishes its iteration (within gracefulRampDown) and waits.
+
+import { graceful, sleep } from './common.js';
+
+/** The stages' target at `t` ms, interpolated from `start`. */
+export function targetAt(start, stages, t) {
+  let from = start;
+  let at = 0;
+  for (const s of stages) {
+    if (t < at + s.ms) return s.ms === 0 ? s.target : Math.round(from + ((s.target - from) * (t - at)) / s.ms);
+    at += s.ms;
+    from = s.target;
+  }
+  return from;
+}
+
+export async function run(s, ctx) {
+  const vus = ctx.vus.slice(0, s.maxVUs);
+  const total = s.stages.reduce((a, x) => a + x.ms, 0);
+  const start = performance.now();
+  let target = s.startVUs;
+  let over = false;
+  ctx.progress = () => Math.min(1, (performance.now() - start) / total);
+  const loops = new Map();
+  let active = 0;
+  const rampDown = new Map(); // vu → when it was asked to stop
+  const want = (i) => !over && i < target;
+  const startLoop = (vu, i) => {
+    active++;
+    ctx.active(1);
+    const p = (async () => {
+      while (want(i) && !ctx.stopped && !vu.interrupted) await ctx.iterate(vu);
+      loops.delete(vu);
+      active--;
+      ctx.active(-1);
+    })();
+    loops.set(vu, p);
+  };
+  while (!ctx.stopped) {
+    const t = performance.now() - start;
+    if (t >= total) break;
+    target = targetAt(s.startVUs, s.stages, t);
+    for (let i = 0; i < vus.length; i++) {
+      const vu = vus[i];
+      if (i < target && !loops.has(vu) && !vu.busy) {
+        vu.interrupted = false;
+        rampDown.delete(vu);
+        startLoop(vu, i);
+      } else if (i >= target && loops.has(vu)) {
+        if (!rampDown.has(vu)) rampDown.set(vu, t);
+        else if (t - rampDown.get(vu) > s.gracefulRampDownMs && vu.busy) vu.interrupt();
+      }
+    }
+    await sleep(Math.min(50, total - t));
+  }
+  over = true;
+  await graceful(ctx.running, s.gracefulStopMs, vus);
+  if (active > 0) ctx.active(-active);
+}

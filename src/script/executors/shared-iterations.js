@@ -1,0 +1,20 @@
+// shared-iterations: `iterations` in all, taken by `vus` VUs as each becomes free, within
+// maxDuration.
+
+import { graceful, loop } from './common.js';
+
+export async function run(s, ctx) {
+  let taken = 0;
+  let timeUp = false;
+  const timer = setTimeout(() => (timeUp = true), s.maxDurationMs);
+  ctx.progress = () => taken / s.iterations;
+  const more = () => !timeUp && taken < s.iterations && (taken++, true);
+  const vus = ctx.vus.slice(0, s.vus);
+  ctx.active(vus.length);
+  const loops = vus.map((vu) => loop(ctx, vu, more));
+  await Promise.race([Promise.all(loops), new Promise((resolve) => setTimeout(resolve, s.maxDurationMs))]);
+  timeUp = true;
+  clearTimeout(timer);
+  await graceful(ctx.running, s.gracefulStopMs, vus);
+  ctx.active(-vus.length);
+}

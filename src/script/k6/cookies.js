@@ -1,0 +1,105 @@
+// k6's cookie jar: one per VU (emptied at each iteration, as k6 does), or made by the script with
+// new http.CookieJar(). Cookies are kept by domain and path (RFC 6265 5.1.3 and 5.1.4 matching),
+// set from Set-Cookie or with set(), and sent in one Cookie header.
+
+export class CookieJar {
+  constructor() {
+    this.cookies = []; // { name, value, domain, hostOnly, path, expires, secure }
+  }
+
+  /** Set-Cookie's value, from a response to `url` (a URL). */
+  setFromHeader(url, line) {
+    const parts = line.split(';');
+    const eq = parts[0].indexOf('=');
+    if (eq <= 0) return;
+    const c = { name: parts[0].slice(0, eq).trim(), value: parts[0].slice(eq + 1).trim(), domain: url.hostname, hostOnly: true, path: defaultPath(url), expires: Infinity, secure: false };
+    for (const attr of parts.slice(1)) {
+      const i = attr.indexOf('=');
+      const key = (i < 0 ? attr : attr.slice(0, i)).trim().toLowerCase();
+      const value = i < 0 ? '' : attr.slice(i + 1).trim();
+      if (key === 'domain' && value) {
+        c.domain = value.replace(/^\./, '').toLowerCase();
+        c.hostOnly = false;
+      } else if (key === 'path' && value.startsWith('/')) c.path = value;
+      else if (key === 'max-age' && /^-?\d+$/.test(value)) c.expires = Date.now() + Number(value) * 1000;
+      else if (key === 'expires' && c.expires === Infinity) {
+        const t = Date.parse(value);
+        if (!Number.isNaN(t)) c.expires = t;
+      } else if (key === 'secure') c.secure = true;
+    }
+    this.store(c);
+  }
+
+  store(c) {
+    this.cookies = this.cookies.filter((x) => !(x.name === c.name && x.domain === c.domain && x.path === c.path));
+    if (c.expires > Date.now()) this.cookies.push(c);
+  }
+
+  /** jar.set(url, name, value, { domain, path, expires, max_age, secure }). */
+  set(url, name, value, opts = {}) {
+    const u = new URL(url);
+    const c = { name: String(name), value: String(value), domain: u.hostname, hostOnly: true, path: defaultPath(u), expires: Infinity, secure: Boolean(opts.secure) };
+    if (opts.domain) {
+      c.domain = String(opts.domain).replace(/^\./, '').toLowerCase();
+      c.hostOnly = false;
+      if (!domainMatches(u.hostname, c.domain)) throw new Error(`cookie domain '${opts.domain}' does not match the URL's host '${u.hostname}'`);
+    }
+    if (opts.path) c.path = String(opts.path);
+    if (opts.max_age !== undefined) c.expires = Date.now() + Number(opts.max_age) * 1000;
+    else if (opts.expires) c.expires = typeof opts.expires === 'number' ? opts.expires : Date.parse(opts.expires);
+    this.store(c);
+  }
+
+  matching(url) {
+    const u = typeof url === 'string' ? new URL(url) : url;
+    const now = Date.now();
+    this.cookies = this.cookies.filter((c) => c.expires > now);
+    return this.cookies.filter((c) => (c.hostOnly ? c.domain === u.hostname : domainMatches(u.hostname, c.domain)) && pathMatches(u.pathname, c.path) && (!c.secure || u.protocol === 'https:'));
+  }
+
+  /** { name: [value, ...] } of the cookies a request to `url` sends. */
+  cookiesForURL(url) {
+    const out = {};
+    for (const c of this.matching(url)) (out[c.name] = out[c.name] || []).push(c.value);
+    return out;
+  }
+
+  /** The Cookie header for `url` with a request's own cookies ({ name: value | { value, replace } }). */
+  cookieHeader(url, own) {
+    const pairs = this.matching(url).map((c) => [c.name, c.value]);
+    if (own) {
+      for (const [name, v] of Object.entries(own)) {
+        const value = v && typeof v === 'object' ? v.value : v;
+        const replace = v && typeof v === 'object' ? Boolean(v.replace) : false;
+        if (replace) for (let i = pairs.length - 1; i >= 0; i--) if (pairs[i][0] === name) pairs.splice(i, 1);
+        pairs.push([name, String(value)]);
+      }
+    }
+    return pairs.map(([n, v]) => `${n}=${v}`).join('; ');
+  }
+
+  clear(url) {
+    if (url === undefined) {
+      this.cookies = [];
+      return;
+    }
+    const keep = new Set(this.cookies);
+    for (const c of this.matching(url)) keep.delete(c);
+    this.cookies = [...keep];
+  }
+
+  delete(url, name) {
+    const gone = new Set(this.matching(url).filter((c) => c.name === name));
+    this.cookies = this.cookies.filter((c) => !gone.has(c));
+  }
+}
+
+function defaultPath(u) {
+  const p = u.pathname;
+  if (!p.startsWith('/') || p.lastIndexOf('/') === 0) return '/';
+  return p.slice(0, p.lastIndexOf('/'));
+}
+
+const domainMatches = (host, domain) => host === domain || (host.endsWith('.' + domain) && !/^[\d.]+$/.test(host));
+
+const pathMatches = (path, cookiePath) => path === cookiePath || (path.startsWith(cookiePath) && (cookiePath.endsWith('/') || path[cookiePath.length] === '/'));

@@ -1,0 +1,47 @@
+// k6/crypto: hashes and HMACs, given as k6 gives them ('hex', 'base64', 'base64url', 'binary'),
+// on the runtime's own implementation (`hash` from runtimes/: node:crypto, which node, Bun and
+// Deno all have).
+
+import { b64encode } from './encoding.js';
+
+const ALGORITHMS = { md4: 'md4', md5: 'md5', sha1: 'sha1', sha256: 'sha256', sha384: 'sha384', sha512: 'sha512', sha512_224: 'sha512-224', sha512_256: 'sha512-256', ripemd160: 'ripemd160' };
+
+function output(bytes, enc) {
+  if (enc === 'hex') return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  if (enc === 'base64') return b64encode(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  if (enc === 'base64url') return b64encode(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), 'url');
+  if (enc === 'base64rawurl') return b64encode(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), 'rawurl');
+  if (enc === 'binary' || enc === undefined) return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  throw new Error(`unknown output encoding '${enc}' (hex, base64, base64url, binary)`);
+}
+
+const algorithm = (name) => {
+  const a = ALGORITHMS[String(name).toLowerCase()];
+  if (!a) throw new Error(`unknown hash algorithm '${name}'`);
+  return a;
+};
+
+export function cryptoModule(vu) {
+  const { hash, hmac, randomBytes } = vu.shared.facilities;
+  const hasher = (alg, key) => {
+    const chunks = [];
+    return {
+      update(data) {
+        chunks.push(data);
+        return this;
+      },
+      digest(enc) {
+        const all = chunks.map((c) => (typeof c === 'string' ? c : new Uint8Array(c instanceof ArrayBuffer ? c : c.buffer)));
+        return output(key === undefined ? hash(algorithm(alg), all) : hmac(algorithm(alg), key, all), enc);
+      },
+    };
+  };
+  const api = {
+    createHash: (alg) => hasher(alg),
+    createHMAC: (alg, key) => hasher(alg, key),
+    hmac: (alg, key, data, enc) => hasher(alg, key).update(data).digest(enc),
+    randomBytes: (n) => randomBytes(n).buffer,
+  };
+  for (const name of Object.keys(ALGORITHMS)) api[name] = (data, enc) => hasher(name).update(data).digest(enc);
+  return { default: api, ...api };
+}

@@ -1,0 +1,70 @@
+// k6/execution: where the VU, its scenario and the test stand.
+
+export function executionModule(vu) {
+  const shared = vu.shared;
+  const api = {
+    vu: {
+      get idInTest() {
+        return vu.id;
+      },
+      get idInInstance() {
+        return vu.id;
+      },
+      get iterationInInstance() {
+        return vu.iterationInInstance;
+      },
+      get iterationInScenario() {
+        return vu.iterationInScenario;
+      },
+      tags: vu.userTags,
+      metrics: { tags: vu.userTags, metadata: {} },
+    },
+    scenario: {
+      get name() {
+        return vu.scenario ? vu.scenario.name : '';
+      },
+      get executor() {
+        return vu.scenario ? vu.scenario.executor : '';
+      },
+      get startTime() {
+        return vu.scenario ? vu.scenario.startedAt : 0;
+      },
+      get progress() {
+        return vu.scenario ? vu.scenario.progress() : 0;
+      },
+      get iterationInInstance() {
+        return vu.scenarioIteration;
+      },
+      get iterationInTest() {
+        return vu.scenarioIteration;
+      },
+    },
+    instance: {
+      get vusActive() {
+        return shared.vusActive;
+      },
+      get vusInitialized() {
+        return shared.vusInitialized;
+      },
+      get iterationsCompleted() {
+        return shared.iterationsCompleted;
+      },
+      get iterationsInterrupted() {
+        return shared.iterationsInterrupted;
+      },
+      get currentTestRunDuration() {
+        return shared.startedAt ? performance.now() - shared.startedAt : 0;
+      },
+    },
+    test: {
+      get options() {
+        return shared.options;
+      },
+      abort(message) {
+        shared.abort(message === undefined ? 'test aborted' : String(message));
+        throw vu.interruption();
+      },
+    },
+  };
+  return { default: api, ...api };
+}

@@ -1,0 +1,94 @@
+// k6's Response: status, body, headers (names canonical, as Go's net/http gives them to k6),
+// json(selector), cookies, timings, error and error_code, and the request that was sent.
+
+const ERROR_CODES = [
+  [/^timeout$/, 1050],
+  [/^ECONNREFUSED$/, 1212],
+  [/^ECONNRESET$/, 1220],
+  [/^EPIPE$/, 1201],
+  [/^(ENOTFOUND|EAI_AGAIN)$/, 1101],
+  [/^CERT_ERROR/, 1310],
+  [/^malformed response/, 1000],
+];
+
+/** Go's canonical form of a header name: Content-Type, X-Request-Id. */
+export const canonicalName = (name) => name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash, c) => dash + c.toUpperCase());
+
+/** A response head's headers by canonical name; several of one name joined with ', '. */
+export function canonicalHeaders(head) {
+  const lines = head.split(/\r?\n/);
+  let from = 0;
+  for (let k = 0; k < lines.length; k++) if (lines[k].startsWith('HTTP/')) from = k; // past 1xx
+  const out = {};
+  for (let k = from + 1; k < lines.length; k++) {
+    const colon = lines[k].indexOf(':');
+    if (colon <= 0) continue;
+    const name = canonicalName(lines[k].slice(0, colon).trim());
+    const value = lines[k].slice(colon + 1).trim();
+    out[name] = name in out ? `${out[name]}, ${value}` : value;
+  }
+  return out;
+}
+
+export class Response {
+  constructor(vu, r) {
+    this.vu = vu;
+    this.status = r.status;
+    this.status_text = r.status ? `${r.status}` : '';
+    this.body = r.body;
+    this.headers = r.headers;
+    this.url = r.url;
+    this.timings = r.timings;
+    this.error = r.error || '';
+    this.error_code = r.error ? codeOf(r.error) : 0;
+    this.request = r.request;
+    this.proto = r.status ? 'HTTP/1.1' : '';
+    this.cookies = {};
+    for (const line of r.cookies) {
+      const parts = line.split(';').map((p) => p.trim());
+      const eq = parts[0].indexOf('=');
+      if (eq <= 0) continue;
+      const c = { name: parts[0].slice(0, eq), value: parts[0].slice(eq + 1), domain: '', path: '', http_only: false, secure: false, max_age: 0, expires: 0 };
+      for (const a of parts.slice(1)) {
+        const [k, v = ''] = a.split('=');
+        const key = k.toLowerCase();
+        if (key === 'domain') c.domain = v;
+        else if (key === 'path') c.path = v;
+        else if (key === 'httponly') c.http_only = true;
+        else if (key === 'secure') c.secure = true;
+        else if (key === 'max-age') c.max_age = Number(v);
+        else if (key === 'expires') c.expires = Date.parse(v) || 0;
+      }
+      (this.cookies[c.name] = this.cookies[c.name] || []).push(c);
+    }
+    Object.defineProperty(this, 'vu', { enumerable: false });
+  }
+
+  /** The body parsed as JSON; with a selector ('a.b.0', 'items.#'), that value, or undefined. */
+  json(selector) {
+    if (this.body === null || this.body === undefined) throw new Error('the response has no body (responseType none, or a failed request)');
+    const text = typeof this.body === 'string' ? this.body : new TextDecoder().decode(this.body);
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      throw new Error(`cannot parse the response body as JSON: ${e.message}`);
+    }
+    if (selector === undefined || selector === null || selector === '') return value;
+    for (const key of String(selector).split('.')) {
+      if (value === null || value === undefined) return undefined;
+      if (key === '#' && Array.isArray(value)) value = value.length;
+      else value = value[key];
+    }
+    return value;
+  }
+
+  html() {
+    throw new Error('res.html() needs k6/html, which is not supported yet (doc/scripts.md)');
+  }
+}
+
+function codeOf(reason) {
+  for (const [re, code] of ERROR_CODES) if (re.test(reason)) return code;
+  return 1000;
+}

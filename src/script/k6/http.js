@@ -1,0 +1,252 @@
+// k6/http for one VU: request() and its shortcuts, batch(), the Response, cookies, redirects and
+// the http_req_* metrics, as k6 gives them. Requests go out through the VU's OriginClients
+// (src/script/client.js), the same HTTP/1.1 driver as every other request of loadtest.
+
+import { encodeRequest } from '../../http1/request.js';
+import { CookieJar } from './cookies.js';
+import { Response, canonicalHeaders } from './http-response.js';
+
+const encoder = new TextEncoder();
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** k6's default: a response is expected when its status is 200 to 399. */
+export const defaultExpected = (status) => status >= 200 && status < 400;
+
+/** http.expectedStatuses(200, { min: 300, max: 399 }, ...). */
+export function expectedStatuses(...args) {
+  const ranges = args.map((a) => {
+    if (Number.isInteger(a)) return [a, a];
+    if (a && Number.isInteger(a.min) && Number.isInteger(a.max)) return [a.min, a.max];
+    throw new Error('expectedStatuses() takes status codes and { min, max } ranges');
+  });
+  const fn = (status) => ranges.some(([lo, hi]) => status >= lo && status <= hi);
+  fn.expectedStatuses = true;
+  return fn;
+}
+
+/** The k6/http module of one VU (`vu`: src/script/vu.js). */
+export function httpModule(vu) {
+  const request = (method, url, body, params) => send(vu, String(method).toUpperCase(), url, body, params);
+  const api = {
+    request,
+    get: (url, params) => request('GET', url, null, params),
+    head: (url, params) => request('HEAD', url, null, params),
+    post: (url, body, params) => request('POST', url, body, params),
+    put: (url, body, params) => request('PUT', url, body, params),
+    patch: (url, body, params) => request('PATCH', url, body, params),
+    del: (url, body, params) => request('DELETE', url, body, params),
+    options: (url, body, params) => request('OPTIONS', url, body, params),
+    asyncRequest: (method, url, body, params) => request(method, url, body, params),
+    batch: (requests) => batch(vu, requests),
+    cookieJar: () => vu.jar,
+    CookieJar,
+    expectedStatuses,
+    setResponseCallback: (fn) => {
+      if (fn !== null && typeof fn !== 'function') throw new Error('setResponseCallback takes expectedStatuses(...) or null');
+      vu.shared.responseCallback = fn;
+    },
+    url: (strings, ...values) => {
+      // http.url`http://host/${id}`: the URL, with the template as its name tag.
+      let url = '';
+      let name = '';
+      strings.forEach((s, i) => {
+        url += s + (i < values.length ? values[i] : '');
+        name += s + (i < values.length ? '${}' : '');
+      });
+      return { url, name, toString: () => url };
+    },
+    file: (data, filename, contentType = 'application/octet-stream') => ({ data, filename, content_type: contentType, __file: true }),
+    TLS_1_0: 'tls1.0',
+    TLS_1_1: 'tls1.1',
+    TLS_1_2: 'tls1.2',
+    TLS_1_3: 'tls1.3',
+    OCSP_STATUS_GOOD: 'good',
+  };
+  return { default: api, ...api };
+}
+
+// batch([...]): each request on its own connection, all at once; the responses in the same
+// shape (an array, or an object by key).
+async function batch(vu, requests) {
+  const one = (r) => {
+    if (typeof r === 'string') return send(vu, 'GET', r, null, undefined);
+    if (Array.isArray(r)) return send(vu, String(r[0]).toUpperCase(), r[1], r[2], r[3]);
+    if (r && typeof r === 'object') return send(vu, String(r.method || 'GET').toUpperCase(), r.url, r.body, r.params);
+    throw new Error('batch(): each request is a URL, [method, url, body, params] or { method, url, body, params }');
+  };
+  if (Array.isArray(requests)) return Promise.all(requests.map(one));
+  if (requests && typeof requests === 'object') {
+    const keys = Object.keys(requests);
+    const responses = await Promise.all(keys.map((k) => one(requests[k])));
+    const out = {};
+    keys.forEach((k, i) => (out[k] = responses[i]));
+    return out;
+  }
+  throw new Error('batch() takes an array or an object of requests');
+}
+
+function bodyOf(body, headers) {
+  if (body === undefined || body === null) return null;
+  if (typeof body === 'string') return encoder.encode(body);
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (typeof body === 'object') {
+    if (Object.values(body).some((v) => v && v.__file)) return multipart(body, headers);
+    // k6 sends an object as a form.
+    if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(body)) form.append(k, Array.isArray(v) ? v.join(',') : String(v));
+    return encoder.encode(form.toString());
+  }
+  return encoder.encode(String(body));
+}
+
+function multipart(body, headers) {
+  const boundary = `loadtest${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
+  headers['Content-Type'] = `multipart/form-data; boundary=${boundary}`;
+  const parts = [];
+  for (const [k, v] of Object.entries(body)) {
+    if (v && v.__file) {
+      parts.push(encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"; filename="${v.filename || k}"\r\nContent-Type: ${v.content_type}\r\n\r\n`));
+      parts.push(typeof v.data === 'string' ? encoder.encode(v.data) : v.data instanceof ArrayBuffer ? new Uint8Array(v.data) : v.data);
+      parts.push(encoder.encode('\r\n'));
+    } else {
+      parts.push(encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+    }
+  }
+  parts.push(encoder.encode(`--${boundary}--\r\n`));
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const all = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
+}
+
+const hasHeader = (headers, name) => Object.keys(headers).some((k) => k.toLowerCase() === name);
+
+// k6's timeout param: ms as a number, or a duration string ('10s', '500ms').
+function timeoutMs(value, fallback) {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'number') return value;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(String(value));
+  if (!m) throw new Error(`timeout '${value}' is not a duration (500ms, 10s, 1m)`);
+  return Number(m[1]) * { ms: 1, s: 1000, m: 60000, h: 3600000 }[m[2]];
+}
+
+async function send(vu, method, urlArg, body, params = {}) {
+  vu.assertCanRequest();
+  params = params || {};
+  let nameTag = null;
+  if (urlArg && typeof urlArg === 'object' && typeof urlArg.url === 'string') {
+    nameTag = urlArg.name;
+    urlArg = urlArg.url;
+  }
+  let url;
+  try {
+    url = new URL(String(urlArg));
+  } catch {
+    throw new Error(`invalid URL '${urlArg}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported URL scheme '${url.protocol}' in '${urlArg}' (http: or https:)`);
+  const headers = {};
+  for (const [k, v] of Object.entries(params.headers || {})) headers[k] = String(v);
+  let bytes = bodyOf(body, headers);
+  const jar = params.jar || vu.jar;
+  const maxRedirects = params.redirects ?? vu.options.maxRedirects ?? 10;
+  const timeout = timeoutMs(params.timeout, 60000);
+  const responseType = params.responseType || (vu.options.discardResponseBodies ? 'none' : 'text');
+  const expected = params.responseCallback !== undefined ? params.responseCallback : vu.shared.responseCallback;
+  const userTags = params.tags || {};
+  let redirectsLeft = maxRedirects;
+  for (;;) {
+    const response = await once(vu, method, url, headers, bytes, { jar, timeout, responseType, params, nameTag, userTags, expected });
+    const location = response.headers.Location;
+    if (!REDIRECTS.has(response.status) || location === undefined || redirectsLeft <= 0 || response.error) {
+      if (REDIRECTS.has(response.status) && location !== undefined && redirectsLeft <= 0 && maxRedirects > 0) {
+        vu.warnOnce(`Stopped after ${maxRedirects} redirects and returned the redirection; pass { redirects: n } in request params or set global maxRedirects to silence this`);
+      }
+      return response;
+    }
+    redirectsLeft--;
+    url = new URL(location, url);
+    // RFC 9110 15.4: 303 (and, as browsers do, 301 and 302 for a POST) becomes a GET without a body.
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      method = method === 'HEAD' ? 'HEAD' : 'GET';
+      bytes = null;
+      for (const k of Object.keys(headers)) if (/^content-(type|length)$/i.test(k)) delete headers[k];
+    }
+    nameTag = null;
+  }
+}
+
+async function once(vu, method, url, userHeaders, body, o) {
+  const headers = {};
+  headers.Host = url.host;
+  headers['User-Agent'] = vu.options.userAgent || `loadtest/${vu.shared.version} (k6 script)`;
+  if (url.username || url.password) {
+    headers.Authorization = 'Basic ' + btoa(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`);
+  }
+  for (const k in userHeaders) {
+    for (const d of Object.keys(headers)) if (d.toLowerCase() === k.toLowerCase()) delete headers[d];
+    headers[k] = userHeaders[k];
+  }
+  if (o.params.auth && o.params.auth !== 'basic') throw new Error(`auth '${o.params.auth}' is not supported here (basic only: user:pass@ in the URL)`);
+  const sentCookies = o.jar.cookieHeader(url, o.params.cookies);
+  if (sentCookies) headers.Cookie = sentCookies;
+  // Lower-cased for the wire as the rest of loadtest writes them; HTTP field names are
+  // case-insensitive (RFC 9110 5.1).
+  const wire = {};
+  for (const k in headers) wire[k.toLowerCase()] = headers[k];
+  const path = url.pathname + url.search;
+  const bytes = encodeRequest({ method, path, headers: wire, body });
+  const client = await vu.clientFor(url);
+  const blockedStart = performance.now();
+  const r = await client.send({ bytes, isHead: method === 'HEAD', method, path, timeout: o.timeout, binary: o.responseType === 'binary', discard: o.responseType === 'none' });
+  vu.assertNotInterrupted();
+  const responseHeaders = r.head ? canonicalHeaders(r.head) : {};
+  const setCookies = r.head ? setCookieLines(r.head) : [];
+  for (const line of setCookies) o.jar.setFromHeader(url, line);
+  const t = r.timings;
+  const timings = {
+    blocked: Math.max(0, t.start - blockedStart),
+    connecting: t.connecting,
+    tls_handshaking: t.tls_handshaking,
+    sending: t.sending,
+    waiting: t.waiting,
+    receiving: t.receiving,
+    duration: t.sending + t.waiting + t.receiving,
+  };
+  const expected = o.expected === null ? null : (o.expected || defaultExpected)(r.status);
+  const tags = {
+    ...vu.tags(),
+    ...o.userTags,
+    name: o.userTags.name ?? o.nameTag ?? url.href,
+    method,
+    status: String(r.status),
+    url: url.href,
+    proto: 'HTTP/1.1',
+  };
+  if (expected !== null) tags.expected_response = String(expected);
+  if (r.error) tags.error = r.error;
+  vu.emitRequest(timings, expected, bytes.length, r.bytesIn, tags, r.error);
+  return new Response(vu, {
+    status: r.status,
+    headers: responseHeaders,
+    body: o.responseType === 'none' ? null : r.body,
+    url: url.href,
+    timings,
+    error: r.error,
+    request: { method, url: url.href, headers: headers, body: body ? new TextDecoder().decode(body) : '', cookies: o.jar.cookiesForURL(url.href) },
+    cookies: setCookies,
+  });
+}
+
+function setCookieLines(head) {
+  const out = [];
+  for (const line of head.split(/\r?\n/)) if (/^set-cookie:/i.test(line)) out.push(line.slice(line.indexOf(':') + 1).trim());
+  return out;
+}

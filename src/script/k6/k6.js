@@ -1,0 +1,89 @@
+// The k6 module: check, group, sleep, fail, randomSeed, for one VU.
+
+/** Each check's name → its function (or a value) over `value`; true when all pass. */
+function check(vu, value, sets, tags) {
+  const names = Object.keys(sets || {});
+  const results = names.map((name) => {
+    const c = sets[name];
+    try {
+      return typeof c === 'function' ? c(value) : c;
+    } catch (err) {
+      // k6: a check whose function throws fails the iteration with that exception.
+      throw err;
+    }
+  });
+  const record = (values) => {
+    let all = true;
+    names.forEach((name, i) => {
+      const ok = Boolean(values[i]);
+      if (!ok) all = false;
+      vu.recordCheck(name, ok, tags);
+    });
+    return all;
+  };
+  // An async-made check function (it called something that may wait) returns a promise.
+  if (results.some((r) => r instanceof Promise)) return Promise.all(results).then(record);
+  return record(results);
+}
+
+function group(vu, name, fn) {
+  if (typeof fn !== 'function') throw new Error('group() takes a name and a function');
+  if (name.includes('::')) throw new Error(`group name '${name}' may not contain '::'`);
+  const outer = vu.groupPath;
+  const path = `${outer}::${name}`;
+  vu.enterGroup(path, name);
+  const start = performance.now();
+  const end = () => {
+    vu.groupPath = outer;
+    vu.emitGroupDuration(path, performance.now() - start);
+  };
+  let r;
+  try {
+    r = fn();
+  } catch (err) {
+    end();
+    throw err;
+  }
+  if (r instanceof Promise) {
+    return r.then(
+      (v) => (end(), v),
+      (err) => {
+        end();
+        throw err;
+      },
+    );
+  }
+  end();
+  return r;
+}
+
+function sleep(vu, seconds) {
+  const ms = Number(seconds) * 1000;
+  if (!(ms > 0)) return undefined;
+  return vu.sleep(ms);
+}
+
+// mulberry32, seeded: randomSeed(n) makes Math.random repeatable (for every VU of this process:
+// they share one JavaScript realm).
+function randomSeed(seed) {
+  let a = Number(seed) >>> 0;
+  Math.random = () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function k6Module(vu) {
+  const api = {
+    check: (value, sets, tags) => check(vu, value, sets, tags),
+    group: (name, fn) => group(vu, name, fn),
+    sleep: (seconds) => sleep(vu, seconds),
+    fail: (message) => {
+      throw new Error(message === undefined ? 'fail' : String(message));
+    },
+    randomSeed,
+  };
+  return { default: api, ...api };
+}

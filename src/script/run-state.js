@@ -1,0 +1,93 @@
+// What a scripted run records besides the script's own metrics: k6's built-in metrics (http_req_*,
+// iterations, checks, data, groups), the tree of groups and checks for the summary, and each
+// distinct warning or exception message once, with how often it came.
+
+import { COUNTER, GAUGE, RATE, TREND } from './metrics.js';
+
+export class RunState {
+  constructor(registry) {
+    const m = (name, type, isTime) => registry.get(name, type, isTime);
+    this.registry = registry;
+    this.httpReqs = m('http_reqs', COUNTER);
+    this.duration = m('http_req_duration', TREND, true);
+    // k6 shows the duration of expected responses apart, always.
+    this.duration.sub('expected_response:true');
+    this.blocked = m('http_req_blocked', TREND, true);
+    this.connecting = m('http_req_connecting', TREND, true);
+    this.tls = m('http_req_tls_handshaking', TREND, true);
+    this.sending = m('http_req_sending', TREND, true);
+    this.waiting = m('http_req_waiting', TREND, true);
+    this.receiving = m('http_req_receiving', TREND, true);
+    this.failed = m('http_req_failed', RATE);
+    this.dataSent = m('data_sent', COUNTER);
+    this.dataReceived = m('data_received', COUNTER);
+    this.iterations = m('iterations', COUNTER);
+    this.iterationDuration = m('iteration_duration', TREND, true);
+    this.checks = m('checks', RATE);
+    this.groupDurations = m('group_duration', TREND, true);
+    this.vus = m('vus', GAUGE);
+    this.vusMax = m('vus_max', GAUGE);
+    this.droppedIterations = null; // made when an arrival-rate executor drops one
+    this.root = { name: '', path: '', groups: new Map(), checks: new Map() };
+    this.groupsByPath = new Map([['', this.root]]);
+    this.messages = new Map(); // message → count
+    this.onMessage = null; // (message) => void, the first time each is seen
+  }
+
+  request(t, expected, bytesOut, bytesIn, tags, error) {
+    const r = this.registry;
+    r.add(this.httpReqs, 1, tags);
+    r.add(this.duration, t.duration, tags);
+    r.add(this.blocked, t.blocked, tags);
+    r.add(this.connecting, t.connecting, tags);
+    r.add(this.tls, t.tls_handshaking, tags);
+    r.add(this.sending, t.sending, tags);
+    r.add(this.waiting, t.waiting, tags);
+    r.add(this.receiving, t.receiving, tags);
+    if (expected !== null) r.add(this.failed, expected ? 0 : 1, tags);
+    r.add(this.dataSent, bytesOut, tags);
+    r.add(this.dataReceived, bytesIn, tags);
+    if (error) this.warn(`request failed: ${error}`);
+  }
+
+  group(path, name) {
+    if (this.groupsByPath.has(path)) return;
+    const parentPath = path.slice(0, path.lastIndexOf('::'));
+    const parent = this.groupsByPath.get(parentPath) || this.root;
+    const g = { name, path, groups: new Map(), checks: new Map() };
+    parent.groups.set(name, g);
+    this.groupsByPath.set(path, g);
+  }
+
+  check(groupPath, name, ok, tags) {
+    const g = this.groupsByPath.get(groupPath) || this.root;
+    let c = g.checks.get(name);
+    if (c === undefined) {
+      c = { name, path: `${groupPath}::${name}`, passes: 0, fails: 0 };
+      g.checks.set(name, c);
+    }
+    if (ok) c.passes++;
+    else c.fails++;
+    this.registry.add(this.checks, ok ? 1 : 0, tags);
+  }
+
+  groupDuration(ms, tags) {
+    this.registry.add(this.groupDurations, ms, tags);
+  }
+
+  iteration(ms, tags) {
+    this.registry.add(this.iterations, 1, tags);
+    this.registry.add(this.iterationDuration, ms, tags);
+  }
+
+  dropped(tags) {
+    if (this.droppedIterations === null) this.droppedIterations = this.registry.get('dropped_iterations', COUNTER);
+    this.registry.add(this.droppedIterations, 1, tags);
+  }
+
+  warn(message) {
+    const n = this.messages.get(message) || 0;
+    this.messages.set(message, n + 1);
+    if (n === 0 && this.onMessage !== null) this.onMessage(message);
+  }
+}

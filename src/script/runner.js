@@ -1,0 +1,303 @@
+// A scripted run, as `k6 run` makes one: the script's init code once per VU, setup() once, the
+// scenarios at once (each its executor, src/script/executors/), teardown(), then the summary's
+// data and the thresholds. Every VU is a few objects on this one event loop (src/script/vu.js).
+
+import { Registry } from './metrics.js';
+import { RunState } from './run-state.js';
+import { VU, Interruption } from './vu.js';
+import { Network } from './client.js';
+import { CookieJar } from './k6/cookies.js';
+import { scenariosOf } from './scenarios.js';
+import { parseThresholds, evaluateThresholds } from './thresholds.js';
+import { summaryData } from './summary-data.js';
+import * as sharedIterations from './executors/shared-iterations.js';
+import * as perVuIterations from './executors/per-vu-iterations.js';
+import * as constantVus from './executors/constant-vus.js';
+import * as rampingVus from './executors/ramping-vus.js';
+import * as arrivalRate from './executors/arrival-rate.js';
+import { sleep } from './executors/common.js';
+
+const EXECUTORS = {
+  'shared-iterations': sharedIterations,
+  'per-vu-iterations': perVuIterations,
+  'constant-vus': constantVus,
+  'ramping-vus': rampingVus,
+  'constant-arrival-rate': arrivalRate,
+  'ramping-arrival-rate': arrivalRate,
+};
+
+// k6's exit codes (errext/exitcodes).
+export const EXIT = { thresholds: 99, invalidConfig: 104, scriptException: 107, scriptAborted: 108 };
+
+export class ScriptRunError extends Error {
+  constructor(message, code) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** The options `flags` (k6's command line) give over the script's own: flags win. */
+export function withFlags(options, flags) {
+  const o = { ...options };
+  const shortcut = flags.vus !== undefined || flags.duration !== undefined || flags.iterations !== undefined || flags.stages !== undefined;
+  if (shortcut) {
+    // As k6: a shortcut on the command line replaces the script's scenarios.
+    delete o.scenarios;
+    if (flags.stages !== undefined) {
+      o.stages = flags.stages;
+      delete o.duration;
+      delete o.iterations;
+    }
+    if (flags.duration !== undefined) {
+      o.duration = flags.duration;
+      if (flags.iterations === undefined) delete o.iterations;
+      delete o.stages;
+    }
+    if (flags.iterations !== undefined) {
+      o.iterations = flags.iterations;
+      if (flags.duration === undefined) delete o.duration;
+      delete o.stages;
+    }
+    if (flags.vus !== undefined) o.vus = flags.vus;
+  }
+  for (const k of ['summaryTrendStats', 'noThresholds', 'insecureSkipTLSVerify', 'maxRedirects', 'userAgent', 'discardResponseBodies']) {
+    if (flags[k] !== undefined) o[k] = flags[k];
+  }
+  if (flags.tags) o.tags = { ...(o.tags || {}), ...flags.tags };
+  return o;
+}
+
+/**
+ * Runs `factory` (the script's transformed module: src/script/transform.js). `facilities`:
+ * { resolve(host), adapterFor({ hostname, tls, insecure }), open(path, mode), hash, hmac,
+ * randomBytes, env, version }. `hooks.onMessage(text)`: a line for the user (a warning, an
+ * exception's message the first time it comes).
+ */
+export async function runScript(factory, { flags = {}, facilities, hooks = {} }) {
+  const registry = new Registry();
+  const state = new RunState(registry);
+  if (hooks.onMessage) state.onMessage = hooks.onMessage;
+  if (hooks.onSample) registry.out = hooks.onSample;
+  let aborted = null;
+  const shared = {
+    registry,
+    state,
+    options: {},
+    env: { ...facilities.env, ...(flags.env || {}) },
+    globalTags: {},
+    arrays: new Map(),
+    facilities,
+    version: facilities.version,
+    resolve: facilities.resolve,
+    open: facilities.open,
+    responseCallback: undefined,
+    vusActive: 0,
+    vusInitialized: 0,
+    iterationsCompleted: 0,
+    iterationsInterrupted: 0,
+    startedAt: 0,
+    abort: (message) => {
+      if (aborted === null) aborted = message;
+    },
+    network: null,
+  };
+  const first = new VU(shared, 0);
+  const exports0 = await initVU(factory, first);
+  const options = withFlags(exports0.options || {}, flags);
+  shared.options = options;
+  first.options = options;
+  shared.globalTags = options.tags ? { ...options.tags } : {};
+  shared.network = new Network((origin) => facilities.adapterFor({ ...origin, insecure: Boolean(options.insecureSkipTLSVerify) }));
+  let scenarios;
+  try {
+    scenarios = scenariosOf(options);
+  } catch (err) {
+    throw new ScriptRunError(err.message, EXIT.invalidConfig);
+  }
+  for (const s of scenarios) {
+    if (typeof exports0[s.exec] !== 'function') {
+      const why = s.exec === 'default' ? 'the script has no default export function (export default function () { ... }), and no scenario names another with exec' : `exec '${s.exec}' is not a function the script exports`;
+      throw new ScriptRunError(`scenario '${s.name}': ${why}`, EXIT.invalidConfig);
+    }
+  }
+  let thresholds = [];
+  if (!options.noThresholds) {
+    try {
+      thresholds = parseThresholds(options.thresholds || {}, registry);
+    } catch (err) {
+      throw new ScriptRunError(err.message, EXIT.invalidConfig);
+    }
+  }
+
+  // Every VU made and its init code run before the test starts, as k6 does.
+  const total = scenarios.reduce((a, s) => a + (s.preAllocatedVUs ?? s.maxVUs), 0);
+  const vus = [];
+  for (let id = 1; id <= total; id++) {
+    const vu = new VU(shared, id);
+    vu.exports = await initVU(factory, vu);
+    vus.push(vu);
+  }
+  let nextId = total + 1;
+  shared.vusInitialized = total;
+  registry.add(state.vusMax, total, {});
+  first.initDone = true;
+
+  let data;
+  if (typeof exports0.setup === 'function') {
+    first.scenario = null;
+    try {
+      const r = await exports0.setup();
+      data = r === undefined ? undefined : JSON.parse(JSON.stringify(r));
+    } catch (err) {
+      throw new ScriptRunError(`setup() failed: ${messageOf(err)}`, EXIT.scriptException);
+    }
+  }
+  const dataJson = data === undefined ? undefined : JSON.stringify(data);
+
+  shared.startedAt = performance.now();
+  const ctxs = [];
+  let pool = 0;
+  const sampler = setInterval(() => registry.add(state.vus, shared.vusActive, {}), 1000);
+  const abortWatch = thresholds.some((t) => t.abortOnFail)
+    ? setInterval(() => {
+        const elapsed = performance.now() - shared.startedAt;
+        const failed = evaluateThresholds(thresholds, elapsed / 1000).filter((t) => t.abortOnFail && !t.ok && elapsed >= t.delayAbortEvalMs);
+        if (failed.length) shared.abort(`thresholds on ${failed.map((t) => t.metricName).join(', ')} crossed`);
+      }, 1000)
+    : null;
+  const runs = scenarios.map((s) => {
+    const own = vus.slice(pool, pool + (s.preAllocatedVUs ?? s.maxVUs));
+    pool += own.length;
+    const ctx = {
+      vus: own,
+      running: new Set(),
+      get stopped() {
+        return aborted !== null;
+      },
+      progress: () => 0,
+      // The vus gauge as k6 samples it: at each rise and once a second, not the fall at the end.
+      active: (d) => {
+        shared.vusActive += d;
+        if (d > 0) registry.add(state.vus, shared.vusActive, {});
+      },
+      dropped: () => state.dropped({ scenario: s.name }),
+      newVU: async () => {
+        const vu = new VU(shared, nextId++);
+        vu.exports = await initVU(factory, vu);
+        vu.initDone = true;
+        shared.vusInitialized++;
+        registry.add(state.vusMax, shared.vusInitialized, {});
+        state.warn(`scenario ${s.name}: VUs made during the test (preAllocatedVUs too few for the rate)`);
+        return vu;
+      },
+      iterate: (vu) => iterate(vu, s, ctx),
+    };
+    s.startedAt = 0;
+    s.progress = () => ctx.progress();
+    ctxs.push(ctx);
+    return (async () => {
+      if (s.startMs > 0) await sleep(s.startMs);
+      if (aborted !== null) return;
+      s.startedAt = Date.now();
+      for (const vu of own) vu.initDone = true;
+      await EXECUTORS[s.executor].run(s, ctx);
+    })();
+  });
+
+  async function iterate(vu, s, ctx) {
+    vu.busy = true;
+    vu.scenario = s;
+    vu.iteration++;
+    vu.iterationInScenario++;
+    vu.iterationInInstance++;
+    vu.scenarioIteration++;
+    vu.env = Object.keys(s.env).length ? { ...shared.env, ...s.env } : shared.env;
+    vu.jar = new CookieJar(); // k6 empties the VU's jar at each iteration
+    vu.groupPath = '';
+    if (vu.data === undefined && dataJson !== undefined) vu.data = JSON.parse(dataJson);
+    const fn = vu.exports[s.exec];
+    const t0 = performance.now();
+    const p = (async () => {
+      try {
+        const r = fn(vu.data);
+        if (r instanceof Promise) await r;
+        if (vu.interrupted) throw vu.interruption();
+        shared.iterationsCompleted++;
+        state.iteration(performance.now() - t0, vu.tags());
+      } catch (err) {
+        if (err instanceof Interruption || vu.interrupted) {
+          shared.iterationsInterrupted++;
+          return;
+        }
+        state.warn(messageOf(err));
+        shared.iterationsCompleted++;
+        state.iteration(performance.now() - t0, vu.tags());
+      }
+    })();
+    ctx.running.add(p);
+    await p;
+    ctx.running.delete(p);
+    vu.busy = false;
+  }
+
+  // An abort (test.abort(), a threshold with abortOnFail) stops every scenario at once.
+  const abortStop = new Promise((resolve) => {
+    const t = setInterval(() => {
+      if (aborted !== null) {
+        clearInterval(t);
+        for (const vu of vus) vu.interrupt();
+        resolve();
+      }
+    }, 20);
+    Promise.all(runs).then(() => {
+      clearInterval(t);
+      resolve();
+    });
+  });
+  await abortStop;
+  if (aborted === null) await Promise.all(runs);
+  clearInterval(sampler);
+  if (abortWatch !== null) clearInterval(abortWatch);
+  const elapsedMs = performance.now() - shared.startedAt;
+
+  if (typeof exports0.teardown === 'function') {
+    try {
+      const r = exports0.teardown(data === undefined ? undefined : JSON.parse(dataJson));
+      if (r instanceof Promise) await r;
+    } catch (err) {
+      state.warn(`teardown() failed: ${messageOf(err)}`);
+    }
+  }
+  for (const vu of [first, ...vus]) vu.close();
+  shared.network.close();
+
+  const results = evaluateThresholds(thresholds, elapsedMs / 1000);
+  return {
+    exports: exports0,
+    options,
+    elapsedMs,
+    state,
+    registry,
+    thresholds: results,
+    aborted,
+    messages: state.messages,
+    data: summaryData({ registry, state, thresholds: results, options, elapsedMs }),
+  };
+}
+
+async function initVU(factory, vu) {
+  try {
+    const exports = await factory(vu);
+    return exports;
+  } catch (err) {
+    if (err instanceof ScriptRunError) throw err;
+    throw new ScriptRunError(`the init context of VU ${vu.id} failed: ${messageOf(err)}`, EXIT.scriptException);
+  }
+}
+
+// An exception as k6 logs it: its message, with where it was thrown in the script when known.
+export function messageOf(err) {
+  if (!(err instanceof Error)) return String(err);
+  const at = /\((?:file:\/\/)?[^)]*?\.([^/)]+)\.loadtest-\d+\.mjs:(\d+):(\d+)\)/.exec(err.stack || '');
+  return at ? `${err.message} at ${at[1]}:${at[2]}:${at[3]}` : err.message;
+}

@@ -1,0 +1,113 @@
+// A script's scenarios from its options, as k6 makes them: `scenarios` as given, or one scenario
+// named 'default' from the shortcuts (vus, duration, iterations, stages); each checked and given
+// k6's defaults before anything runs, so that a wrong option is one line before the run.
+
+import { parseDuration } from './duration.js';
+
+const COMMON = ['executor', 'startTime', 'gracefulStop', 'exec', 'env', 'tags'];
+const EXECUTORS = {
+  'shared-iterations': ['vus', 'iterations', 'maxDuration'],
+  'per-vu-iterations': ['vus', 'iterations', 'maxDuration'],
+  'constant-vus': ['vus', 'duration'],
+  'ramping-vus': ['startVUs', 'stages', 'gracefulRampDown'],
+  'constant-arrival-rate': ['rate', 'timeUnit', 'duration', 'preAllocatedVUs', 'maxVUs'],
+  'ramping-arrival-rate': ['startRate', 'timeUnit', 'stages', 'preAllocatedVUs', 'maxVUs'],
+};
+
+const int = (v, what, min = 0) => {
+  if (!Number.isInteger(v) || v < min) throw new Error(`${what} must be a whole number${min ? ` of at least ${min}` : ''}, not ${JSON.stringify(v)}`);
+  return v;
+};
+
+function stagesOf(stages, what) {
+  if (!Array.isArray(stages) || stages.length === 0) throw new Error(`${what}: stages must be a list of { duration, target }`);
+  return stages.map((s, i) => {
+    if (!s || typeof s !== 'object') throw new Error(`${what}: stage ${i + 1} must be { duration, target }`);
+    return { ms: parseDuration(s.duration, `${what}: stage ${i + 1}'s duration`), target: int(s.target, `${what}: stage ${i + 1}'s target`) };
+  });
+}
+
+/** The scenarios of `options` (after flags were applied): [{ name, executor, ..., ms values }]. */
+export function scenariosOf(options) {
+  const o = options;
+  let raw;
+  if (o.scenarios && Object.keys(o.scenarios).length) {
+    raw = o.scenarios;
+  } else if (o.stages && o.stages.length) {
+    raw = { default: { executor: 'ramping-vus', startVUs: o.vus ?? 1, stages: o.stages } };
+  } else if (o.duration !== undefined && o.duration !== null && parseDuration(o.duration, 'duration') > 0) {
+    if (o.iterations) raw = { default: { executor: 'shared-iterations', vus: o.vus ?? 1, iterations: o.iterations, maxDuration: o.duration } };
+    else raw = { default: { executor: 'constant-vus', vus: o.vus ?? 1, duration: o.duration } };
+  } else {
+    raw = { default: { executor: 'shared-iterations', vus: o.vus ?? 1, iterations: o.iterations ?? o.vus ?? 1 } };
+  }
+  return Object.entries(raw).map(([name, s]) => scenario(name, s));
+}
+
+function scenario(name, s) {
+  const what = `scenario '${name}'`;
+  if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`${what}: a scenario's name may only hold letters, digits, _ and -`);
+  if (!s || typeof s !== 'object') throw new Error(`${what} must be an object`);
+  const keys = EXECUTORS[s.executor];
+  if (!keys) throw new Error(`${what}: executor '${s.executor}' is not one of ${Object.keys(EXECUTORS).join(', ')}`);
+  for (const k of Object.keys(s)) if (!COMMON.includes(k) && !keys.includes(k)) throw new Error(`${what}: '${k}' is not an option of ${s.executor}`);
+  const c = {
+    name,
+    executor: s.executor,
+    startMs: s.startTime === undefined ? 0 : parseDuration(s.startTime, `${what}: startTime`),
+    gracefulStopMs: s.gracefulStop === undefined ? 30000 : parseDuration(s.gracefulStop, `${what}: gracefulStop`),
+    exec: s.exec === undefined ? 'default' : String(s.exec),
+    env: s.env || {},
+    tags: s.tags || {},
+  };
+  switch (s.executor) {
+    case 'shared-iterations':
+    case 'per-vu-iterations':
+      c.vus = int(s.vus ?? 1, `${what}: vus`, 1);
+      c.iterations = int(s.iterations ?? 1, `${what}: iterations`, 1);
+      c.maxDurationMs = parseDuration(s.maxDuration ?? '10m', `${what}: maxDuration`);
+      if (s.executor === 'shared-iterations' && c.iterations < c.vus) throw new Error(`${what}: ${c.iterations} iterations cannot be shared by ${c.vus} VUs (k6: iterations must be at least vus)`);
+      c.maxVUs = c.vus;
+      break;
+    case 'constant-vus':
+      c.vus = int(s.vus ?? 1, `${what}: vus`, 1);
+      if (s.duration === undefined) throw new Error(`${what}: constant-vus needs a duration`);
+      c.durationMs = parseDuration(s.duration, `${what}: duration`);
+      if (!(c.durationMs > 0)) throw new Error(`${what}: the duration must be above 0`);
+      c.maxVUs = c.vus;
+      break;
+    case 'ramping-vus':
+      c.startVUs = int(s.startVUs ?? 1, `${what}: startVUs`);
+      c.stages = stagesOf(s.stages, what);
+      c.gracefulRampDownMs = s.gracefulRampDown === undefined ? 30000 : parseDuration(s.gracefulRampDown, `${what}: gracefulRampDown`);
+      c.maxVUs = Math.max(c.startVUs, ...c.stages.map((x) => x.target));
+      if (c.maxVUs < 1) throw new Error(`${what}: the stages never ask for a VU`);
+      break;
+    case 'constant-arrival-rate':
+    case 'ramping-arrival-rate':
+      c.timeUnitMs = parseDuration(s.timeUnit ?? '1s', `${what}: timeUnit`);
+      if (!(c.timeUnitMs > 0)) throw new Error(`${what}: timeUnit must be above 0`);
+      c.preAllocatedVUs = int(s.preAllocatedVUs, `${what}: preAllocatedVUs`, 0);
+      c.maxVUs = s.maxVUs === undefined ? c.preAllocatedVUs : int(s.maxVUs, `${what}: maxVUs`, 0);
+      if (c.maxVUs < c.preAllocatedVUs) throw new Error(`${what}: maxVUs (${c.maxVUs}) is below preAllocatedVUs (${c.preAllocatedVUs})`);
+      if (c.maxVUs < 1) throw new Error(`${what}: needs at least one VU (preAllocatedVUs)`);
+      if (s.executor === 'constant-arrival-rate') {
+        if (!(typeof s.rate === 'number' && s.rate > 0)) throw new Error(`${what}: rate must be above 0`);
+        c.rate = s.rate;
+        if (s.duration === undefined) throw new Error(`${what}: constant-arrival-rate needs a duration`);
+        c.durationMs = parseDuration(s.duration, `${what}: duration`);
+      } else {
+        c.startRate = s.startRate ?? 0;
+        c.stages = stagesOf(s.stages, what);
+      }
+      break;
+  }
+  return c;
+}
+
+/** How long a scenario runs at most, without its gracefulStop. */
+export function scenarioMs(c) {
+  if (c.durationMs !== undefined) return c.durationMs;
+  if (c.maxDurationMs !== undefined) return c.maxDurationMs;
+  return c.stages.reduce((a, s) => a + s.ms, 0);
+}

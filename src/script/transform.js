@@ -1,0 +1,312 @@
+// A k6 script made runnable here: its module body becomes a function that each VU calls (so
+// that init code runs once per VU and module state belongs to its VU, as in k6), and its
+// synchronous calls that may wait (http.get, sleep, a helper that calls them) are awaited, so
+// that a call suspends only its own VU while the others go on in the same event loop.
+//
+// The source is parsed once (acorn) and edited in place: nothing is re-printed, so every line
+// keeps its number and an error's line and column are the script's own.
+//
+// Which functions become async: a function whose own body holds a call that may wait. A call
+// may wait unless its callee is known to return at once (Math.max, JSON.parse, s.trim(), ...:
+// SYNC_METHODS and SYNC_GLOBALS below); a function without such a call stays as written, so a
+// comparator or a replace() callback still returns its value. In an async-made function, each
+// call that may wait is written `(t = call, t instanceof Promise ? await t : t)`: a call that
+// returns at once costs a type check, not a turn of the event loop.
+//
+// What cannot work (doc/scripts.md): a request from a getter, a setter, a constructor, a
+// generator or a parameter's default value (none of them can be async); a callback that a
+// built-in calls synchronously (sort, replace, a JSON reviver) making a request. Array
+// callbacks (forEach, map, filter, ...) are awaited in turn by src/script/loops.js.
+
+import { Parser } from 'acorn';
+import { ancestor as walkAncestor, base as walkBase } from 'acorn-walk';
+
+// Methods that return at once whatever object they are called on (none of k6's that wait:
+// those are http's get/post/..., request, batch, clickLink, submitForm, and sleep).
+const SYNC_METHODS = new Set([
+  'toUpperCase', 'toLowerCase', 'trim', 'trimStart', 'trimEnd', 'split', 'join', 'slice', 'substring', 'substr',
+  'indexOf', 'lastIndexOf', 'includes', 'startsWith', 'endsWith', 'replace', 'replaceAll', 'match', 'matchAll',
+  'test', 'exec', 'push', 'pop', 'shift', 'unshift', 'splice', 'concat', 'reverse', 'fill', 'at', 'charAt',
+  'charCodeAt', 'codePointAt', 'padStart', 'padEnd', 'repeat', 'toString', 'toFixed', 'toPrecision',
+  'toISOString', 'toJSON', 'valueOf', 'getTime', 'now', 'parse', 'stringify', 'keys', 'values', 'entries',
+  'has', 'get', 'set', 'add', 'delete', 'clear', 'floor', 'ceil', 'round', 'random', 'max', 'min', 'abs',
+  'pow', 'sqrt', 'trunc', 'sign', 'log', 'info', 'warn', 'error', 'debug', 'assign', 'freeze', 'isArray',
+  'from', 'of', 'fromCharCode', 'hasOwnProperty', 'encode', 'decode', 'json', 'html', 'find', 'attr', 'text',
+  'first', 'last', 'eq', 'children', 'parent', 'val', 'size', 'toArray', 'add', 'isInteger', 'isNaN',
+  'isFinite', 'localeCompare', 'normalize', 'getRandomValues', 'randomUUID', 'cookiesForURL', 'sort', 'b64encode', 'b64decode',
+]);
+// Array.prototype.get and Map.get are sync; k6's http.get is not: a call on these objects is
+// never taken as sync by its method's name.
+const WAITING_OBJECTS = new Set(['http']);
+const SYNC_GLOBALS = new Set([
+  'parseInt', 'parseFloat', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'isNaN', 'isFinite',
+  'encodeURIComponent', 'decodeURIComponent', 'encodeURI', 'decodeURI', 'escape', 'unescape', 'Array', 'Object',
+  'Date', 'RegExp', 'Error', 'TypeError', 'RangeError', 'atob', 'btoa', 'fail', 'randomSeed', 'open',
+]);
+// Whole objects whose functions all return at once.
+const SYNC_NAMESPACES = new Set(['Math', 'JSON', 'Object', 'Array', 'Number', 'String', 'Date', 'console', 'Reflect', 'Symbol', 'encoding', 'exec', 'execution']);
+// Array methods whose callback may be made async: routed through the loop helpers.
+const LOOPS = new Set(['forEach', 'map', 'filter', 'some', 'every', 'find', 'findIndex', 'findLast', 'findLastIndex', 'flatMap', 'reduce']);
+
+// The modules a script may import from k6 (src/script/modules.js implements them), and those
+// refused before the run.
+export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto']);
+
+// The names this transform gives its own bindings; a script does not use them.
+const VU = '__loadtest_vu';
+const T = '__loadtest_t';
+
+export class ScriptError extends Error {}
+
+/**
+ * Transforms one module's source. `name`: its file name for errors; `sibling(specifier)`: the
+ * specifier a relative import of a user module becomes (its own transformed file).
+ * Returns { code, imports }: imports are the relative user modules it names, as written.
+ */
+export function transformModule(source, name, { sibling = (s) => s } = {}) {
+  let ast;
+  try {
+    ast = Parser.parse(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true });
+  } catch (err) {
+    const loc = err.loc ? `:${err.loc.line}:${err.loc.column + 1}` : '';
+    throw new ScriptError(`${name}${loc}: ${String(err.message).replace(/ \(\d+:\d+\)$/, '')}`);
+  }
+  const edits = new Edits(source);
+  const where = (node) => `${name}:${node.loc.start.line}:${node.loc.start.column + 1}`;
+  const head = []; // on line 1, before the factory: the imports a module keeps as they are
+  const inside = []; // at the top of the factory: the imports bound per VU
+  const exported = new Map(); // exported name -> local expression
+  const imports = [];
+  let moduleIndex = 0;
+
+  for (const node of ast.body) {
+    if (node.type === 'ImportDeclaration') {
+      const spec = node.source.value;
+      if (spec.startsWith('k6')) {
+        if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: module '${spec}' is not supported here (doc/scripts.md lists what is)`);
+        inside.push(bindings(node, `${VU}.module(${JSON.stringify(spec)})`));
+      } else if (/^https?:\/\//.test(spec)) {
+        throw new ScriptError(`${where(node)}: remote module '${spec}' is not supported: download it next to the script and import it by its path`);
+      } else if ((spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) && /\.(m?js)$/.test(spec) && !node.attributes?.length) {
+        const local = `__loadtest_m${moduleIndex++}`;
+        imports.push(spec);
+        head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
+        inside.push(bindings(node, `(await ${VU}.load(${local}))`));
+      } else {
+        head.push(source.slice(node.start, node.end).replace(/\s*\n\s*/g, ' '));
+      }
+      edits.blank(node.start, node.end);
+    } else if (node.type === 'ExportNamedDeclaration') {
+      if (node.source) throw new ScriptError(`${where(node)}: 'export ... from' is not supported in a script: import, then export`);
+      if (node.declaration) {
+        edits.replace(node.start, node.declaration.start, '');
+        for (const n of declaredNames(node.declaration)) exported.set(n, n);
+      } else {
+        for (const s of node.specifiers) exported.set(s.exported.name ?? s.exported.value, s.local.name);
+        edits.blank(node.start, node.end);
+      }
+    } else if (node.type === 'ExportDefaultDeclaration') {
+      const d = node.declaration;
+      if ((d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') && d.id) {
+        edits.replace(node.start, d.start, '');
+        exported.set('default', d.id.name);
+      } else {
+        edits.replace(node.start, d.start, `const __loadtest_default = `);
+        exported.set('default', '__loadtest_default');
+      }
+    } else if (node.type === 'ExportAllDeclaration') {
+      throw new ScriptError(`${where(node)}: 'export * from' is not supported in a script`);
+    }
+  }
+
+  asyncify(ast, edits, source);
+
+  // __VU and __ITER: the VU's own, read when used (__ITER changes each iteration).
+  walkAncestor(ast, {
+    Identifier(node, _state, ancestors) {
+      if (node.name !== '__VU' && node.name !== '__ITER' && node.name !== '__ENV') return;
+      const parent = ancestors[ancestors.length - 2];
+      if (parent && parent.type === 'MemberExpression' && parent.property === node && !parent.computed) return;
+      if (parent && parent.type === 'Property' && parent.key === node && !parent.computed && !parent.shorthand) return;
+      const text = node.name === '__VU' ? `${VU}.id` : node.name === '__ITER' ? `${VU}.iteration` : `${VU}.env`;
+      edits.replace(node.start, node.end, parent && parent.type === 'Property' && parent.shorthand ? `${node.name}: ${text}` : text);
+    },
+  });
+
+  const returned = [...exported].map(([n, local]) => `${JSON.stringify(n)}: ${local}`).join(', ');
+  const prefix = `${head.join('')}export default function (${VU}) { const open = ${VU}.open; let ${T}; return (async () => { ${inside.join(' ')} `;
+  const suffix = `\nreturn { ${returned} };\n})(); }\n`;
+  return { code: prefix + edits.apply() + suffix, imports };
+}
+
+// `import a, { b as c } from 'x'` as `const { default: a, b: c } = EXPR;`, `* as ns` as `const ns = EXPR;`.
+function bindings(node, expr) {
+  const parts = [];
+  let namespace = null;
+  for (const s of node.specifiers) {
+    if (s.type === 'ImportNamespaceSpecifier') namespace = s.local.name;
+    else if (s.type === 'ImportDefaultSpecifier') parts.push(`default: ${s.local.name}`);
+    else parts.push(`${s.imported.name ?? JSON.stringify(s.imported.value)}: ${s.local.name}`);
+  }
+  if (namespace && parts.length) return `const ${namespace} = ${expr}; const { ${parts.join(', ')} } = ${namespace};`;
+  if (namespace) return `const ${namespace} = ${expr};`;
+  if (parts.length) return `const { ${parts.join(', ')} } = ${expr};`;
+  return `${expr};`;
+}
+
+function declaredNames(d) {
+  if (d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') return [d.id.name];
+  const names = [];
+  const collect = (p) => {
+    if (!p) return;
+    if (p.type === 'Identifier') names.push(p.name);
+    else if (p.type === 'ObjectPattern') p.properties.forEach((q) => collect(q.type === 'RestElement' ? q.argument : q.value));
+    else if (p.type === 'ArrayPattern') p.elements.forEach(collect);
+    else if (p.type === 'RestElement') collect(p.argument);
+    else if (p.type === 'AssignmentPattern') collect(p.left);
+  };
+  for (const v of d.declarations) collect(v.id);
+  return names;
+}
+
+const FUNCTION = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+
+// Whether a call may wait (see the top of the file).
+function mayWait(call) {
+  const c = call.callee;
+  if (c.type === 'Identifier') return !SYNC_GLOBALS.has(c.name);
+  if (c.type === 'MemberExpression' && !c.computed && c.property.type === 'Identifier') {
+    const o = c.object;
+    if (o.type === 'Identifier' && WAITING_OBJECTS.has(o.name)) return true;
+    if (o.type === 'Identifier' && SYNC_NAMESPACES.has(o.name)) return false;
+    if (LOOPS.has(c.property.name)) return true;
+    return !SYNC_METHODS.has(c.property.name);
+  }
+  return true;
+}
+
+/**
+ * Marks every function whose own body has a call that may wait async, and wraps those calls
+ * in it (and at the module's top level, which runs in an async function already) in an await.
+ */
+function asyncify(ast, edits, source) {
+  // A context: the module, or a function. `calls`: its own calls that may wait.
+  const contexts = new Map();
+  const contextOf = (ancestors) => {
+    for (let i = ancestors.length - 2; i >= 0; i--) {
+      const a = ancestors[i];
+      if (FUNCTION.has(a.type)) {
+        // A call in a parameter's default value belongs to no body that can await.
+        if (a.params.some((p) => p.start <= ancestors[ancestors.length - 1].start && ancestors[ancestors.length - 1].end <= p.end)) return null;
+        return a;
+      }
+      if (a.type === 'PropertyDefinition' || a.type === 'StaticBlock') return null;
+    }
+    return ast;
+  };
+  const visit = (node, ancestors) => {
+    if (!mayWait(node)) return;
+    const ctx = contextOf(ancestors);
+    if (ctx === null) return;
+    if (!contexts.has(ctx)) contexts.set(ctx, []);
+    contexts.get(ctx).push({ node, parent: ancestors[ancestors.length - 2] });
+  };
+  walkAncestor(ast, { CallExpression: visit }, { ...walkBase });
+
+  // The object property or class member each function is the value of, if any.
+  const owners = new Map();
+  walkAncestor(ast, {
+    Property(node) {
+      if (FUNCTION.has(node.value.type)) owners.set(node.value, node);
+    },
+    MethodDefinition(node) {
+      owners.set(node.value, node);
+    },
+  });
+  for (const [ctx, calls] of contexts) {
+    if (ctx !== ast && ctx.async) continue; // a user's own async function awaits what it means to
+    if (ctx !== ast) {
+      // Getters, setters, constructors and generators cannot be async: left as written.
+      const owner = owners.get(ctx);
+      if (ctx.generator || (owner && (owner.kind === 'get' || owner.kind === 'set' || owner.kind === 'constructor'))) continue;
+      makeAsync(ctx, owner, edits, source);
+    }
+    for (const { node, parent } of calls) wrapCall(node, parent, edits);
+  }
+}
+
+function makeAsync(fn, owner, edits, source) {
+  if (owner && (owner.method || owner.type === 'MethodDefinition')) {
+    // `name() {}` → `async name() {}`; `static name() {}` → `static async name() {}`.
+    const key = owner.key;
+    const at = owner.computed ? source.lastIndexOf('[', key.start) : key.start;
+    edits.insert(at, 'async ', 0);
+    return;
+  }
+  edits.insert(fn.start, 'async ', 0);
+}
+
+function wrapCall(node, parent, edits) {
+  // `a().then(...)`: a promise the user goes on with, left as it is; so are Promise.all(...)
+  // and the like.
+  if (parent && parent.type === 'MemberExpression' && parent.object === node && !parent.computed && ['then', 'catch', 'finally'].includes(parent.property.name)) return;
+  const c = node.callee;
+  if (c.type === 'MemberExpression' && c.object.type === 'Identifier' && c.object.name === 'Promise') return;
+  let target = node;
+  // `a?.b()`: the whole chain is the expression to wrap.
+  if (parent && parent.type === 'ChainExpression') target = parent;
+  const size = target.end - target.start;
+  if (c.type === 'MemberExpression' && !c.computed && LOOPS.has(c.property.name) && !node.optional && !c.optional && target === node) {
+    // `xs.forEach(fn, ...)` → `VU.loops.forEach(xs, fn, ...)`: an async callback is awaited in turn.
+    edits.insert(node.start, `${VU}.loops.${c.property.name}(`, size - 0.5);
+    edits.replace(c.object.end, node.arguments.length ? node.arguments[0].start : node.end - 1, node.arguments.length ? ', ' : '');
+  }
+  edits.insert(target.start, `(${T} = `, size);
+  edits.insert(target.end, `, ${T} instanceof Promise ? await ${T} : ${T})`, -size);
+}
+
+/** Insertions and replacements on a source, applied in one pass. */
+class Edits {
+  constructor(source) {
+    this.source = source;
+    this.inserts = []; // [pos, rank, text]: at one position, higher ranks go first
+    this.replaces = []; // [start, end, text]
+  }
+  insert(pos, text, rank) {
+    this.inserts.push([pos, rank, text]);
+  }
+  replace(start, end, text) {
+    this.replaces.push([start, end, text]);
+  }
+  // Removed, its line breaks kept so that every line after it keeps its number.
+  blank(start, end) {
+    this.replace(start, end, this.source.slice(start, end).replace(/[^\n]/g, ''));
+  }
+  apply() {
+    const src = this.source;
+    this.inserts.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+    this.replaces.sort((a, b) => a[0] - b[0]);
+    let out = '';
+    let pos = 0;
+    let i = 0;
+    let r = 0;
+    while (pos <= src.length) {
+      while (i < this.inserts.length && this.inserts[i][0] === pos) out += this.inserts[i++][2];
+      if (r < this.replaces.length && this.replaces[r][0] === pos) {
+        const [, end, text] = this.replaces[r++];
+        out += text;
+        // Insertions inside a replaced range (none are made) would be lost.
+        while (i < this.inserts.length && this.inserts[i][0] < end) i++;
+        if (end > pos) {
+          pos = end;
+          continue;
+        }
+      }
+      const next = Math.min(i < this.inserts.length ? this.inserts[i][0] : Infinity, r < this.replaces.length ? this.replaces[r][0] : Infinity, src.length + 1);
+      out += src.slice(pos, Math.min(next, src.length));
+      if (next > src.length) break;
+      pos = next;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,165 @@
+// A virtual user: a few objects on the one event loop every VU shares. It holds what k6 keeps per
+// VU (its id, iteration, cookie jar, connections, group, tags, its own instance of the script's
+// modules) and hands the k6 modules what they record (src/script/run-state.js aggregates it).
+
+import { CookieJar } from './k6/cookies.js';
+import { OriginClient } from './client.js';
+import { loops } from './loops.js';
+import { k6Module } from './k6/k6.js';
+import { httpModule } from './k6/http.js';
+import { metricsModule } from './k6/metrics.js';
+import { executionModule } from './k6/execution.js';
+import { encodingModule } from './k6/encoding.js';
+import { cryptoModule } from './k6/crypto.js';
+import { dataModule } from './k6/data.js';
+
+const MODULES = {
+  k6: k6Module,
+  'k6/http': httpModule,
+  'k6/metrics': metricsModule,
+  'k6/execution': executionModule,
+  'k6/encoding': encodingModule,
+  'k6/crypto': cryptoModule,
+  'k6/data': dataModule,
+};
+
+/** Thrown into a VU's code when its iteration is cut short (gracefulStop, abort). */
+export class Interruption extends Error {}
+
+export class VU {
+  constructor(shared, id) {
+    this.shared = shared;
+    this.id = id;
+    this.options = shared.options;
+    this.env = shared.env;
+    this.iteration = -1; // __ITER: this VU's iterations in its scenario, from 0
+    this.iterationInInstance = -1;
+    this.iterationInScenario = -1;
+    this.scenarioIteration = -1;
+    this.scenario = null;
+    this.jar = new CookieJar();
+    this.clients = new Map();
+    this.groupPath = '';
+    this.userTags = {};
+    this.initDone = false;
+    this.interrupted = false;
+    this.modules = new Map();
+    this.instances = new Map();
+    this.loops = loops;
+    this.exports = null;
+    this.timers = new Set();
+    this.open = (path, mode) => {
+      if (this.initDone) throw new Error(`open('${path}'): only in the init context (outside the default function)`);
+      return shared.open(path, mode);
+    };
+  }
+
+  /** This VU's instance of a k6 module. */
+  module(name) {
+    let m = this.modules.get(name);
+    if (m === undefined) {
+      m = MODULES[name](this);
+      this.modules.set(name, m);
+    }
+    return m;
+  }
+
+  /** This VU's instance of one of the script's own modules (its transformed namespace). */
+  async load(namespace) {
+    let exports = this.instances.get(namespace);
+    if (exports === undefined) {
+      exports = namespace.default(this);
+      this.instances.set(namespace, exports);
+    }
+    return exports;
+  }
+
+  async clientFor(url) {
+    const tls = url.protocol === 'https:';
+    const port = url.port ? Number(url.port) : tls ? 443 : 80;
+    const key = `${url.protocol}//${url.hostname}:${port}`;
+    let client = this.clients.get(key);
+    if (client === undefined) {
+      const address = await this.shared.resolve(url.hostname);
+      client = this.clients.get(key);
+      if (client === undefined) {
+        client = new OriginClient(this.shared.network, { address, port, hostname: url.hostname, tls }, 0);
+        this.clients.set(key, client);
+      }
+    }
+    return client;
+  }
+
+  assertCanRequest() {
+    if (!this.initDone) throw new Error('a request in the init context: make requests in the default function, setup() or teardown()');
+    this.assertNotInterrupted();
+  }
+
+  assertNotInterrupted() {
+    if (this.interrupted) throw this.interruption();
+  }
+
+  interruption() {
+    return new Interruption('the iteration was interrupted');
+  }
+
+  sleep(ms) {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        resolve();
+      }, ms);
+      this.timers.add(t);
+    });
+  }
+
+  // An interrupted VU's sleeps end now; its pending requests end when they end, unread.
+  interrupt() {
+    this.interrupted = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  tags() {
+    const s = this.scenario;
+    const tags = { ...this.shared.globalTags };
+    if (s !== null) {
+      tags.scenario = s.name;
+      Object.assign(tags, s.tags);
+    }
+    tags.group = this.groupPath;
+    Object.assign(tags, this.userTags);
+    return tags;
+  }
+
+  emit(metric, value, extraTags) {
+    const tags = extraTags ? { ...this.tags(), ...extraTags } : this.tags();
+    this.shared.registry.add(metric, value, tags);
+  }
+
+  emitRequest(timings, expected, bytesOut, bytesIn, tags, error) {
+    this.shared.state.request(timings, expected, bytesOut, bytesIn, tags, error);
+  }
+
+  recordCheck(name, ok, extraTags) {
+    this.shared.state.check(this.groupPath, name, ok, { ...this.tags(), ...(extraTags || {}), check: name });
+  }
+
+  enterGroup(path, name) {
+    this.shared.state.group(path, name);
+    this.groupPath = path;
+  }
+
+  emitGroupDuration(path, ms) {
+    this.shared.state.groupDuration(ms, { ...this.tags(), group: path });
+  }
+
+  warnOnce(message) {
+    this.shared.state.warn(message);
+  }
+
+  close() {
+    for (const c of this.clients.values()) c.close();
+    this.clients.clear();
+  }
+}
