@@ -29,7 +29,8 @@ Runs a k6 script (an ES module with export default function and export const opt
 Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 108 aborted.`;
 
 const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out'];
-const BOOLEAN_FLAGS = ['quiet', 'no-thresholds', 'no-summary', 'insecure-skip-tls-verify', 'help'];
+// mri reads --no-thresholds as thresholds: false.
+const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help'];
 const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help' };
 
 class UsageError extends Error {}
@@ -49,7 +50,7 @@ function pairs(values, flag) {
 }
 
 function flagsOf(argv) {
-  const args = mri(argv, { string: STRING_FLAGS, boolean: BOOLEAN_FLAGS, alias: ALIASES });
+  const args = mri(argv, { string: STRING_FLAGS, boolean: BOOLEAN_FLAGS, alias: ALIASES, default: { thresholds: true, summary: true } });
   const known = new Set([...STRING_FLAGS, ...BOOLEAN_FLAGS, ...Object.keys(ALIASES), '_']);
   for (const k of Object.keys(args)) if (!known.has(k)) throw new UsageError(`unknown flag ${k.length === 1 ? '-' : '--'}${k} (see loadtest run --help)`);
   if (args.help) return { help: true };
@@ -87,7 +88,7 @@ function flagsOf(argv) {
   flags.env = pairs(args.env, '--env');
   const tags = pairs(args.tag, '--tag');
   if (Object.keys(tags).length) flags.tags = tags;
-  if (args['no-thresholds']) flags.noThresholds = true;
+  if (args.thresholds === false) flags.noThresholds = true;
   if (args['insecure-skip-tls-verify']) flags.insecureSkipTLSVerify = true;
   if (args['summary-trend-stats'] !== undefined) {
     try {
@@ -106,7 +107,7 @@ function flagsOf(argv) {
     script: String(args._[0]),
     flags,
     quiet: Boolean(args.quiet),
-    noSummary: Boolean(args['no-summary']),
+    noSummary: args.summary === false,
     summaryExport: last(args['summary-export']),
     outs,
   };

@@ -146,7 +146,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
   if (typeof exports0.setup === 'function') {
     first.scenario = null;
     try {
-      const r = await exports0.setup();
+      const r = await inGroup(first, 'setup', () => exports0.setup());
       data = r === undefined ? undefined : JSON.parse(JSON.stringify(r));
     } catch (err) {
       throw new ScriptRunError(`setup() failed: ${messageOf(err)}`, EXIT.scriptException);
@@ -262,8 +262,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
 
   if (typeof exports0.teardown === 'function') {
     try {
-      const r = exports0.teardown(data === undefined ? undefined : JSON.parse(dataJson));
-      if (r instanceof Promise) await r;
+      await inGroup(first, 'teardown', () => exports0.teardown(data === undefined ? undefined : JSON.parse(dataJson)));
     } catch (err) {
       state.warn(`teardown() failed: ${messageOf(err)}`);
     }
@@ -283,6 +282,19 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
     messages: state.messages,
     data: summaryData({ registry, state, thresholds: results, options, elapsedMs }),
   };
+}
+
+// setup() and teardown() run in groups of their own, as in k6 (their checks show under them),
+// and their durations count in iteration_duration, tagged with the group.
+async function inGroup(vu, name, fn) {
+  vu.enterGroup(`::${name}`, name);
+  const start = performance.now();
+  try {
+    return await fn();
+  } finally {
+    vu.groupPath = '';
+    vu.shared.registry.add(vu.shared.state.iterationDuration, performance.now() - start, { ...vu.tags(), group: `::${name}` });
+  }
 }
 
 async function initVU(factory, vu) {

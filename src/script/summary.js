@@ -62,7 +62,8 @@ function checksText(group, indent, out) {
     }
   }
   for (const g of group.groups) {
-    out.push('', `${' '.repeat(indent)}█ ${g.name}`, '');
+    if (out[out.length - 1] !== '') out.push('');
+    out.push(`${' '.repeat(indent)}█ ${g.name}`, '');
     checksText(g, indent + 2, out);
   }
 }
@@ -72,27 +73,34 @@ export function summaryText(data, { color = false } = {}) {
   const green = (s) => (color ? `\x1b[32m${s}\x1b[0m` : s);
   const red = (s) => (color ? `\x1b[31m${s}\x1b[0m` : s);
   const out = [''];
-  const indent = PAD + 1;
-  checksText(data.root_group, indent, out);
-  if (data.root_group.checks.length || data.root_group.groups.length) out.push('');
-  const names = Object.keys(data.metrics).sort((a, b) => {
-    const [ba] = a.split('{');
-    const [bb] = b.split('{');
-    return ba === bb ? a.length - b.length : ba < bb ? -1 : 1;
-  });
-  const label = (name) => {
-    const sub = name.indexOf('{');
-    return sub < 0 ? name : `  { ${name.slice(sub + 1, -1)} }`;
-  };
-  const width = Math.max(...names.map((n) => label(n).length + 2), 30) + 3;
-  for (const name of names) {
-    const m = data.metrics[name];
+  checksText(data.root_group, PAD + 1, out);
+  if (out[out.length - 1] !== '') out.push('');
+  // Each metric, then its sub-metrics in the order they were made, the metrics by name.
+  const names = Object.keys(data.metrics);
+  const bases = [...new Set(names.map((n) => n.split('{')[0]))].sort();
+  const rows = [];
+  for (const base of bases) {
+    if (data.metrics[base]) rows.push({ name: base, label: base, sub: false });
+    for (const n of names) if (n.startsWith(base + '{')) rows.push({ name: n, label: `{ ${n.slice(base.length + 1, -1)} }`, sub: true });
+  }
+  const width = Math.max(...rows.map((r) => r.label.length + (r.sub ? 2 : 0))) + 3;
+  // Columns line up as k6's do: each value padded to the widest of its column, trends by statistic.
+  for (const r of rows) r.cells = valuesText(data.metrics[r.name], data.options.summaryTimeUnit);
+  const widths = [];
+  const trendWidths = {};
+  for (const r of rows) {
+    const m = data.metrics[r.name];
+    if (m.type === 'trend') Object.keys(m.values).forEach((k, i) => (trendWidths[k] = Math.max(trendWidths[k] || 0, r.cells[i].length)));
+    else r.cells.forEach((c, i) => (widths[i] = Math.max(widths[i] || 0, c.length)));
+  }
+  for (const r of rows) {
+    const m = data.metrics[r.name];
     const marks = m.thresholds ? Object.values(m.thresholds) : null;
-    const mark = marks ? (marks.every((t) => t.ok) ? green('✓') : red('✗')) : ' ';
-    const l = label(name);
-    const values = valuesText(m, data.options.summaryTimeUnit);
-    const first = values[0].padEnd(values.length > 1 && m.type !== 'trend' ? 7 : 0);
-    out.push(`${' '.repeat(PAD - 1)}${mark} ${l}${'.'.repeat(Math.max(1, width - l.length))}: ${m.type === 'trend' ? values.join(' ') : [first, ...values.slice(1)].join(' ')}`);
+    const mark = marks ? (marks.every((x) => x.ok) ? green('✓') : red('✗')) : ' ';
+    const cells = m.type === 'trend' ? r.cells.map((c, i) => c.padEnd(trendWidths[Object.keys(m.values)[i]])) : r.cells.map((c, i) => c.padEnd(widths[i]));
+    const lead = ' '.repeat(PAD - 1 + (r.sub ? 2 : 0));
+    const dots = '.'.repeat(Math.max(1, width - r.label.length - (r.sub ? 2 : 0)));
+    out.push(`${lead}${mark} ${r.label}${dots}: ${cells.join(' ')}`);
   }
   out.push('', '');
   return out.join('\n');

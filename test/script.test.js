@@ -1,0 +1,282 @@
+// loadtest run: k6 scripts, as written for k6, against a small httpbin-like server on
+// 127.0.0.1 that counts what it is sent; every count checked at the server, and the summary,
+// thresholds, exit codes and errors as k6 gives them.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rawServer, spawnScript } from './servers.js';
+
+const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+
+const respond = (status, body = '', extra = '') =>
+  `HTTP/1.1 ${status} X\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+
+// GET / → ok; POST /login → {"token":...}; /json; /redirect/N (302 down to /redirect/0);
+// /cookies/set?k=v; /cookies (the Cookie header back as JSON); /status/N; /basic-auth/u/p.
+function httpbin() {
+  let tokens = 0;
+  return rawServer(({ socket }, req) => {
+    const url = new URL(req.path, 'http://x');
+    const p = url.pathname;
+    const json = (v, extra = '') => socket.write(respond(200, JSON.stringify(v), `Content-Type: application/json\r\n${extra}`));
+    if (req.method === 'POST' && p === '/login') return json({ token: `t${++tokens}`, form: req.body });
+    if (p === '/json') return json({ a: { b: [1, 2, 3] }, name: 'x' });
+    let m = /^\/redirect\/(\d+)$/.exec(p);
+    if (m) return socket.write(Number(m[1]) > 0 ? respond(302, '', `Location: /redirect/${Number(m[1]) - 1}\r\n`) : respond(200, 'landed'));
+    if (p === '/cookies/set') return json({}, [...url.searchParams].map(([k, v]) => `Set-Cookie: ${k}=${v}; Path=/\r\n`).join(''));
+    if (p === '/cookies') return json({ cookie: req.headers.cookie || '' });
+    m = /^\/status\/(\d+)$/.exec(p);
+    if (m) return socket.write(respond(Number(m[1]), ''));
+    m = /^\/basic-auth\/(\w+)\/(\w+)$/.exec(p);
+    if (m) return socket.write(respond(req.headers.authorization === `Basic ${Buffer.from(`${m[1]}:${m[2]}`).toString('base64')}` ? 200 : 401, ''));
+    if (p === '/echo-header') return json({ auth: req.headers.authorization || '' });
+    return socket.write(respond(200, 'ok', 'Content-Type: text/plain\r\n'));
+  });
+}
+
+async function withScript(source, fn, extraFiles = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-script-'));
+  const server = await httpbin();
+  try {
+    const path = join(dir, 'test.js');
+    writeFileSync(path, source);
+    for (const [name, text] of Object.entries(extraFiles)) writeFileSync(join(dir, name), text);
+    const run = (...args) => spawnScript(CLI, ['run', '-e', `BASE=${server.url.replace(/\/$/, '')}`, ...args, path], { timeoutMs: 60000 });
+    await fn({ run, server, dir, path });
+    // The transformed files beside the script are gone once the run is.
+    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.loadtest-')), []);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('shared iterations: every request of every iteration at the server, checks and groups in the summary, exit 0', async () => {
+  await withScript(
+    `import http from 'k6/http';
+import { check, group, sleep } from 'k6';
+export const options = { vus: 3, iterations: 12, thresholds: { checks: ['rate==1'], http_req_failed: ['rate<0.01'] } };
+export default function () {
+  const r = http.get(\`\${__ENV.BASE}/\`);
+  check(r, { 'status is 200': (r) => r.status === 200, 'body is ok': (r) => r.body === 'ok' });
+  group('login', () => {
+    const res = http.post(\`\${__ENV.BASE}/login\`, { user: 'u' + __VU });
+    check(res, { 'has a token': (r) => r.json('token').startsWith('t') });
+  });
+  sleep(0.01);
+}`,
+    async ({ run, server }) => {
+      const r = await run();
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(server.requests, 24);
+      assert.equal(server.paths.filter((p) => p === '/login').length, 12);
+      assert.ok(server.bodies.filter((b) => /^user=u[123]$/.test(b)).length === 12, 'an object body goes as a form');
+      assert.match(r.stdout, /✓ status is 200/);
+      assert.match(r.stdout, /█ login\n\n\s+✓ has a token/);
+      assert.match(r.stdout, /✓ checks\.+: 100\.00% ✓ 36 +✗ 0/);
+      assert.match(r.stdout, /http_reqs\.+: 24 /);
+      assert.match(r.stdout, /iterations\.+: 12 /);
+      assert.match(r.stdout, /vus_max\.+: 3 /);
+    },
+  );
+});
+
+test('a failed threshold exits 99 after the summary and names the metric; --no-thresholds exits 0', async () => {
+  await withScript(
+    `import http from 'k6/http';
+import { check } from 'k6';
+export const options = { iterations: 4, thresholds: { 'http_req_duration{name:missing}': ['max<1000'], checks: ['rate>0.99'] } };
+export default function () {
+  check(http.get(\`\${__ENV.BASE}/status/404\`, { tags: { name: 'missing' } }), { 'is 200': (r) => r.status === 200 });
+}`,
+    async ({ run, server }) => {
+      const r = await run();
+      assert.equal(r.code, 99, r.stderr);
+      assert.match(r.stderr, /thresholds on metrics 'checks' have been crossed/);
+      assert.match(r.stdout, /✗ checks\.+: 0\.00% +✓ 0 +✗ 4/);
+      assert.match(r.stdout, /\n {5}✓ \{ name:missing \}\.+: avg=/);
+      assert.match(r.stdout, /✗ is 200\n\s+↳ {2}0% — ✓ 0 \/ ✗ 4/);
+      assert.match(r.stdout, /http_req_failed\.+: 100\.00% ✓ 4 +✗ 0/);
+      assert.equal(server.requests, 4);
+      const free = await run('--no-thresholds');
+      assert.equal(free.code, 0, free.stderr);
+    },
+  );
+});
+
+test('calls that wait suspend only their VU: in helpers, forEach and map callbacks, groups and loops; module state is per VU', async () => {
+  await withScript(
+    `import http from 'k6/http';
+import { group } from 'k6';
+import { pathOf } from './lib.js';
+let mine = 0;
+export const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 3, iterations: 2 } } };
+function fetchAll(names) {
+  return names.map((n) => http.get(\`\${__ENV.BASE}\${pathOf(n)}\`).status);
+}
+export default function () {
+  mine++;
+  const statuses = fetchAll(['a', 'b']);
+  [1, 2].forEach((i) => http.get(\`\${__ENV.BASE}/vu/\${__VU}/iter/\${__ITER}/n/\${mine}/i/\${i}/s/\${statuses.join('-')}\`));
+  group('g', function () {
+    for (let k = 0; k < 2; k++) http.get(\`\${__ENV.BASE}/loop/\${k}\`);
+  });
+}`,
+    async ({ run, server }) => {
+      const r = await run();
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(server.requests, 3 * 2 * 6);
+      const tagged = server.paths.filter((p) => p.startsWith('/vu/'));
+      assert.equal(tagged.length, 12);
+      for (let vu = 1; vu <= 3; vu++) {
+        // Each VU's own module state: its counter went 1, 2 over its two iterations.
+        const own = tagged.filter((p) => p.startsWith(`/vu/${vu}/`));
+        assert.deepEqual(own, [0, 1].flatMap((it) => [1, 2].map((i) => `/vu/${vu}/iter/${it}/n/${it + 1}/i/${i}/s/200-200`)));
+      }
+      assert.equal(server.paths.filter((p) => p === '/lib/a').length, 6);
+    },
+    { 'lib.js': `export const pathOf = (name) => '/lib/' + name;\n` },
+  );
+});
+
+test('setup() once with its data to every iteration and to teardown(); basic auth from the URL; redirects followed; the jar per iteration', async () => {
+  await withScript(
+    `import http from 'k6/http';
+import { check } from 'k6';
+export const options = { vus: 2, iterations: 4 };
+export function setup() {
+  return { token: http.post(\`\${__ENV.BASE}/login\`, 'x').json().token };
+}
+export default function (data) {
+  http.get(\`\${__ENV.BASE}/echo-header\`, { headers: { Authorization: 'Bearer ' + data.token } });
+  const auth = http.get(\`\${__ENV.BASE.replace('://', '://u:p@')}/basic-auth/u/p\`);
+  const landed = http.get(\`\${__ENV.BASE}/redirect/3\`);
+  const before = http.get(\`\${__ENV.BASE}/cookies\`).json('cookie');
+  http.get(\`\${__ENV.BASE}/cookies/set?it\${__ITER}=v\`);
+  const after = http.get(\`\${__ENV.BASE}/cookies\`).json('cookie');
+  check(null, {
+    'basic auth': () => auth.status === 200,
+    'redirected': () => landed.status === 200 && landed.url.endsWith('/redirect/0') && landed.body === 'landed',
+    'jar empty at the start': () => before === '',
+    'cookie sent back': () => after === \`it\${__ITER}=v\`,
+  });
+}
+export function teardown(data) {
+  http.get(\`\${__ENV.BASE}/teardown/\${data.token}\`);
+}`,
+    async ({ run, server }) => {
+      const r = await run();
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(server.paths.filter((p) => p === '/login').length, 1);
+      assert.equal(server.paths.filter((p) => p === '/teardown/t1').length, 1);
+      assert.equal(server.paths.filter((p) => p === '/echo-header').length, 4);
+      // 4 iterations: 1 + 1 + 4 (a redirect chain of 3) + 3.
+      assert.equal(server.requests, 2 + 4 * 9);
+      assert.match(r.stdout, /checks\.+: 100\.00% ✓ 16 +✗ 0/);
+    },
+  );
+});
+
+test('handleSummary(data) writes what it returns; --summary-export is k6 legacy JSON; --out json has a point per request', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-summary-'));
+  try {
+    await withScript(
+      `import http from 'k6/http';
+import { Counter, Trend } from 'k6/metrics';
+const hits = new Counter('hits');
+const sizes = new Trend('sizes');
+export const options = { iterations: 5, thresholds: { hits: ['count==5'], sizes: ['p(99)<10'] } };
+export default function () {
+  const r = http.get(\`\${__ENV.BASE}/json\`);
+  hits.add(1, { kind: 'json' });
+  sizes.add(r.json('a.b.#'));
+}
+export function handleSummary(data) {
+  return { stdout: 'reqs=' + data.metrics.http_reqs.values.count + ' hits=' + data.metrics.hits.values.count + ' ok=' + data.metrics.hits.thresholds['count==5'].ok + '\\n', [__ENV.OUT]: JSON.stringify(data) };
+}`,
+      async ({ run }) => {
+        const out = join(dir, 'summary.json');
+        const exported = join(dir, 'export.json');
+        const lines = join(dir, 'samples.json');
+        const r = await run('-e', `OUT=${out}`, '--summary-export', exported, '--out', `json=${lines}`);
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout, 'reqs=5 hits=5 ok=true\n');
+        const data = JSON.parse(readFileSync(out, 'utf8'));
+        assert.equal(data.metrics.sizes.type, 'trend');
+        assert.equal(data.metrics.sizes.values.max, 3);
+        assert.equal(data.metrics.http_req_duration.contains, 'time');
+        assert.equal(data.root_group.path, '');
+        const legacy = JSON.parse(readFileSync(exported, 'utf8'));
+        assert.equal(legacy.metrics.http_reqs.count, 5);
+        assert.deepEqual(legacy.metrics.hits.thresholds, { 'count==5': false });
+        const points = readFileSync(lines, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+        assert.equal(points.filter((p) => p.type === 'Point' && p.metric === 'http_reqs').length, 5);
+        assert.ok(points.some((p) => p.type === 'Point' && p.metric === 'hits' && p.data.tags.kind === 'json'));
+      },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('constant-arrival-rate starts rate × duration iterations on its schedule; flags win over options', async () => {
+  await withScript(
+    `import http from 'k6/http';
+export const options = { scenarios: { open: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '1s', preAllocatedVUs: 4 } } };
+export default function () { http.get(\`\${__ENV.BASE}/\`); }`,
+    async ({ run, server }) => {
+      const r = await run();
+      assert.equal(r.code, 0, r.stderr);
+      const dropped = Number(/dropped_iterations\.+: (\d+)/.exec(r.stdout)?.[1] || 0);
+      assert.equal(server.requests + dropped, 20, r.stdout);
+      const before = server.requests;
+      const flagged = await run('--iterations', '7', '--vus', '2');
+      assert.equal(flagged.code, 0, flagged.stderr);
+      assert.equal(server.requests - before, 7);
+    },
+  );
+});
+
+test('an exception ends its iteration, is logged once with its count, and the run goes on', async () => {
+  await withScript(
+    `import http from 'k6/http';
+export const options = { iterations: 6 };
+export default function () {
+  http.get(\`\${__ENV.BASE}/\`);
+  if (__ITER % 2 === 0) throw new Error('boom');
+  http.get(\`\${__ENV.BASE}/after\`);
+}`,
+    async ({ run, server }) => {
+      const r = await run();
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(server.paths.filter((p) => p === '/after').length, 3);
+      assert.equal(r.stderr.match(/boom/g).length, 2, r.stderr); // the first time, then the count
+      assert.match(r.stderr, /3 times: boom/);
+      assert.match(r.stdout, /iterations\.+: 6 /);
+    },
+  );
+});
+
+test('bad scripts: a syntax error with file:line:column, a module not supported, no default function, a bad executor; each one line', async () => {
+  const cases = [
+    ['import http from "k6/http";\nexport default function () {\n  http.get(;\n}\n', 107, /test\.js:3:12: Unexpected token/],
+    ['import ws from "k6/ws";\nexport default function () {}\n', 107, /test\.js:1:1: module 'k6\/ws' is not supported/],
+    ['import x from "https://jslib.k6.io/k6-utils/1.4.0/index.js";\nexport default function () {}\n', 107, /remote module/],
+    ['export const options = {};\nexport function other() {}\n', 104, /no default export function/],
+    ["export const options = { scenarios: { a: { executor: 'nope' } } };\nexport default function () {}\n", 104, /executor 'nope' is not one of/],
+    ["export const options = { scenarios: { a: { executor: 'constant-vus', vus: 1, duration: '1s', rate: 3 } } };\nexport default function () {}\n", 104, /'rate' is not an option of constant-vus/],
+    ["const data = open('./missing.csv');\nexport default function () {}\n", 107, /missing\.csv/],
+  ];
+  for (const [source, code, message] of cases) {
+    await withScript(source, async ({ run }) => {
+      const r = await run();
+      assert.equal(r.code, code, `${source}\n${r.stderr}`);
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    });
+  }
+});
