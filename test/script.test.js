@@ -33,10 +33,16 @@ function httpbin() {
     if (m) return socket.write(respond(Number(m[1]), ''));
     m = /^\/basic-auth\/(\w+)\/(\w+)$/.exec(p);
     if (m) return socket.write(respond(req.headers.authorization === `Basic ${Buffer.from(`${m[1]}:${m[2]}`).toString('base64')}` ? 200 : 401, ''));
+    if (p === '/page') return socket.write(respond(200, PAGE, 'Content-Type: text/html\r\n'));
     if (p === '/echo-header') return json({ auth: req.headers.authorization || '' });
     return socket.write(respond(200, 'ok', 'Content-Type: text/plain\r\n'));
   });
 }
+
+const PAGE = `<html><head><title>Shop</title></head><body>
+<ul id="items"><li><a href="/items/1" data-id="1">One</a></li><li><a href="/items/2" data-id="2">Two</a></li><li class="x"><a href="items/3" data-id="3">Three</a></li></ul>
+<form action="/search" method="POST"><input name="q" value="shoes"><input type="hidden" name="csrf" value="abc"><input type="checkbox" name="c"></form>
+</body></html>`;
 
 async function withScript(source, fn, extraFiles = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-script-'));
@@ -279,4 +285,42 @@ test('bad scripts: a syntax error with file:line:column, a module not supported,
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     });
   }
+});
+
+test('k6/html: parseHTML and res.html() select, read and walk a page; each() and map() callbacks that make requests; clickLink and submitForm', async () => {
+  await withScript(
+    `import http from 'k6/http';
+import { parseHTML } from 'k6/html';
+import { check } from 'k6';
+export const options = { iterations: 2 };
+export default function () {
+  const res = http.get(\`\${__ENV.BASE}/page\`);
+  const doc = parseHTML(res.body);
+  const links = res.html('#items a');
+  check(doc, {
+    'title': (d) => d.find('title').text() === 'Shop',
+    'three links': () => links.size() === 3,
+    'attr and data': () => links.first().attr('href') === '/items/1' && links.last().data('id') === 3,
+    'eq, parent, closest': () => links.eq(1).text() === 'Two' && links.eq(2).parent().is('.x') && links.eq(0).closest('ul').attr('id') === 'items',
+    'element': () => links.get(0).textContent === 'One' && links.get(0).getAttribute('data-id') === '1',
+  });
+  links.each((i, el) => {
+    http.get(new URL(el.getAttribute('href'), res.url).href);
+  });
+  const ids = doc.find('a').map((i, a) => a.attr('data-id'));
+  http.get(\`\${__ENV.BASE}/ids/\${ids.join(',')}\`);
+  res.clickLink({ selector: 'li.x a' });
+  res.submitForm({ fields: { q: 'boots' } });
+}`,
+    async ({ run, server }) => {
+      const r = await run();
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /checks\.+: 100\.00% +✓ 10 +✗ 0/);
+      for (const p of ['/items/1', '/items/2']) assert.equal(server.paths.filter((x) => x === p).length, 2, p);
+      assert.equal(server.paths.filter((x) => x === '/items/3').length, 4, 'each() and clickLink');
+      assert.equal(server.paths.filter((x) => x === '/ids/1,2,3').length, 2);
+      assert.equal(server.paths.filter((x) => x === '/search').length, 2);
+      assert.ok(server.bodies.includes('q=boots&csrf=abc'), server.bodies.join(' | '));
+    },
+  );
 });

@@ -50,7 +50,7 @@ const LOOPS = new Set(['forEach', 'map', 'filter', 'some', 'every', 'find', 'fin
 
 // The modules a script may import from k6 (src/script/modules.js implements them), and those
 // refused before the run.
-export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto']);
+export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto', 'k6/html']);
 
 // The names this transform gives its own bindings; a script does not use them.
 const VU = '__loadtest_vu';

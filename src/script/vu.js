@@ -12,6 +12,7 @@ import { executionModule } from './k6/execution.js';
 import { encodingModule } from './k6/encoding.js';
 import { cryptoModule } from './k6/crypto.js';
 import { dataModule } from './k6/data.js';
+import { htmlModule } from './k6/html.js';
 
 const MODULES = {
   k6: k6Module,
@@ -21,6 +22,7 @@ const MODULES = {
   'k6/encoding': encodingModule,
   'k6/crypto': cryptoModule,
   'k6/data': dataModule,
+  'k6/html': htmlModule,
 };
 
 /** Thrown into a VU's code when its iteration is cut short (gracefulStop, abort). */

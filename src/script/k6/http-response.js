@@ -1,5 +1,8 @@
 // k6's Response: status, body, headers (names canonical, as Go's net/http gives them to k6),
-// json(selector), cookies, timings, error and error_code, and the request that was sent.
+// json(selector), cookies, timings, error and error_code, and the request that was sent; html(),
+// clickLink() and submitForm() on k6/html.
+
+import { parseHTML } from './html.js';
 
 const ERROR_CODES = [
   [/^timeout$/, 1050],
@@ -83,8 +86,37 @@ export class Response {
     return value;
   }
 
-  html() {
-    throw new Error('res.html() needs k6/html, which is not supported yet (doc/scripts.md)');
+  /** The body as a k6/html Selection (of the document, or of `selector` in it). */
+  html(selector) {
+    const doc = parseHTML(typeof this.body === 'string' ? this.body : '');
+    return selector === undefined ? doc : doc.find(selector);
+  }
+
+  /** Follows the first link `selector` finds (a[href] by default): a GET of its href. */
+  clickLink({ selector = 'a[href]', params } = {}) {
+    const href = this.html(selector).attr('href');
+    if (href === undefined) throw new Error(`clickLink: no link matches '${selector}'`);
+    return this.vu.module('k6/http').request('GET', new URL(href, this.url).href, null, params);
+  }
+
+  /** Submits the form `formSelector` finds with its fields, `fields` over them. */
+  submitForm({ formSelector = 'form', fields = {}, submitSelector, params } = {}) {
+    const form = this.html(formSelector).first();
+    if (form.size() === 0) throw new Error(`submitForm: no form matches '${formSelector}'`);
+    const values = { ...form.serializeObject(), ...fields };
+    if (submitSelector) {
+      const submit = form.find(submitSelector);
+      const name = submit.attr('name');
+      if (name !== undefined) values[name] = submit.attr('value') ?? '';
+    }
+    const method = String(form.attr('method', 'GET')).toUpperCase();
+    const action = new URL(form.attr('action', this.url), this.url);
+    const http = this.vu.module('k6/http');
+    if (method === 'GET') {
+      for (const [k, v] of Object.entries(values)) action.searchParams.set(k, v);
+      return http.request('GET', action.href, null, params);
+    }
+    return http.request(method, action.href, values, params);
   }
 }
 

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Scripted tests beside k6: the same k6 script run by k6 (built from source:
+# ../shared/k6-build.sh) and by `loadtest run` on node, bun and deno, against one nginx worker
+# pinned to core 0, the client pinned to core 1, rounds interleaved; medians.
+#   rate:   bench/scripts/rate.js, 10 VUs looping http.get for 5 s: req/s, CPU µs per request, RSS
+#   memory: bench/scripts/memory.js, 5000 VUs doing http.get + check + sleep(1) for 15 s: peak
+#           RSS (the client is one process) and requests made
+#   sh bench/scripts.sh [ROUNDS] [K6]      e.g. sh bench/scripts.sh 3 /tmp/k6bin/k6
+set -eu
+cd "$(dirname "$0")/.."
+ROUNDS=${1:-3}
+K6=${2:-/tmp/k6bin/k6}
+[ -x "$K6" ] || { echo "no k6 at $K6: build it with ../shared/k6-build.sh MIRROR_GIT_DIR"; exit 1; }
+TMP=$(mktemp -d /tmp/loadtest-scripts.XXXXXX)
+trap 'kill $(cat "$TMP/nginx.pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP"' EXIT
+. bench/lib.sh
+# 5000 VUs keep 5000 connections open: more than bench/nginx.conf's 1024.
+start_nginx_with() {
+  sed -e "s/worker_connections 1024/worker_connections 16384/" -e "s/^events/worker_rlimit_nofile 20000;\nevents/" bench/nginx.conf > "$TMP/nginx.conf"
+  taskset -c 0 nginx -c "$TMP/nginx.conf" -p "$TMP/" 2>"$TMP/nginx.err" &
+  for _ in $(seq 50); do curl -fs "$1" >/dev/null 2>&1 && break; sleep 0.1; done
+  curl -fs "$1" >/dev/null || { echo "nginx did not start:"; cat "$TMP/nginx.err"; exit 1; }
+}
+ulimit -n 20000 2>/dev/null || true
+URL=http://127.0.0.1:8089/
+start_nginx_with "$URL"
+BIN=$PWD/node_modules/.bin
+cmd() {
+  case $1 in
+    k6) echo "$K6 run -q" ;;
+    node) echo "node src/cli.js run" ;;
+    bun) echo "$BIN/bun src/cli.js run" ;;
+    deno) echo "$BIN/deno run -A src/cli.js run" ;;
+  esac
+}
+# One run: prints "requests seconds cpu_s rss_kb".
+one() {
+  tool=$1; script=$2
+  /usr/bin/time -f "%e %U %S %M" -o "$TMP/time" taskset -c 1 $(cmd "$tool") -e URL="$URL" "$script" > "$TMP/out" 2>"$TMP/err" || { echo "$tool failed:"; cat "$TMP/err"; exit 1; }
+  reqs=$(grep -o 'http_reqs\.*: [0-9]*' "$TMP/out" | grep -o '[0-9]*$' || true)
+  [ -n "$reqs" ] || { echo "$tool $script: no http_reqs in its summary:" >&2; cat "$TMP/out" "$TMP/err" >&2; exit 1; }
+  read -r wall user sys rss < "$TMP/time"
+  echo "$reqs $wall $(echo "$user + $sys" | bc) $rss"
+}
+median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+TOOLS="k6 node bun deno"
+for r in $(seq "$ROUNDS"); do
+  for t in $TOOLS; do one "$t" bench/scripts/rate.js >> "$TMP/rate.$t"; done
+done
+for t in $TOOLS; do one "$t" bench/scripts/memory.js >> "$TMP/memory.$t"; done
+k6rate=$(awk '{ print $1 / 5 }' "$TMP/rate.k6" | median)
+k6rss=$(awk '{ print $4 }' "$TMP/memory.k6" | median)
+echo "rate: 10 VUs looping http.get for 5 s, $ROUNDS rounds interleaved, medians (nginx on core 0, the client on core 1)"
+printf '%-6s %10s %8s %12s %9s\n' tool req/s 'x k6' 'CPU us/req' 'RSS MB'
+for t in $TOOLS; do
+  rps=$(awk '{ print $1 / 5 }' "$TMP/rate.$t" | median)
+  cpu=$(awk '{ print $3 * 1e6 / $1 }' "$TMP/rate.$t" | median)
+  rss=$(awk '{ print $4 / 1024 }' "$TMP/rate.$t" | median)
+  printf '%-6s %10.0f %8.2f %12.1f %9.0f\n' "$t" "$rps" "$(echo "$rps / $k6rate" | bc -l)" "$cpu" "$rss"
+done
+echo
+echo "memory: 5000 VUs, http.get + check + sleep(1) for 15 s: peak RSS, requests made (ideal 75000)"
+printf '%-6s %10s %8s %10s\n' tool 'RSS MB' 'x k6' requests
+for t in $TOOLS; do
+  read -r reqs wall cpu rss < "$TMP/memory.$t"
+  printf '%-6s %10.0f %8.2f %10s\n' "$t" "$(echo "$rss / 1024" | bc -l)" "$(echo "$rss / $k6rss" | bc -l)" "$reqs"
+done
