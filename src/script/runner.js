@@ -110,7 +110,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
   shared.network = new Network((origin) => facilities.adapterFor({ ...origin, insecure: Boolean(options.insecureSkipTLSVerify) }));
   let scenarios;
   try {
-    scenarios = scenariosOf(options);
+    scenarios = scenariosOf(options, (m) => state.warn(m));
   } catch (err) {
     throw new ScriptRunError(err.message, EXIT.invalidConfig);
   }

@@ -28,7 +28,7 @@ function stagesOf(stages, what) {
 }
 
 /** The scenarios of `options` (after flags were applied): [{ name, executor, ..., ms values }]. */
-export function scenariosOf(options) {
+export function scenariosOf(options, warn = () => {}) {
   const o = options;
   let raw;
   if (o.scenarios && Object.keys(o.scenarios).length) {
@@ -38,8 +38,12 @@ export function scenariosOf(options) {
   } else if (o.duration !== undefined && o.duration !== null && parseDuration(o.duration, 'duration') > 0) {
     if (o.iterations) raw = { default: { executor: 'shared-iterations', vus: o.vus ?? 1, iterations: o.iterations, maxDuration: o.duration } };
     else raw = { default: { executor: 'constant-vus', vus: o.vus ?? 1, duration: o.duration } };
+  } else if (o.iterations) {
+    raw = { default: { executor: 'shared-iterations', vus: o.vus ?? 1, iterations: o.iterations } };
   } else {
-    raw = { default: { executor: 'shared-iterations', vus: o.vus ?? 1, iterations: o.iterations ?? o.vus ?? 1 } };
+    // As k6: VUs alone mean nothing without iterations, a duration or stages; one iteration runs.
+    if (o.vus !== undefined && o.vus !== 1) warn(`the \`vus=${o.vus}\` option will be ignored, it only works in conjunction with \`iterations\`, \`duration\`, or \`stages\``);
+    raw = { default: { executor: 'shared-iterations', vus: 1, iterations: 1 } };
   }
   return Object.entries(raw).map(([name, s]) => scenario(name, s));
 }

@@ -46,7 +46,8 @@ function valuesText(m, timeUnit) {
     case 'gauge':
       return [fmt(v.value), `min=${fmt(v.min)}`, `max=${fmt(v.max)}`];
     case 'rate':
-      return [`${(v.rate * 100).toFixed(2)}%`, `✓ ${v.passes}`, `✗ ${v.fails}`];
+      // k6 cuts the percentage to two decimals (2/3 is 66.66%), it does not round it.
+      return [`${(Math.floor(v.rate * 10000 + 1e-9) / 100).toFixed(2)}%`, `✓ ${v.passes}`, `✗ ${v.fails}`];
     default:
       return Object.entries(v).map(([k, x]) => `${k}=${k === 'count' ? x : fmt(x)}`);
   }
@@ -58,7 +59,7 @@ function checksText(group, indent, out) {
     out.push(`${' '.repeat(indent)}${mark} ${c.name}`);
     if (c.fails > 0) {
       const total = c.passes + c.fails;
-      out.push(`${' '.repeat(indent + 2)}↳  ${Math.floor((c.passes / total) * 100)}% — ✓ ${c.passes} / ✗ ${c.fails}`);
+      out.push(`${' '.repeat(indent + 1)}↳  ${Math.floor((c.passes / total) * 100)}% — ✓ ${c.passes} / ✗ ${c.fails}`);
     }
   }
   for (const g of group.groups) {

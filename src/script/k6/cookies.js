@@ -42,7 +42,8 @@ export class CookieJar {
     if (opts.domain) {
       c.domain = String(opts.domain).replace(/^\./, '').toLowerCase();
       c.hostOnly = false;
-      if (!domainMatches(u.hostname, c.domain)) throw new Error(`cookie domain '${opts.domain}' does not match the URL's host '${u.hostname}'`);
+      // As k6 (Go's cookie jar): a cookie for a domain the URL is not in is not kept, silently.
+      if (!domainMatches(u.hostname, c.domain)) return;
     }
     if (opts.path) c.path = String(opts.path);
     if (opts.max_age !== undefined) c.expires = Date.now() + Number(opts.max_age) * 1000;

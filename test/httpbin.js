@@ -1,0 +1,120 @@
+// A small httpbin on node:http for scripted tests and for side-by-side runs with k6: the
+// endpoints k6's examples and docs call (httpbin.org's shapes), on 127.0.0.1, counting every
+// request by method and path. `node test/httpbin.js [PORT]` serves it alone.
+
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+const PAGE = `<!DOCTYPE html><html><head><title>httpbin</title></head><body>
+<h1>httpbin</h1><ul><li><a href="/get">get</a></li><li><a href="/html">html</a></li><li><a href="/json">json</a></li></ul>
+<form action="/post" method="POST"><input name="custname" value=""><input name="custtel" value=""><input type="hidden" name="token" value="t0k3n"><button type="submit" name="go" value="1">Go</button></form>
+</body></html>`;
+
+function cookiesOf(req) {
+  const out = {};
+  for (const part of (req.headers.cookie || '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+function headersOf(req) {
+  const out = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) out[req.rawHeaders[i].replace(/(^|-)([a-z])/g, (_, d, c) => d + c.toUpperCase())] = req.rawHeaders[i + 1];
+  return out;
+}
+
+export function startHttpbin(port = 0) {
+  const counts = new Map();
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url, 'http://x');
+      const p = url.pathname;
+      counts.set(`${req.method} ${p}`, (counts.get(`${req.method} ${p}`) || 0) + 1);
+      server.requests++;
+      const body = Buffer.concat(chunks).toString('utf8');
+      const json = (status, value, headers = {}) => {
+        const text = JSON.stringify(value, null, 2) + '\n';
+        res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+        res.end(text);
+      };
+      const echo = () => {
+        const type = req.headers['content-type'] || '';
+        const form = type.includes('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(body)) : {};
+        let parsed = null;
+        try {
+          parsed = type.includes('json') ? JSON.parse(body) : null;
+        } catch {
+          parsed = null;
+        }
+        return { args: Object.fromEntries(url.searchParams), data: type.includes('form') ? '' : body, form, json: parsed, headers: headersOf(req), method: req.method, origin: '127.0.0.1', url: `http://${req.headers.host}${req.url}` };
+      };
+      let m;
+      if (p === '/') {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        return res.end(PAGE);
+      }
+      if (p === '/html') {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        return res.end(PAGE);
+      }
+      if (['/get', '/post', '/put', '/patch', '/delete', '/anything'].includes(p) || p.startsWith('/anything/')) {
+        const want = p === '/anything' || p.startsWith('/anything/') ? req.method : p.slice(1).toUpperCase();
+        if (req.method !== want) return json(405, { error: 'method not allowed' });
+        return json(200, echo());
+      }
+      if (p === '/headers') return json(200, { headers: headersOf(req) });
+      if (p === '/ip') return json(200, { origin: '127.0.0.1' });
+      if (p === '/user-agent') return json(200, { 'user-agent': req.headers['user-agent'] || '' });
+      if (p === '/json') return json(200, { slideshow: { author: 'Yours Truly', title: 'Sample Slide Show', slides: [{ title: 'Wake up to WonderWidgets!', type: 'all' }, { title: 'Overview', type: 'all', items: ['Why WonderWidgets are great', 'Who buys WonderWidgets'] }] } });
+      if (p === '/cookies') return json(200, { cookies: cookiesOf(req) });
+      if (p === '/cookies/set') {
+        const set = [...url.searchParams].map(([k, v]) => `${k}=${v}; Path=/`);
+        res.writeHead(302, { Location: '/cookies', 'Set-Cookie': set, 'Content-Length': 0 });
+        return res.end();
+      }
+      if (p === '/cookies/delete') {
+        const set = [...url.searchParams.keys()].map((k) => `${k}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/`);
+        res.writeHead(302, { Location: '/cookies', 'Set-Cookie': set, 'Content-Length': 0 });
+        return res.end();
+      }
+      if ((m = /^\/basic-auth\/([^/]+)\/([^/]+)$/.exec(p))) {
+        const ok = req.headers.authorization === `Basic ${Buffer.from(`${m[1]}:${m[2]}`).toString('base64')}`;
+        return ok ? json(200, { authenticated: true, user: m[1] }) : json(401, { authenticated: false }, { 'WWW-Authenticate': 'Basic realm="Fake Realm"' });
+      }
+      if ((m = /^\/(?:relative-)?redirect\/(\d+)$/.exec(p))) {
+        const n = Number(m[1]);
+        res.writeHead(302, { Location: n > 1 ? `/relative-redirect/${n - 1}` : '/get', 'Content-Length': 0 });
+        return res.end();
+      }
+      if ((m = /^\/status\/(\d{3})$/.exec(p))) {
+        res.writeHead(Number(m[1]), { 'Content-Length': 0 });
+        return res.end();
+      }
+      if ((m = /^\/bytes\/(\d+)$/.exec(p))) {
+        const n = Math.min(Number(m[1]), 100 * 1024);
+        res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': n });
+        return res.end(Buffer.alloc(n, 7));
+      }
+      if ((m = /^\/delay\/(\d+(?:\.\d+)?)$/.exec(p))) return setTimeout(() => json(200, echo()), Math.min(Number(m[1]), 10) * 1000);
+      json(404, { error: 'not found' });
+    });
+  });
+  server.requests = 0;
+  server.counts = counts;
+  return new Promise((resolve) => {
+    server.listen(port, '127.0.0.1', () => {
+      server.url = `http://127.0.0.1:${server.address().port}`;
+      server.stop = () => new Promise((r) => (server.closeAllConnections?.(), server.close(() => r())));
+      resolve(server);
+    });
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const server = await startHttpbin(Number(process.argv[2] || 8088));
+  console.log(`httpbin on ${server.url}`);
+}
