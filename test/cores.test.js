@@ -6,11 +6,11 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
 import { loadTest } from '../src/index.js';
 import { split, shares } from '../src/run/cores.js';
 import { Stats } from '../src/run/stats.js';
-import { rawServer, ok, runtimeCommand, spawnScript } from './servers.js';
+import { rawServer, ok, runtimeCommand, spawnScript, startScript, until, childrenOf, sleep } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
@@ -104,7 +104,12 @@ test('a child that dies mid-run is reported with its reason; the others are merg
 test('Ctrl-C stops every child and still prints what was done', async () => {
   const server = await rawServer(({ socket }) => setTimeout(() => !socket.destroyed && socket.write(ok()), 5));
   try {
-    const r = await runCli([server.url, '-t', '20', '-c', '4', '-k', '--cores', '2', '--quiet'], { interruptAfterMs: 1500 });
+    const { child, done: exited } = startScript(CLI, [server.url, '-t', '20', '-c', '4', '-k', '--cores', '2', '--quiet']);
+    // Ctrl-C once both children are sending: all 4 connections (2 a child) open, and answers
+    // coming back; a guard bound only if they never do.
+    assert.ok(await until(() => server.connections >= 4 && server.requests >= 40, 20000), `connections ${server.connections}, requests ${server.requests}`);
+    globalThis.process.kill(child.pid, 'SIGINT');
+    const r = await exited;
     assert.equal(r.code, 130, r.stderr);
     assert.match(r.stdout, /Running on cores: +2/);
     const done = completed(r.stdout);
@@ -132,13 +137,23 @@ test('a killed parent leaves no child sending requests', async () => {
   const [command, prefix] = runtimeCommand(CLI);
   const child = spawn(command, [...prefix, server.url, '-t', '20', '-c', '2', '-k', '--cores', '2', '--quiet'], { stdio: ['ignore', 'ignore', 'ignore'] });
   try {
-    const deadline = Date.now() + 15000;
-    while (server.requests < 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(server.requests >= 50, 'the children were sending');
+    assert.ok(await until(() => server.requests >= 50 && childrenOf(child.pid).length === 2, 20000), 'the children were sending');
+    const kids = childrenOf(child.pid);
     child.kill('SIGKILL');
-    await new Promise((r) => setTimeout(r, 1000));
+    // The children see their parent's pipe close and exit: wait for that, not for a time.
+    const alive = (pid) => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    assert.ok(await until(() => !kids.some(alive), 20000), `children ${kids.filter(alive).join(' ')} still run`);
+    // Requests the children wrote before they went may still be in the server's buffers: once
+    // those are read, nothing more comes (a short look, for an absence).
+    await sleep(100);
     const after = server.requests;
-    await new Promise((r) => setTimeout(r, 1000));
+    await sleep(300);
     assert.equal(server.requests, after, 'nothing more arrived once the parent was gone');
   } finally {
     child.kill('SIGKILL');
