@@ -13,7 +13,7 @@ import { serveDashboard } from '../runtimes/run-servers/dashboard.js';
 import { dashboardPage } from '../src/results/dashboard-page.js';
 import { CHROMIUM, CHROMIUM_OWN } from './chromium.js';
 import { fileURLToPath } from 'node:url';
-import { runCommand, sleep, rawServer, ok, startScript } from './servers.js';
+import { runCommand, sleep, rawServer, ok, startScript, until } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
@@ -100,8 +100,9 @@ test('the dashboard server: the page, events replayed then streamed, the report 
     assert.deepEqual(frames.map((f) => f.id), [1, 2, 3]);
 
     // A stream open at the end gets the done event; one opened after gets it replayed.
+    assert.ok(await until(() => board.streams === 0, 10000), 'the first streams closed');
     const open = readEvents(`${board.url}events`, (f) => f.some((x) => x.event === 'done'));
-    await sleep(200);
+    assert.ok(await until(() => board.streams === 1, 10000), 'the stream is open');
     board.finish({ report: REPORT, summary: SUMMARY, html: HTML });
     board.push(second(4));
     const done = { event: 'done', id: 4, data: { report: REPORT, summary: SUMMARY } };
@@ -295,7 +296,8 @@ test('the dashboard in headless Chromium: a run gone without its end leaves its 
     const gone = (async () => {
       const deadline = Date.now() + 30000;
       while (!proxy.paths.includes('/events') && Date.now() < deadline) await sleep(20);
-      await sleep(300);
+      // The page's stream open: the three seconds went with its first write.
+      await until(() => board.streams >= 1, 30000);
       await board.close();
     })();
     const { dom } = await openUrlInChromium(board.url, proxy.port, join(dir, 'profile'), 3000);

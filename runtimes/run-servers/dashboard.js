@@ -84,6 +84,10 @@ export async function serveDashboard(port, { title = '' } = {}) {
   return {
     url: `http://127.0.0.1:${bound}/`,
     port: bound,
+    /** Event streams open now (a page that is reading the run). */
+    get streams() {
+      return streams.size;
+    },
     push(data) {
       if (!finished && !closed) send(null, data);
     },
