@@ -137,7 +137,7 @@ export async function runLoadTest(options, hooks = {}) {
   checkOpenFiles(config, 1);
   const log = await attachLog(run, options);
   const metrics = await startMetrics(run, options, hooks);
-  const dashboard = await startDashboard(options, hooks, runSeconds(run));
+  const dashboard = await startDashboard(options, hooks, runSeconds(() => run.stats.series));
   if (hooks.onStart) hooks.onStart(run);
   const stats = await run.start();
   // Every line is in the file before the result says the run is over (a failed write rejects).
@@ -182,13 +182,15 @@ async function startDashboard(options, hooks, next) {
   };
 }
 
-// A run's seconds for the dashboard: each closed second of its series once, with the totals so far.
-function runSeconds(run) {
+// A run's seconds for the dashboard: each closed second of its series once, with the totals so
+// far. `seriesOf()`: the run's series (one process), or the children's merged second by second
+// (--cores: each second's latency buckets add up, so its p50 and p99 are the whole run's).
+function runSeconds(seriesOf) {
   let shown = 0;
   const totals = { sent: 0, completed: 0, failed: 0 };
   return () => {
-    const series = run.stats.series;
-    if (shown >= series.length) return null;
+    const series = seriesOf();
+    if (series === null || shown >= series.length) return null;
     const e = series[shown++];
     totals.sent += e.sent;
     totals.completed += e.completed;
@@ -204,38 +206,6 @@ function runSeconds(run) {
       connections: e.connections,
       done: false,
     };
-  };
-}
-
-// The children of --cores, for the dashboard: their summed counters each second (the largest
-// child's p99: an upper bound of the run's; no p50).
-function coresSeconds(getHandle) {
-  let last = null;
-  let second = 0;
-  let at = Date.now();
-  return () => {
-    const handle = getHandle();
-    if (handle === null || Date.now() - at < 1000) return null;
-    const s = handle.snapshot();
-    const now = Date.now();
-    const ended = s.completed + s.failed;
-    const before = last === null ? { ended: 0, failed: 0 } : last;
-    const event = {
-      second: ++second,
-      elapsedSeconds: s.elapsedMs / 1000,
-      sent: s.sent,
-      completed: s.completed,
-      failed: s.failed,
-      rps: Math.round(((ended - before.ended) * 1000) / (now - at)),
-      p50Ms: null,
-      p99Ms: s.p99Ms,
-      errors: s.failed - before.failed,
-      connections: null,
-      done: false,
-    };
-    last = { ended, failed: s.failed };
-    at = now;
-    return event;
   };
 }
 
@@ -313,6 +283,8 @@ async function runOnSeveralCores(options, cores, hooks) {
     // The parent serves --metrics for every child; each sends it its figures.
     metrics: undefined,
     metricsFromChildren: Boolean(options.metrics),
+    // --dashboard: each child sends each second it closes, with its latency buckets.
+    secondsFromChildren: Boolean(options.dashboard),
   };
   let handle = null;
   const onStart = (h) => {
@@ -322,7 +294,7 @@ async function runOnSeveralCores(options, cores, hooks) {
   };
   // --metrics: one endpoint, each child's figures as its own series (core="0", "1", ...).
   const metrics = await startMetrics(null, options, hooks, (labels) => processesText(childSeries(handle, labels)));
-  const dashboard = await startDashboard(options, hooks, coresSeconds(() => handle));
+  const dashboard = await startDashboard(options, hooks, runSeconds(() => (handle === null ? null : handle.seconds())));
   const writes = options.logFile ? [options.logFile] : [];
   const spawn = (script) => spawnChild(script, {}, { unixSocket: config.socketPath, writes, load: true });
   const { stats, childErrors } = await runOnCores(childOptions, used, spawn, WORKER, { onStart });

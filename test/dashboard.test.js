@@ -354,3 +354,38 @@ test('a real 5 s run with --dashboard: the page updates at least three times, th
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('--cores 2 with --dashboard: every second carries the whole run\'s p50 and p99, merged from the children\'s buckets', { timeout: 60000 }, async () => {
+  const target = await rawServer(({ socket }) => socket.write(ok()));
+  const port = await new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+  try {
+    const run = startScript(CLI, [target.url, '-t', '2.5', '-c', '4', '-k', '--cores', '2', '--json', '--dashboard', String(port), '--metrics-linger', '2']);
+    const deadline = Date.now() + 30000;
+    while (!(await fetch(`http://127.0.0.1:${port}/`).then((r) => r.ok, () => false)) && Date.now() < deadline) await sleep(50);
+    // The whole stream, up to the done event (replayed to a late reader).
+    const frames = await readEvents(`http://127.0.0.1:${port}/events`, (f) => f.some((x) => x.event === 'done'), 30000);
+    const done = await run.done;
+    assert.equal(done.code, 0, done.stderr);
+    const result = JSON.parse(done.stdout);
+    const seconds = frames.filter((f) => f.event !== 'done').map((f) => f.data);
+    assert.ok(seconds.length >= 2, `${seconds.length} seconds`);
+    for (const s of seconds) {
+      assert.equal(typeof s.p50Ms, 'number', JSON.stringify(s));
+      assert.ok(s.p50Ms > 0 && s.p50Ms <= s.p99Ms, JSON.stringify(s));
+    }
+    // The seconds are the children's merged: their counts add up to the run's, and each second's
+    // percentiles are those of the result's series (the same buckets, merged the same way).
+    assert.equal(seconds.at(-1).completed, result.totalRequests);
+    seconds.forEach((s, i) => {
+      assert.equal(s.p50Ms, result.series[i].p50Ms);
+      assert.equal(s.p99Ms, result.series[i].p99Ms);
+    });
+  } finally {
+    await target.close();
+  }
+});

@@ -10,6 +10,7 @@
 //   child → parent   result <Stats as JSON>      then it exits
 
 import { Stats } from './stats.js';
+import { mergeSeries } from './series.js';
 
 const READY_TIMEOUT_MS = 30000;
 
@@ -53,7 +54,7 @@ export function shares(options, cores) {
 export async function runOnCores(options, cores, spawnChild, workerScript, hooks = {}) {
   const jobs = shares(options, cores);
   const children = await Promise.all(jobs.map(() => spawnChild(workerScript)));
-  const state = children.map(() => ({ ready: false, result: null, failure: null, sent: 0, completed: 0, failed: 0, p99Ms: null }));
+  const state = children.map(() => ({ ready: false, result: null, failure: null, sent: 0, completed: 0, failed: 0, p99Ms: null, seconds: [] }));
   let started = false;
   let startedAt = 0;
   let stopping = false;
@@ -89,6 +90,8 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
         const [sent, completed, failed, p99] = line.slice(9).split(' ');
         Object.assign(state[i], { sent: Number(sent), completed: Number(completed), failed: Number(failed) });
         state[i].p99Ms = p99 === undefined || p99 === '-' ? null : Number(p99);
+      } else if (line.startsWith('second ')) {
+        state[i].seconds.push(JSON.parse(line.slice(7)));
       } else if (line.startsWith('metrics ')) {
         state[i].metrics = JSON.parse(line.slice(8));
       } else if (line.startsWith('fail ')) {
@@ -109,10 +112,24 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
     p99Ms: p99s().length > 0 ? Math.max(...p99s()) : null,
   });
   const config = { maxRequests: options.maxRequests, maxSeconds: options.maxSeconds };
+  // --dashboard: the run's seconds, each once every child still going has closed it, merged
+  // exactly (their latency buckets add up: the p50 and p99 of the second are the whole run's).
+  const merged = [];
+  const seconds = () => {
+    const lists = state.map((s) => (s.result ? s.result.series : s.seconds));
+    const going = state.filter((s) => !s.result && !s.done);
+    const n = going.length ? Math.min(...going.map((s) => s.seconds.length)) : Math.max(0, ...lists.map((l) => l.length));
+    if (n > merged.length) {
+      const part = [];
+      for (const list of lists) mergeSeries(part, list.slice(merged.length, n));
+      merged.push(...part);
+    }
+    return merged;
+  };
   // --metrics: each child's latest figures (a second old at most), then its result's.
   const metrics = () => state.map((s) => (s.result ? { ...s.result, done: true, final: true } : s.metrics || null));
   // The children's results say they were interrupted: they were sent `stop`.
-  if (hooks.onStart) hooks.onStart({ stop, interrupt: stop, snapshot, metrics, config, get stopping() { return stopping; } });
+  if (hooks.onStart) hooks.onStart({ stop, interrupt: stop, snapshot, metrics, seconds, config, get stopping() { return stopping; } });
 
   const readyTimer = setTimeout(() => {
     children.forEach((child, i) => {

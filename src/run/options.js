@@ -162,6 +162,7 @@ export function configure(options, { version, resolvedHost }) {
     shard: options.shard || null,
     // A child of --cores whose parent serves --metrics: it sends its figures once a second.
     metricsFromChildren: Boolean(options.metricsFromChildren),
+    secondsFromChildren: Boolean(options.secondsFromChildren),
     thresholds: parseThresholds(options.thresholds),
     instanceIndex: instances++,
     version,

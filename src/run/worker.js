@@ -43,9 +43,16 @@ onStdinLine(async (line) => {
     prepared.run.config.startAt = startAt;
     if (stopAt) prepared.run.config.stopAt = stopAt;
     // Counters 4 times a second for the parent's live line: never anything per request.
+    let secondsSent = 0;
+    const sendSeconds = () => {
+      const series = prepared.run.stats.series;
+      while (secondsSent < series.length) writeLine(`second ${JSON.stringify(series[secondsSent++])}`);
+    };
     const progress = setInterval(() => {
       const s = prepared.run.snapshot();
       writeLine(`progress ${s.sent} ${s.completed} ${s.failed} ${s.p99Ms === null ? '-' : s.p99Ms}`);
+      // --dashboard: each closed second once, its latency buckets with it (some hundred numbers).
+      if (prepared.run.config.secondsFromChildren) sendSeconds();
     }, 250);
     // --metrics: the figures the parent serves for this child, once a second (not per request).
     const metrics = prepared.run.config.metricsFromChildren
@@ -56,6 +63,7 @@ onStdinLine(async (line) => {
       : null;
     const stats = await prepared.run.start();
     clearInterval(progress);
+    if (prepared.run.config.secondsFromChildren) sendSeconds();
     if (metrics !== null) clearInterval(metrics);
     await report(stats);
   } else if (line === 'stop' && prepared) {
