@@ -187,7 +187,7 @@ const varying = createRequests(requestOptions({ indexParam: 'INDEX' }));
 // --feed: 1000 rows, the id in the path and a header, as a data-driven run sends them.
 const feedRows = parseFeed('id,user\n' + Array.from({ length: 1000 }, (_, i) => `id${i},user${i}`).join('\n'), 'ids.csv');
 const templated = createRequests(
-  requestOptions({ path: '/api/items?id={{id}}&view=full', headers: { 'x-user': '{{user}}' }, feed: { name: 'ids.csv', ...feedRows, rowOf: feedOrder(1000) } }),
+  requestOptions({ path: '/api/items?id={{id}}&view=full', headers: { 'x-user': '{{user}}' }, feed: Object.assign(feedRows, { name: 'ids.csv', rowOf: feedOrder(1000) }) }),
 );
 const fixed = createRequests(requestOptions({}));
 {

@@ -63,13 +63,14 @@ export function compileTemplate({ method, path, headers, bodyText, origin = '' }
   let body = new Uint8Array(256); // the body of the request being rendered, before its head
 
   // Writes parts into buf at `from` (values encoded in place); returns the end. The caller has
-  // made room for each value's worst case, 3 bytes per UTF-16 unit.
-  const put = (buf, from, parts, values) => {
+  // made room for each value's worst case, 3 bytes per UTF-16 unit. A value with a span
+  // (spans[2p] >= 0) is that part of its string: a feed's cell in the feed's text.
+  const put = (buf, from, parts, values, spans) => {
     let i = from;
     for (let k = 0; k < parts.length; k++) {
       const p = parts[k];
       if (typeof p === 'number') {
-        i = putText(buf, i, values[p]);
+        i = spans !== null && spans[2 * p] >= 0 ? putSpan(buf, i, values[p], spans[2 * p], spans[2 * p + 1]) : putText(buf, i, values[p]);
       } else {
         buf.set(p, i);
         i += p.length;
@@ -77,29 +78,33 @@ export function compileTemplate({ method, path, headers, bodyText, origin = '' }
     }
     return i;
   };
-  const bound = (parts, values) => {
+  const bound = (parts, values, spans) => {
     let n = 0;
-    for (let k = 0; k < parts.length; k++) n += typeof parts[k] === 'number' ? values[parts[k]].length * 3 : parts[k].length;
+    for (let k = 0; k < parts.length; k++) {
+      const p = parts[k];
+      if (typeof p !== 'number') n += p.length;
+      else n += (spans !== null && spans[2 * p] >= 0 ? spans[2 * p + 1] - spans[2 * p] : values[p].length) * 3;
+    }
     return n;
   };
 
   return {
     names,
     heads,
-    render(values) {
+    render(values, spans = null) {
       let bodyLength = 0;
       if (bodyParts.length > 0) {
-        const most = bound(bodyParts, values);
+        const most = bound(bodyParts, values, spans);
         if (most > body.length) body = new Uint8Array(Math.max(most, body.length * 2));
-        bodyLength = put(body, 0, bodyParts, values);
+        bodyLength = put(body, 0, bodyParts, values, spans);
       }
-      const size = bound(headParts, values) + (withLength ? CONTENT_LENGTH_LINE : 0) + 2 + bodyLength;
+      const size = bound(headParts, values, spans) + (withLength ? CONTENT_LENGTH_LINE : 0) + 2 + bodyLength;
       if (at + size > slab.length) {
         slab = new Uint8Array(Math.max(SLAB, size));
         at = 0;
       }
       const start = at;
-      at = endHead(slab, put(slab, at, headParts, values), withLength, bodyLength);
+      at = endHead(slab, put(slab, at, headParts, values, spans), withLength, bodyLength);
       if (bodyLength > 0) {
         slab.set(bodyLength === body.length ? body : body.subarray(0, bodyLength), at);
         at += bodyLength;
@@ -117,6 +122,16 @@ function putText(buf, at, text) {
   for (let k = 0; k < n; k++) {
     const c = text.charCodeAt(k);
     if (c >= 0x80) return at + encoder.encodeInto(text.slice(k), buf.subarray(at)).written;
+    buf[at++] = c;
+  }
+  return at;
+}
+
+// The characters of text[start, end) as UTF-8 at `at`, as putText.
+function putSpan(buf, at, text, start, end) {
+  for (let k = start; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c >= 0x80) return at + encoder.encodeInto(text.slice(k, end), buf.subarray(at)).written;
     buf[at++] = c;
   }
   return at;

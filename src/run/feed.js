@@ -1,9 +1,12 @@
 // Data-driven requests: the parsers for a feed file (CSV, JSON, NDJSON) and a URL list, and the
 // order in which a run takes a feed's rows. Pure functions of text: the caller reads the file.
 //
-// A feed may have millions of rows, so a row keeps only where its record starts (offset and
-// line); a cell's line and column are found again, by re-scanning that one record, only when an
-// error has to name them.
+// A feed may have millions of rows, so it is held compactly: a CSV as its own text and one
+// Uint32Array of where each cell starts (a cell ends at the next comma or line break), about
+// 1.5 times the file in all, where arrays of strings took five times it; a run copies a cell's
+// characters straight into its request (sourceInto), without a string per request. A row keeps
+// only where its record starts (offset and line); a cell's line and column are found again, by
+// re-scanning that one record, only when an error has to name them.
 
 const LF = 10;
 const CR = 13;
@@ -13,9 +16,9 @@ const COMMA = 44;
 /**
  * `text`: the file's contents; `name`: its name, for errors and for its format (.csv, .json,
  * .ndjson or .jsonl; anything else is sniffed: `[` JSON, `{` NDJSON, else CSV).
- * Returns { format, columns, rows, where(r, c), position(r, c) }: rows[r][c] is a string, or
- * undefined where a JSON row lacks that key; where(r, c) names a cell for an error
- * ('row 12, column 3 (id)', 'row 3 (id)' for JSON, 'line 5 (id)' for NDJSON).
+ * Returns the feed (see compact() below): cell(r, c) is a string, or undefined where a JSON row
+ * lacks that key; where(r, c) names a cell for an error ('row 12, column 3 (id)', 'row 3 (id)'
+ * for JSON, 'line 5 (id)' for NDJSON).
  */
 export function parseFeed(text, name = 'feed') {
   const format = formatOf(text, name);
@@ -99,8 +102,21 @@ function parseCsv(text, name) {
   let line = 1;
   let columns = null;
   let width = 0;
-  const rows = [];
+  let count = 0;
   const starts = new Starts(1024);
+  // Where each cell starts; a cell whose value is not a plain slice of the text (one of a record
+  // with quotes or a stray CR in it) is QUOTED | its index in `values` instead.
+  let cells = new Uint32Array(4096);
+  let cellCount = 0;
+  const values = [];
+  const addCell = (start) => {
+    if (cellCount === cells.length) {
+      const grown = new Uint32Array(cells.length * 2);
+      grown.set(cells);
+      cells = grown;
+    }
+    cells[cellCount++] = start;
+  };
   while (pos < n) {
     let end = text.indexOf('\n', pos);
     if (end < 0) end = n;
@@ -109,7 +125,9 @@ function parseCsv(text, name) {
     if (nextCR < pos && nextCR !== n) nextCR = indexOr(text, '\r', pos, n);
     const recordStart = pos;
     const recordLine = line;
-    let fields;
+    const mark = cellCount;
+    let fields = null; // the header's names, or a slow record's values
+    let k = 0;
     if (nextQuote >= stop && nextCR >= stop) {
       if (stop === pos) {
         // RFC 4180 allows one final line break; more than one, or blank lines an editor left at
@@ -117,21 +135,22 @@ function parseCsv(text, name) {
         // one-column file can hold.
         if (pos >= tail) break;
         if (columns !== null && width !== 1) throw new Error(`${name}: row ${line}: an empty line where the header has ${width} columns`);
-        fields = [''];
+        if (columns === null) fields = [''];
+        else addCell(pos);
+        k = 1;
       } else {
-        // Sized once: an array grown by push takes a backing store of 17 slots; for rows of 4
-        // columns that is 3 times the memory, and 1 000 000 rows took 40% longer to parse.
-        fields = new Array(width || 1);
-        let k = 0;
         let from = pos;
         for (;;) {
           if (nextComma < from) nextComma = indexOr(text, ',', from, n);
           if (nextComma >= stop) break;
-          fields[k++] = text.slice(from, nextComma);
+          if (columns === null) (fields = fields || []).push(text.slice(from, nextComma));
+          else addCell(from);
+          k++;
           from = nextComma + 1;
         }
-        fields[k++] = text.slice(from, stop);
-        if (k < fields.length) fields.length = k;
+        if (columns === null) (fields = fields || []).push(text.slice(from, stop));
+        else addCell(from);
+        k++;
       }
       pos = end + 1;
       line++;
@@ -142,20 +161,30 @@ function parseCsv(text, name) {
       fields = slowRecord(text, state, width, fail);
       pos = state.pos;
       line = state.line;
+      k = fields.length;
+      if (columns !== null) {
+        for (const v of fields) {
+          addCell(QUOTED | values.length);
+          values.push(v);
+        }
+      }
     }
     if (columns === null) {
       columns = header(fields, name);
       width = columns.length;
       continue;
     }
-    if (fields.length !== width) {
-      throw new Error(`${name}: row ${recordLine}, column 1: ${fields.length} field${fields.length === 1 ? '' : 's'} where the header has ${width}`);
+    if (k !== width) {
+      cellCount = mark;
+      throw new Error(`${name}: row ${recordLine}, column 1: ${k} field${k === 1 ? '' : 's'} where the header has ${width}`);
     }
-    rows.push(fields);
+    count++;
     starts.push(recordStart, recordLine);
   }
   if (columns === null) throw new Error(`${name}: the file is empty`);
-  if (rows.length === 0) throw new Error(`${name}: no rows after the header`);
+  if (count === 0) throw new Error(`${name}: no rows after the header`);
+  if (text.length >= QUOTED) throw new Error(`${name}: over 2 GiB; split it`);
+  if (cells.length > cellCount * 1.25) cells = cells.slice(0, cellCount);
 
   // A cell's place: re-scan its record (valid, since it parsed) up to the cell.
   const position = (r, c) => {
@@ -186,7 +215,76 @@ function parseCsv(text, name) {
     const p = position(r, c);
     return `row ${p.row}, column ${p.column} (${columns[c]})`;
   };
-  return { format: 'csv', columns, rows, where, position };
+  // A plain cell ends where the next cell of its row starts, less the comma; the last at its
+  // line break (or the end of the text).
+  const last = width - 1;
+  const endAt = (i, c, start) => {
+    if (c < last) {
+      const next = cells[i + 1];
+      if ((next & QUOTED) === 0) return next - 1;
+    }
+    return endOf(start);
+  };
+  const endOf = (start) => {
+    let i = start;
+    for (; i < n; i++) {
+      const ch = text.charCodeAt(i);
+      if (ch === COMMA || ch === LF || ch === CR) break;
+    }
+    return i;
+  };
+  return compact({
+    format: 'csv',
+    columns,
+    count,
+    cell(r, c) {
+      const i = r * width + c;
+      const s = cells[i];
+      return s & QUOTED ? values[s & INDEX] : text.slice(s, endAt(i, c, s));
+    },
+    sourceInto(r, c, spans, at) {
+      const i = r * width + c;
+      const s = cells[i];
+      if (s & QUOTED) {
+        spans[at] = -1;
+        return values[s & INDEX];
+      }
+      spans[at] = s;
+      spans[at + 1] = endAt(i, c, s);
+      return text;
+    },
+    where,
+    position,
+    // Every `step`-th row from `first`, as a feed of its own (a --cores child's share).
+    subset(step, first) {
+      const parts = [text.slice(bomless, starts.offsets[0])];
+      for (let r = first; r < count; r += step) {
+        const record = text.slice(starts.offsets[r], r + 1 < count ? starts.offsets[r + 1] : n);
+        parts.push(record.endsWith('\n') ? record : record + '\n');
+      }
+      return parseCsv(parts.join(''), name);
+    },
+  });
+}
+
+const QUOTED = 0x80000000;
+const INDEX = 0x7fffffff;
+
+/**
+ * A feed's shared shape: { format, columns, count, cell(r, c) → string or undefined (a JSON row
+ * without that key), sourceInto(r, c, spans, at) → a string that holds the cell (with spans[at],
+ * spans[at + 1] its start and end in it, or spans[at] = -1 when the string is the cell), where(r,
+ * c), position(r, c) }, and `rows` (every row as an array of strings, made when read: for tests
+ * and small feeds, never a run's path).
+ */
+function compact(feed) {
+  Object.defineProperty(feed, 'rows', {
+    enumerable: false,
+    get() {
+      return Array.from({ length: feed.count }, (_, r) => feed.columns.map((_, c) => feed.cell(r, c)));
+    },
+  });
+  return feed;
 }
 
 function indexOr(text, char, from, n) {
@@ -299,15 +397,20 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 const cell = (v) => (typeof v === 'string' ? v : v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
 // Rows of objects: the columns are every key met, in the order first met; a row without a key
-// holds undefined there, which the caller reports only if a template uses that column.
+// holds undefined there, which the caller reports only if a template uses that column. The
+// cells are one flat list, row after row, each row as wide as the columns were when it came.
 class Table {
   constructor() {
     this.columns = [];
     this.index = new Map();
-    this.rows = [];
+    this.cells = [];
+    this.rowStart = [];
+    this.rowWidth = [];
   }
   add(object) {
-    const row = new Array(this.columns.length).fill(undefined);
+    const from = this.cells.length;
+    const known = this.columns.length;
+    for (let c = 0; c < known; c++) this.cells.push(undefined);
     for (const key of Object.keys(object)) {
       let c = this.index.get(key);
       if (c === undefined) {
@@ -315,14 +418,27 @@ class Table {
         this.columns.push(key);
         this.index.set(key, c);
       }
-      while (row.length <= c) row.push(undefined);
-      row[c] = cell(object[key]);
+      while (this.cells.length - from <= c) this.cells.push(undefined);
+      this.cells[from + c] = cell(object[key]);
     }
-    this.rows.push(row);
+    this.rowStart.push(from);
+    this.rowWidth.push(this.cells.length - from);
   }
-  finish() {
-    const width = this.columns.length;
-    for (const row of this.rows) while (row.length < width) row.push(undefined);
+  feed(format, where, position) {
+    const { columns, cells, rowStart, rowWidth } = this;
+    const cellAt = (r, c) => (c < rowWidth[r] ? cells[rowStart[r] + c] : undefined);
+    return compact({
+      format,
+      columns,
+      count: rowStart.length,
+      cell: cellAt,
+      sourceInto(r, c, spans, at) {
+        spans[at] = -1;
+        return cellAt(r, c);
+      },
+      where,
+      position,
+    });
   }
 }
 
@@ -342,9 +458,8 @@ function parseJson(text, name) {
     if (!isObject(data[r])) throw new Error(`${name}: row ${r + 1} is not an object`);
     table.add(data[r]);
   }
-  table.finish();
-  const { columns, rows } = table;
-  return { format: 'json', columns, rows, where: (r, c) => `row ${r + 1} (${columns[c]})`, position: (r) => ({ row: r + 1 }) };
+  const { columns } = table;
+  return table.feed('json', (r, c) => `row ${r + 1} (${columns[c]})`, (r) => ({ row: r + 1 }));
 }
 
 function parseNdjson(text, name) {
@@ -368,10 +483,9 @@ function parseNdjson(text, name) {
     table.add(value);
     lines.push(line);
   }
-  if (table.rows.length === 0) throw new Error(`${name}: no rows`);
-  table.finish();
-  const { columns, rows } = table;
-  return { format: 'ndjson', columns, rows, where: (r, c) => `line ${lines[r]} (${columns[c]})`, position: (r) => ({ line: lines[r] }) };
+  if (table.rowStart.length === 0) throw new Error(`${name}: no rows`);
+  const { columns } = table;
+  return table.feed('ndjson', (r, c) => `line ${lines[r]} (${columns[c]})`, (r) => ({ line: lines[r] }));
 }
 
 // ---- --urls FILE ----

@@ -263,9 +263,11 @@ function feedOf(options, config) {
   let parsed;
   if (Array.isArray(feed)) {
     if (feed.length === 0) throw new Error('feed: an empty list of rows');
-    parsed = { name: 'feed', ...parseFeed(JSON.stringify(feed), 'feed.json') };
+    parsed = parseFeed(JSON.stringify(feed), 'feed.json');
+    parsed.name = 'feed';
   } else if (typeof feed === 'object' && typeof feed.text === 'string') {
-    parsed = { name: feed.name, ...parseFeed(feed.text, feed.name) };
+    parsed = parseFeed(feed.text, feed.name);
+    parsed.name = feed.name;
   } else {
     throw new Error('feed must be a file path or an array of rows (objects)');
   }
@@ -276,7 +278,26 @@ function feedOf(options, config) {
   const order = options.feedOrder === undefined || options.feedOrder === null ? 'sequential' : String(options.feedOrder);
   if (order !== 'sequential' && order !== 'random') throw new Error(`feedOrder must be sequential or random, not '${order}'`);
   const seed = number('seed', options.seed, { integer: true, fallback: 0 });
-  return { ...parsed, rowOf: feedOrder(parsed.rows.length, { random: order === 'random', seed }) };
+  parsed.rowOf = feedOrder(parsed.count, { random: order === 'random', seed });
+  return shareOfFeed(parsed, options, order);
+}
+
+const gcd = (a, b) => (b === 0 ? a : gcd(b, a % b));
+
+// A --cores child (or a shard) takes the run's row (k × stride + offset) % count for its k-th
+// request: in order, only the rows that are offset modulo gcd(stride, count) ever. It keeps
+// just those (a CSV's share, parsed again on its own), so that N children hold the feed about
+// once between them, not N times. In random order any row may come: each keeps them all.
+function shareOfFeed(feed, options, order) {
+  const stride = options.indexStride || 1;
+  const step = gcd(stride, feed.count);
+  if (order === 'random' || step < 2 || typeof feed.subset !== 'function') return feed;
+  const first = (options.indexOffset || 0) % step;
+  const share = feed.subset(step, first);
+  share.name = feed.name;
+  const count = feed.count;
+  share.rowOf = (index) => ((index % count) - first) / step;
+  return share;
 }
 
 // --urls: a URL (or METHOD URL) per line on the run's origin, each request the next line.

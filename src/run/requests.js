@@ -101,7 +101,6 @@ function sequenceRequests(o, baseHeaders, origin, encode) {
   const pick = entryPicker(o.sequence);
   const inspect = inspector(o, shapes);
   if (!shapes.some((s) => s.template !== null)) return { fixed: null, isHead: false, inspect, build: (index, conn) => shapes[pick(conn)] };
-  const rows = feed ? feed.rows : null;
   const rowOf = feed ? feed.rowOf : null;
   // Rows go to the requests that take values from them, each the next one: a login that takes
   // none does not use up a row. This process's k-th such request takes the run's row
@@ -117,7 +116,7 @@ function sequenceRequests(o, baseHeaders, origin, encode) {
     build(index, conn) {
       const s = shapes[pick(conn)];
       if (s.template === null) return s;
-      const b = s.template.build(usesRow[s.entry] ? rows[rowOf(fed++ * stride + offset)] : null, conn.vars);
+      const b = s.template.build(usesRow[s.entry] ? rowOf(fed++ * stride + offset) : -1, conn.vars);
       // A new object each time: an HTTP/2 connection keeps a request's shape to send it again.
       return { bytes: b.bytes, isHead: s.isHead, method: s.method, path: b.path, entry: s.entry, keep: s.keep };
     },
@@ -184,7 +183,7 @@ function feedRequests(o, baseHeaders, origin, encode) {
     { feed: o.feed, where: 'the request', encode: o.http2 ? encode : null, origin, keepPath: Boolean(o.statusCallback || o.contentInspector) },
   );
   if (template === null) throw new Error(`feed ${o.feed.name}: the request has no {{column}} place to fill (in the URL's path, a header or the body)`);
-  const { rows, rowOf } = o.feed;
+  const { rowOf } = o.feed;
   // One shape object for HTTP/1.1, whose connection reads it at once; HTTP/2 keeps each
   // request's shape to send it again, so it gets its own.
   const shape = { bytes: null, isHead, method: o.method, path: o.path };
@@ -192,7 +191,7 @@ function feedRequests(o, baseHeaders, origin, encode) {
     fixed: null,
     isHead,
     build(index) {
-      const b = template.build(rows[rowOf(index)], null);
+      const b = template.build(rowOf(index), null);
       if (o.http2) return { bytes: b.bytes, isHead, method: o.method, path: b.path };
       shape.bytes = b.bytes;
       shape.path = b.path;

@@ -11,8 +11,8 @@ const BREAKS_PATH = /[\x00-\x20\x7f]/;
 
 /**
  * A shape ({ method, path, headers, bodyText }) made a function of its values: returns
- * { names, heads, build(row, vars) → { bytes, path } } (heads: compileTemplate's), or null when it has no {{name}} place.
- * `feed`: { name, columns, rows, where(r, c) } or null; `captured`: the variables a sequence
+ * { names, heads, build(r, vars) → { bytes, path } } (heads: compileTemplate's), or null when it has no {{name}} place.
+ * `feed`: src/run/feed.js's, with `name`, or null; `captured`: the variables a sequence
  * captures; `where`: the shape's name in errors; `encode`: HTTP/2's encoder, or null for
  * HTTP/1.1's compiled bytes.
  */
@@ -29,18 +29,33 @@ export function templateOf(shape, { feed, captured = [], where, encode = null, o
   });
   if (feed) checkValues(feed, names, columns, t.heads, placeNames(path));
   const values = new Array(names.length).fill('');
-  const fill = (row, vars) => {
-    for (let k = 0; k < names.length; k++) values[k] = columns[k] >= 0 ? row[columns[k]] : vars[names[k]];
+  // A feed's cell is a span of the feed's text (spans[2k], spans[2k + 1]) when it can be: its
+  // characters go straight into the request, with no string made per request.
+  const spans = new Int32Array(names.length * 2).fill(-1);
+  const fillSpans = (r, vars) => {
+    for (let k = 0; k < names.length; k++) {
+      if (columns[k] >= 0) values[k] = feed.sourceInto(r, columns[k], spans, 2 * k);
+      else values[k] = vars[names[k]];
+    }
+  };
+  const fillStrings = (r, vars) => {
+    for (let k = 0; k < names.length; k++) values[k] = columns[k] >= 0 ? feed.cell(r, columns[k]) : vars[names[k]];
   };
   if (encode === null) {
     const out = { bytes: null, path };
     return {
       names,
       heads: t.heads,
-      build(row, vars) {
-        fill(row, vars);
-        out.bytes = t.render(values);
-        if (keepPath) out.path = fillText(path, names, values);
+      // `r`: the feed's row for this request (-1: none, the values are all captured).
+      build(r, vars) {
+        if (keepPath) {
+          fillStrings(r, vars);
+          out.bytes = t.render(values, null);
+          out.path = fillText(path, names, values);
+        } else {
+          fillSpans(r, vars);
+          out.bytes = t.render(values, spans);
+        }
         return out;
       },
     };
@@ -49,8 +64,8 @@ export function templateOf(shape, { feed, captured = [], where, encode = null, o
   return {
     names,
     heads: t.heads,
-    build(row, vars) {
-      fill(row, vars);
+    build(r, vars) {
+      fillStrings(r, vars);
       const headers = {};
       for (const name in shape.headers) headers[name] = fillText(shape.headers[name], names, values);
       const filled = fillText(path, names, values);
@@ -64,13 +79,12 @@ export function templateOf(shape, { feed, captured = [], where, encode = null, o
 // would end the line), and in the path no space or control character (they would end the
 // request-target: percent-encode them). A missing value (a JSON row without the key) is refused too.
 function checkValues(feed, names, columns, heads, pathNames) {
-  const rows = feed.rows;
   for (let k = 0; k < names.length; k++) {
     const c = columns[k];
     if (c < 0) continue;
     const inPath = pathNames.includes(names[k]);
-    for (let r = 0; r < rows.length; r++) {
-      const v = rows[r][c];
+    for (let r = 0; r < feed.count; r++) {
+      const v = feed.cell(r, c);
       if (v === undefined) throw new Error(`${feed.name}: ${feed.where(r, c)}: no value, and {{${names[k]}}} needs one`);
       if (!heads[k]) continue;
       if (BREAKS_HEAD.test(v)) throw new Error(`${feed.name}: ${feed.where(r, c)}: a value with CR, LF or NUL cannot go into the request line or a header`);
