@@ -208,7 +208,8 @@ export function handleSummary(data) {
         const out = join(dir, 'summary.json');
         const exported = join(dir, 'export.json');
         const lines = join(dir, 'samples.json');
-        const r = await run('-e', `OUT=${out}`, '--summary-export', exported, '--out', `json=${lines}`);
+        const table = join(dir, 'samples.csv');
+        const r = await run('-e', `OUT=${out}`, '--summary-export', exported, '--out', `json=${lines}`, '--out', `csv=${table}`);
         assert.equal(r.code, 0, r.stderr);
         assert.equal(r.stdout, 'reqs=5 hits=5 ok=true\n');
         const data = JSON.parse(readFileSync(out, 'utf8'));
@@ -222,6 +223,12 @@ export function handleSummary(data) {
         const points = readFileSync(lines, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
         assert.equal(points.filter((p) => p.type === 'Point' && p.metric === 'http_reqs').length, 5);
         assert.ok(points.some((p) => p.type === 'Point' && p.metric === 'hits' && p.data.tags.kind === 'json'));
+        const csv = readFileSync(table, 'utf8').trim().split('\n');
+        assert.equal(csv[0], 'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata');
+        const reqs = csv.filter((l) => l.startsWith('http_reqs,'));
+        assert.equal(reqs.length, 5);
+        assert.match(reqs[0], /^http_reqs,\d+,1\.000000,,,,true,,GET,http:\/\/127\.0\.0\.1:\d+\/json,HTTP\/1\.1,default,,200,,,http:\/\/127\.0\.0\.1:\d+\/json,,$/);
+        assert.ok(csv.some((l) => l.startsWith('hits,') && l.endsWith(',kind=json,')), 'extra tags');
       },
     );
   } finally {

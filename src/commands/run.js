@@ -22,7 +22,7 @@ Runs a k6 script (an ES module with export default function and export const opt
   -q, --quiet                    no progress line
       --summary-export F         the summary's figures as JSON (k6's legacy export)
       --summary-trend-stats L    the Trend statistics shown (avg,min,med,max,p(90),p(95))
-      --out json=F               every sample as a line of JSON (k6's format)
+      --out json=F | csv=F       every sample as k6 writes it (repeat for both)
       --no-thresholds            thresholds not checked
       --no-summary               no end-of-test summary
       --insecure-skip-tls-verify certificates not checked
@@ -179,36 +179,48 @@ export async function runCommand(argv) {
   return exit(failed.length ? EXIT.thresholds : 0);
 }
 
-// --out json=F: every sample as k6 writes it, a line of JSON each, with the metric's definition
-// the first time it comes; written in chunks as the run goes.
+// --out json=F and csv=F: every sample as k6 writes it. JSON: a line each, with the metric's
+// definition the first time it comes. CSV: k6's columns, the other tags as extra_tags. Written
+// in chunks as the run goes.
+const CSV_TAGS = ['check', 'error', 'error_code', 'expected_response', 'group', 'method', 'name', 'proto', 'scenario', 'service', 'status', 'subproto', 'tls_version', 'url'];
+const csvField = (v) => (v === undefined || v === null ? '' : /[",\r\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+
 async function openOutputs(outs) {
   if (outs.length === 0) return null;
-  const csv = outs.find((o) => o.kind === 'csv');
-  if (csv) throw new Error(`--out csv=${csv.file}: not supported yet (json=FILE is)`);
-  const files = [];
-  for (const o of outs) files.push(await openLogFile(o.file, { append: false, header: '' }));
-  const seen = new Set();
-  let buffer = '';
+  const sinks = [];
+  for (const o of outs) {
+    const file = await openLogFile(o.file, { append: false, header: o.kind === 'csv' ? `metric_name,timestamp,metric_value,${CSV_TAGS.join(',')},extra_tags,metadata\n` : '' });
+    sinks.push({ kind: o.kind, file, buffer: '', seen: new Set() });
+  }
   let writing = Promise.resolve();
-  const flush = () => {
-    const text = buffer;
-    buffer = '';
-    const bytes = new TextEncoder().encode(text);
-    writing = writing.then(() => Promise.all(files.map((f) => f.write(bytes))));
+  const encoder = new TextEncoder();
+  const flush = (s) => {
+    const bytes = encoder.encode(s.buffer);
+    s.buffer = '';
+    writing = writing.then(() => s.file.write(bytes));
   };
   return {
     sample(metric, value, tags) {
-      if (!seen.has(metric.name)) {
-        seen.add(metric.name);
-        buffer += JSON.stringify({ type: 'Metric', data: { name: metric.name, type: metric.type, contains: metric.isTime ? 'time' : 'default', thresholds: [], submetrics: null }, metric: metric.name }) + '\n';
+      const now = Date.now();
+      for (const s of sinks) {
+        if (s.kind === 'json') {
+          if (!s.seen.has(metric.name)) {
+            s.seen.add(metric.name);
+            s.buffer += JSON.stringify({ type: 'Metric', data: { name: metric.name, type: metric.type, contains: metric.isTime ? 'time' : 'default', thresholds: [], submetrics: null }, metric: metric.name }) + '\n';
+          }
+          s.buffer += JSON.stringify({ type: 'Point', data: { time: new Date(now).toISOString(), value, tags }, metric: metric.name }) + '\n';
+        } else {
+          let extra = '';
+          for (const k in tags) if (!CSV_TAGS.includes(k) && tags[k] !== '') extra += `${extra ? '&' : ''}${k}=${tags[k]}`;
+          s.buffer += `${csvField(metric.name)},${Math.floor(now / 1000)},${value.toFixed(6)},${CSV_TAGS.map((k) => csvField(tags[k])).join(',')},${csvField(extra)},\n`;
+        }
+        if (s.buffer.length > 256 * 1024) flush(s);
       }
-      buffer += JSON.stringify({ type: 'Point', data: { time: new Date().toISOString(), value, tags }, metric: metric.name }) + '\n';
-      if (buffer.length > 256 * 1024) flush();
     },
     async close() {
-      flush();
+      for (const s of sinks) flush(s);
       await writing;
-      for (const f of files) await f.close();
+      for (const s of sinks) await s.file.close();
     },
   };
 }
