@@ -7,7 +7,8 @@ import { runScript, ScriptRunError, EXIT, messageOf } from '../script/runner.js'
 import { summaryText } from '../script/summary.js';
 import { checkTrendStats } from '../script/metrics.js';
 import { parseDuration } from '../script/duration.js';
-import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writeText, openLogFile, wantsColor, exit, onInterrupt } from '../../runtimes/index.js';
+import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writeText, openLogFile, wantsColor, exit, onInterrupt, terminal, envVar } from '../../runtimes/index.js';
+import { startProgress } from '../results/progress.js';
 import { VERSION } from '../version.js';
 
 const USAGE = `Usage: loadtest run [flags] SCRIPT
@@ -19,7 +20,7 @@ Runs a k6 script (an ES module with export default function and export const opt
   -s, --stage D:N                a ramping-vus stage (repeat the flag for more)
   -e, --env K=V                  a variable of __ENV (repeat)
       --tag K=V                  a tag on every sample (repeat)
-  -q, --quiet                    no progress line
+  -q, --quiet                    no progress line (on stderr, as a load run's)
       --summary-export F         the summary's figures as JSON (k6's legacy export)
       --summary-trend-stats L    the Trend statistics shown (avg,min,med,max,p(90),p(95))
       --out json=F | csv=F       every sample as k6 writes it (repeat for both)
@@ -150,7 +151,9 @@ export async function runCommand(argv) {
       return pickAdapter(null, { servername: isIp ? null : hostname, rejectUnauthorized: !insecure, ca: null, cert: null, key: null, alpn: null });
     },
   };
+  let stopProgress = () => {};
   const removeInterrupt = onInterrupt(() => {
+    stopProgress();
     loaded.cleanup();
     exit(130);
   });
@@ -159,14 +162,24 @@ export async function runCommand(argv) {
     result = await runScript(loaded.factory, {
       flags: cli.flags,
       facilities,
-      hooks: { onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`), onSample: out && out.sample },
+      hooks: {
+        onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`),
+        onSample: out && out.sample,
+        // Our progress line, as a load run shows it (on stderr: stdout is the summary's).
+        onStart: (handle) => {
+          const io = { terminal, write: writeText, ci: envVar('CI'), color: wantsColor('stderr') };
+          stopProgress = startProgress(handle, { quiet: cli.quiet, stream: 'stderr' }, io);
+        },
+      },
     });
   } catch (err) {
+    stopProgress();
     loaded.cleanup();
     removeInterrupt();
     if (err instanceof ScriptRunError) return fail(err.message, err.code);
     return fail(messageOf(err), EXIT.scriptException);
   }
+  stopProgress();
   loaded.cleanup();
   removeInterrupt();
   if (out) await out.close();

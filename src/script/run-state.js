@@ -31,11 +31,17 @@ export class RunState {
     this.root = { name: '', path: '', groups: new Map(), checks: new Map() };
     this.groupsByPath = new Map([['', this.root]]);
     this.messages = new Map(); // message → count
+    // For the progress line: requests begun, ended, and ended in an error (no response).
+    this.begun = 0;
+    this.ended = 0;
+    this.errors = 0;
     this.onMessage = null; // (message) => void, the first time each is seen
   }
 
   request(t, expected, bytesOut, bytesIn, tags, error) {
     const r = this.registry;
+    this.ended++;
+    if (error) this.errors++;
     r.add(this.httpReqs, 1, tags);
     r.add(this.duration, t.duration, tags);
     r.add(this.blocked, t.blocked, tags);

@@ -7,7 +7,7 @@ import { RunState } from './run-state.js';
 import { VU, Interruption } from './vu.js';
 import { Network } from './client.js';
 import { CookieJar } from './k6/cookies.js';
-import { scenariosOf } from './scenarios.js';
+import { scenariosOf, scenarioMs } from './scenarios.js';
 import { parseThresholds, evaluateThresholds } from './thresholds.js';
 import { summaryData } from './summary-data.js';
 import * as sharedIterations from './executors/shared-iterations.js';
@@ -155,6 +155,14 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
   const dataJson = data === undefined ? undefined : JSON.stringify(data);
 
   shared.startedAt = performance.now();
+  // The progress line's view of the run (src/results/progress.js): requests, not iterations.
+  if (hooks.onStart) {
+    const maxSeconds = Math.max(...scenarios.map((s) => s.startMs + scenarioMs(s))) / 1000;
+    hooks.onStart({
+      config: { maxSeconds, maxRequests: 0 },
+      snapshot: () => ({ sent: state.begun, completed: state.ended - state.errors, failed: state.errors, elapsedMs: performance.now() - shared.startedAt, p99Ms: null, connections: null }),
+    });
+  }
   const ctxs = [];
   let pool = 0;
   const sampler = setInterval(() => registry.add(state.vus, shared.vusActive, {}), 1000);

@@ -204,6 +204,7 @@ async function once(vu, method, url, userHeaders, body, o) {
   const path = url.pathname + url.search;
   const bytes = encodeRequest({ method, path, headers: wire, body });
   const client = await vu.clientFor(url);
+  vu.shared.state.begun++;
   const blockedStart = performance.now();
   const r = await client.send({ bytes, isHead: method === 'HEAD', method, path, timeout: o.timeout, binary: o.responseType === 'binary', discard: o.responseType === 'none' });
   vu.assertNotInterrupted();
