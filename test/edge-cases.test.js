@@ -165,7 +165,9 @@ test('garbage a few ms after each response: whatever it lands on fails once, not
       statusCallback: (error, r) => calls.push(r.statusCode),
     });
     assert.equal(result.totalRequests, 40);
-    assert.equal(server.requests, 40);
+    // A request written as garbage arrived fails, and its socket is dropped: the server may
+    // never read it. Every answered one it did.
+    assert.ok(server.requests <= 40 && server.requests >= (result.statusCodes[200] || 0), `${server.requests} read`);
     const { byStatus, failures } = accounted(result);
     assert.equal(byStatus + failures, 40);
     assert.equal(calls.length, 40);

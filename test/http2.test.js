@@ -454,7 +454,8 @@ test('over h2c as over HTTP/1.1: --rps, a sequence with per-entry results, thres
     assert.ok(seq.thresholds.every((t) => t.passed), JSON.stringify(seq.thresholds));
     const json = JSON.parse(JSON.stringify(seq));
     assert.equal(json.protocol, 'h2c');
-    assert.equal(server.requests, 200 - open.inFlight + 30);
+    // A request in flight at the stop may or may not have reached the server by then.
+    assert.ok(server.requests >= 200 - open.inFlight + 30 && server.requests <= 230, `${server.requests} served, ${open.inFlight} in flight`);
   } finally {
     await server.close();
   }
