@@ -331,3 +331,72 @@ export default function () {
     },
   );
 });
+
+test('several scenarios at once: each executor, exec, env, tags, startTime, gracefulStop and gracefulRampDown; sub-metric thresholds by scenario', async () => {
+  await withScript(
+    `import http from 'k6/http';
+import { sleep } from 'k6';
+import exec from 'k6/execution';
+export const options = {
+  scenarios: {
+    a: { executor: 'per-vu-iterations', vus: 2, iterations: 3, exec: 'fa', env: { WHO: 'a' }, tags: { kind: 'A' } },
+    b: { executor: 'shared-iterations', vus: 2, iterations: 5, exec: 'fb', startTime: '200ms', env: { WHO: 'b' } },
+    r: { executor: 'ramping-vus', startVUs: 0, stages: [{ duration: '400ms', target: 3 }, { duration: '400ms', target: 0 }], gracefulRampDown: '0s', exec: 'fr' },
+    q: { executor: 'ramping-arrival-rate', startRate: 10, timeUnit: '1s', stages: [{ duration: '1s', target: 30 }], preAllocatedVUs: 3, maxVUs: 10, exec: 'fq' },
+    g: { executor: 'constant-vus', vus: 1, duration: '300ms', gracefulStop: '0s', exec: 'slow' },
+  },
+  thresholds: { 'iterations{scenario:a}': ['count==6'], 'http_reqs{kind:A}': ['count==6'], 'http_reqs{scenario:b}': ['count==5'] },
+};
+export function fa() { http.get(\`\${__ENV.BASE}/a/\${__ENV.WHO}/\${exec.scenario.name}/\${exec.scenario.executor}\`); }
+export function fb() { http.get(\`\${__ENV.BASE}/b/\${__ENV.WHO}\`); }
+export function fr() { http.get(\`\${__ENV.BASE}/r\`); sleep(0.05); }
+export function fq() { http.get(\`\${__ENV.BASE}/q\`); }
+export function slow() { http.get(\`\${__ENV.BASE}/s1\`); sleep(5); http.get(\`\${__ENV.BASE}/s2\`); }`,
+    async ({ run, server }) => {
+      const r = await run();
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      const n = (p) => server.paths.filter((x) => x === p).length;
+      assert.equal(n('/a/a/a/per-vu-iterations'), 6);
+      assert.equal(n('/b/b'), 5);
+      assert.ok(n('/r') > 0, 'the ramp ran');
+      const dropped = Number(/dropped_iterations\.+: (\d+)/.exec(r.stdout)?.[1] || 0);
+      assert.equal(n('/q') + dropped, 20, 'the arrival rate from 10 to 30 a second over 1 s: 20 iterations');
+      assert.equal(n('/s1'), 1);
+      assert.equal(n('/s2'), 0, 'cut at its gracefulStop');
+      assert.match(r.stdout, /\n {5}✓ \{ scenario:a \}\.+: 6 /);
+      assert.match(r.stdout, /\n {5}✓ \{ kind:A \}\.+: 6 /);
+    },
+  );
+});
+
+test('k6 flags win over options: -u/-d, -s stages, --tag, --summary-trend-stats; a bad flag is one line', async () => {
+  await withScript(
+    `import http from 'k6/http';
+export const options = { vus: 1, iterations: 1 };
+export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
+    async ({ run, server, dir }) => {
+      const samples = join(dir, 'samples.json');
+      const d = await run('-u', '2', '-d', '300ms', '--tag', 'team=qa', '--summary-trend-stats', 'avg,p(99),max', '--out', `json=${samples}`);
+      assert.equal(d.code, 0, d.stderr);
+      assert.ok(server.requests > 2, `${server.requests} requests in 300 ms of 2 VUs`);
+      assert.match(readFileSync(samples, 'utf8'), /"tags":\{[^}]*"team":"qa"/);
+      rmSync(samples);
+      assert.match(d.stdout, /http_req_duration\.+: avg=\S+ +p\(99\)=\S+ +max=\S+\s*\n/);
+      const before = server.requests;
+      const s = await run('-s', '200ms:2', '-s', '200ms:0');
+      assert.equal(s.code, 0, s.stderr);
+      assert.ok(server.requests > before, 'the stages ran');
+      for (const [args, message] of [
+        [['--vus', 'x'], /--vus must be a whole number/],
+        [['--stage', '10'], /--stage '10' must be DURATION:TARGET/],
+        [['--nope'], /unknown flag --nope/],
+        [['--summary-trend-stats', 'avg,p99'], /stat 'p99' is not valid/],
+      ]) {
+        const bad = await run(...args);
+        assert.equal(bad.code, 2, `${args}: ${bad.stderr}`);
+        assert.match(bad.stderr, message);
+        assert.equal(bad.stderr.trim().split('\n').length, 1);
+      }
+    },
+  );
+});

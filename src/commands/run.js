@@ -202,7 +202,12 @@ async function openOutputs(outs) {
   if (outs.length === 0) return null;
   const sinks = [];
   for (const o of outs) {
-    const file = await openLogFile(o.file, { append: false, header: o.kind === 'csv' ? `metric_name,timestamp,metric_value,${CSV_TAGS.join(',')},extra_tags,metadata\n` : '' });
+    let file;
+    try {
+      file = await openLogFile(o.file, { append: false, header: o.kind === 'csv' ? `metric_name,timestamp,metric_value,${CSV_TAGS.join(',')},extra_tags,metadata\n` : '' });
+    } catch (err) {
+      throw new Error(`--out ${o.kind}=${o.file}: ${String(err.message).replace(/^--log-file [^:]*: /, '')}`);
+    }
     sinks.push({ kind: o.kind, file, buffer: '', seen: new Set() });
   }
   let writing = Promise.resolve();

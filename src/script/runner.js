@@ -189,13 +189,13 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
         if (d > 0) registry.add(state.vus, shared.vusActive, {});
       },
       dropped: () => state.dropped({ scenario: s.name }),
+      warn: (m) => state.warn(m),
       newVU: async () => {
         const vu = new VU(shared, nextId++);
         vu.exports = await initVU(factory, vu);
         vu.initDone = true;
         shared.vusInitialized++;
         registry.add(state.vusMax, shared.vusInitialized, {});
-        state.warn(`scenario ${s.name}: VUs made during the test (preAllocatedVUs too few for the rate)`);
         return vu;
       },
       iterate: (vu) => iterate(vu, s, ctx),
@@ -229,22 +229,23 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
       try {
         const r = fn(vu.data);
         if (r instanceof Promise) await r;
-        if (vu.interrupted) throw vu.interruption();
+        if (vu.interrupted) return;
         shared.iterationsCompleted++;
         state.iteration(performance.now() - t0, vu.tags());
       } catch (err) {
-        if (err instanceof Interruption || vu.interrupted) {
-          shared.iterationsInterrupted++;
-          return;
-        }
+        if (err instanceof Interruption || vu.interrupted) return;
         state.warn(messageOf(err));
         shared.iterationsCompleted++;
         state.iteration(performance.now() - t0, vu.tags());
       }
     })();
-    ctx.running.add(p);
-    await p;
-    ctx.running.delete(p);
+    const cut = new Promise((resolve) => (vu.cut = resolve));
+    const ended = Promise.race([p, cut]);
+    ctx.running.add(ended);
+    await ended;
+    ctx.running.delete(ended);
+    vu.cut = null;
+    if (vu.interrupted) shared.iterationsInterrupted++;
     vu.busy = false;
   }
 

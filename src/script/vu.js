@@ -49,7 +49,8 @@ export class VU {
     this.instances = new Map();
     this.loops = loops;
     this.exports = null;
-    this.timers = new Set();
+    this.timers = new Map(); // a sleep's timer → its resolve
+    this.cut = null; // ends the iteration under way, for the run
     this.open = (path, mode) => {
       if (this.initDone) throw new Error(`open('${path}'): only in the init context (outside the default function)`);
       return shared.open(path, mode);
@@ -111,15 +112,21 @@ export class VU {
         this.timers.delete(t);
         resolve();
       }, ms);
-      this.timers.add(t);
+      this.timers.set(t, resolve);
     });
   }
 
-  // An interrupted VU's sleeps end now; its pending requests end when they end, unread.
+  // Cut short (gracefulStop, gracefulRampDown, an abort): the iteration ends now for the run
+  // (`cut`), its sleeps end, and whatever of its code still runs throws at its next request. An
+  // interrupted VU stays so: the executors take a new one for its place.
   interrupt() {
     this.interrupted = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const [t, resolve] of this.timers) {
+      clearTimeout(t);
+      resolve();
+    }
     this.timers.clear();
+    if (this.cut !== null) this.cut();
   }
 
   tags() {

@@ -46,6 +46,7 @@ export async function run(s, ctx) {
       const vu = free.pop();
       if (vu !== undefined) go(vu);
       else if (all.length + making < s.maxVUs) {
+        if (all.length + making === s.preAllocatedVUs) ctx.warn(`scenario ${s.name}: more VUs made during the test (preAllocatedVUs ${s.preAllocatedVUs} too few for the rate)`);
         making++;
         ctx.newVU().then((nv) => {
           making--;

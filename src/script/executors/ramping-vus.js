@@ -42,9 +42,10 @@ export async function run(s, ctx) {
     if (t >= total) break;
     target = targetAt(s.startVUs, s.stages, t);
     for (let i = 0; i < vus.length; i++) {
-      const vu = vus[i];
+      let vu = vus[i];
       if (i < target && !loops.has(vu) && !vu.busy) {
-        vu.interrupted = false;
+        // One cut short by gracefulRampDown stays so: a new VU takes its place.
+        if (vu.interrupted) vu = vus[i] = await ctx.newVU();
         rampDown.delete(vu);
         startLoop(vu, i);
       } else if (i >= target && loops.has(vu)) {
