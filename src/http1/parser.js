@@ -627,6 +627,11 @@ const decoder = new TextDecoder();
 export function decodeChunks(chunks) {
   if (!chunks || chunks.length === 0) return '';
   if (chunks.length === 1) return decoder.decode(chunks[0]);
+  return decoder.decode(joinChunks(chunks));
+}
+
+/** Byte chunks copied into one Uint8Array. */
+export function joinChunks(chunks) {
   let total = 0;
   for (const c of chunks) total += c.length;
   const all = new Uint8Array(total);
@@ -635,7 +640,7 @@ export function decodeChunks(chunks) {
     all.set(c, at);
     at += c.length;
   }
-  return decoder.decode(all);
+  return all;
 }
 
 /** Parses a captured head into a lower-cased header object (loadtest 8 gives node's headers). */

@@ -4,7 +4,7 @@
 // connection kept open between requests (keep-alive, as k6's VUs keep theirs).
 
 import { Connection } from '../http1/connection.js';
-import { decodeChunks } from '../http1/parser.js';
+import { decodeChunks, joinChunks } from '../http1/parser.js';
 
 const decoder = new TextDecoder();
 
@@ -116,15 +116,7 @@ export class OriginClient {
     const head = decodeChunks(conn.headChunks);
     let body;
     if (job.request.binary) {
-      const chunks = conn.bodyChunks || [];
-      let n = 0;
-      for (const c of chunks) n += c.length;
-      body = new Uint8Array(n);
-      let at = 0;
-      for (const c of chunks) {
-        body.set(c, at);
-        at += c.length;
-      }
+      body = joinChunks(conn.bodyChunks || []);
     } else {
       body = job.request.discard ? null : decodeChunks(conn.bodyChunks);
     }

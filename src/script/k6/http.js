@@ -3,6 +3,7 @@
 // (src/script/client.js), the same HTTP/1.1 driver as every other request of loadtest.
 
 import { encodeRequest } from '../../http1/request.js';
+import { joinChunks } from '../../http1/parser.js';
 import { CookieJar } from './cookies.js';
 import { Response, canonicalHeaders } from './http-response.js';
 
@@ -115,15 +116,7 @@ function multipart(body, headers) {
     }
   }
   parts.push(encoder.encode(`--${boundary}--\r\n`));
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const all = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  return all;
+  return joinChunks(parts);
 }
 
 const hasHeader = (headers, name) => Object.keys(headers).some((k) => k.toLowerCase() === name);
