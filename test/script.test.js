@@ -8,7 +8,8 @@ import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rawServer, spawnScript } from './servers.js';
+import { rawServer, spawnScript, startScript } from './servers.js';
+import { createServer } from 'node:net';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
@@ -397,6 +398,36 @@ export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
         assert.match(bad.stderr, message);
         assert.equal(bad.stderr.trim().split('\n').length, 1);
       }
+    },
+  );
+});
+
+test('--metrics on a scripted run: the requests by status and the latency histogram, the run\'s totals once done', async () => {
+  const port = await new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+  await withScript(
+    `import http from 'k6/http';
+export const options = { vus: 2, iterations: 40 };
+export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 4 === 0 ? 503 : 200}\`); }`,
+    async ({ path, server }) => {
+      const { child, done } = startScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, '--metrics', `127.0.0.1:${port}`, '--metrics-linger', '30', path]);
+      let text = '';
+      const over = () => /loadtest_run_done\{[^}]*\} 1/.test(text);
+      for (let i = 0; i < 600 && !over(); i++) {
+        text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => '');
+        if (!over()) await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.ok(over(), text);
+      const count = (status) => Number(new RegExp(`loadtest_requests_completed_total\\{[^}]*status="${status}"\\} (\\d+)`).exec(text)?.[1]);
+      assert.equal(count(200) + count(503), 40);
+      assert.equal(server.requests, 40);
+      assert.match(text, /loadtest_latency_seconds_count\{[^}]*\} 40\n/);
+      child.kill('SIGINT');
+      await done;
     },
   );
 });

@@ -7,8 +7,10 @@ import { runScript, ScriptRunError, EXIT, messageOf } from '../script/runner.js'
 import { summaryText } from '../script/summary.js';
 import { checkTrendStats } from '../script/metrics.js';
 import { parseDuration } from '../script/duration.js';
-import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writeText, openLogFile, wantsColor, exit, onInterrupt, terminal, envVar } from '../../runtimes/index.js';
+import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writeText, openLogFile, wantsColor, exit, onInterrupt, terminal, envVar, runtime } from '../../runtimes/index.js';
 import { startProgress } from '../results/progress.js';
+import { metricsText } from '../results/metrics-text.js';
+import { serveMetrics } from '../../runtimes/run-servers/metrics.js';
 import { VERSION } from '../version.js';
 
 const USAGE = `Usage: loadtest run [flags] SCRIPT
@@ -27,9 +29,11 @@ Runs a k6 script (an ES module with export default function and export const opt
       --no-thresholds            thresholds not checked
       --no-summary               no end-of-test summary
       --insecure-skip-tls-verify certificates not checked
+      --metrics HOST:PORT        the run's figures for a Prometheus, as a load run's (ours)
+      --metrics-linger S         keep --metrics up S seconds after the run (ours)
 Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 108 aborted.`;
 
-const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out'];
+const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'metrics', 'metrics-linger'];
 // mri reads --no-thresholds as thresholds: false.
 const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help'];
 const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help' };
@@ -104,7 +108,12 @@ function flagsOf(argv) {
     if (!m) throw new UsageError(`--out '${o}': json=FILE or csv=FILE`);
     return { kind: m[1], file: m[2] };
   });
+  const metrics = last(args.metrics);
+  const linger = last(args['metrics-linger']);
+  if (linger !== undefined && !(Number(linger) >= 0)) throw new UsageError(`--metrics-linger must be a number of seconds, not '${linger}'`);
   return {
+    metrics: metrics === undefined ? null : String(metrics),
+    metricsLinger: linger === undefined ? 0 : Number(linger),
     script: String(args._[0]),
     flags,
     quiet: Boolean(args.quiet),
@@ -151,6 +160,19 @@ export async function runCommand(argv) {
       return pickAdapter(null, { servername: isIp ? null : hostname, rejectUnauthorized: !insecure, ca: null, cert: null, key: null, alpn: null });
     },
   };
+  // --metrics: served from the start; the run's figures once it has begun.
+  let handle = null;
+  let metricsServer = null;
+  if (cli.metrics !== null) {
+    const labels = { run: `loadtest-${Date.now().toString(36)}`, runtime: `${runtime.name} ${runtime.version}`, core: '0' };
+    try {
+      metricsServer = await serveMetrics(cli.metrics, () => (handle === null ? '' : metricsText(handle.metricsSnapshot(), labels)));
+    } catch (err) {
+      loaded.cleanup();
+      return fail(err.message, 2);
+    }
+    writeText('stderr', `loadtest run: metrics at ${metricsServer.url}\n`);
+  }
   let stopProgress = () => {};
   const removeInterrupt = onInterrupt(() => {
     stopProgress();
@@ -166,9 +188,10 @@ export async function runCommand(argv) {
         onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`),
         onSample: out && out.sample,
         // Our progress line, as a load run shows it (on stderr: stdout is the summary's).
-        onStart: (handle) => {
+        onStart: (h) => {
+          handle = h;
           const io = { terminal, write: writeText, ci: envVar('CI'), color: wantsColor('stderr') };
-          stopProgress = startProgress(handle, { quiet: cli.quiet, stream: 'stderr' }, io);
+          stopProgress = startProgress(h, { quiet: cli.quiet, stream: 'stderr' }, io);
         },
       },
     });
@@ -186,6 +209,10 @@ export async function runCommand(argv) {
   // Each distinct message once (as it came), then how often each came.
   for (const [message, n] of result.messages) if (n > 1) writeText('stderr', `loadtest run: ${n} times: ${message}\n`);
   await writeOutputs(cli, result);
+  if (metricsServer !== null) {
+    if (cli.metricsLinger > 0) await new Promise((resolve) => setTimeout(resolve, cli.metricsLinger * 1000));
+    await metricsServer.close();
+  }
   const failed = result.thresholds.filter((t) => !t.ok);
   if (failed.length) writeText('stderr', `loadtest run: thresholds on metrics '${[...new Set(failed.map((t) => t.key))].join("', '")}' have been crossed\n`);
   if (result.aborted && !failed.length) return exit(EXIT.scriptAborted);

@@ -35,13 +35,23 @@ export class RunState {
     this.begun = 0;
     this.ended = 0;
     this.errors = 0;
+    // For --metrics: responses by status, failures by reason, bytes received.
+    this.statusCounts = {};
+    this.reasons = {};
+    this.bytesIn = 0;
     this.onMessage = null; // (message) => void, the first time each is seen
   }
 
-  request(t, expected, bytesOut, bytesIn, tags, error) {
+  request(t, status, expected, bytesOut, bytesIn, tags, error) {
     const r = this.registry;
     this.ended++;
-    if (error) this.errors++;
+    this.bytesIn += bytesIn;
+    if (error) {
+      this.errors++;
+      this.reasons[error] = (this.reasons[error] || 0) + 1;
+    } else {
+      this.statusCounts[status] = (this.statusCounts[status] || 0) + 1;
+    }
     r.add(this.httpReqs, 1, tags);
     r.add(this.duration, t.duration, tags);
     r.add(this.blocked, t.blocked, tags);

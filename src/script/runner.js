@@ -155,12 +155,30 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
   const dataJson = data === undefined ? undefined : JSON.stringify(data);
 
   shared.startedAt = performance.now();
+  let finished = false;
   // The progress line's view of the run (src/results/progress.js): requests, not iterations.
   if (hooks.onStart) {
     const maxSeconds = Math.max(...scenarios.map((s) => s.startMs + scenarioMs(s))) / 1000;
     hooks.onStart({
       config: { maxSeconds, maxRequests: 0 },
       snapshot: () => ({ sent: state.begun, completed: state.ended - state.errors, failed: state.errors, elapsedMs: performance.now() - shared.startedAt, p99Ms: null, connections: null }),
+      // --metrics (src/results/metrics-text.js): the requests' counters and http_req_duration's
+      // histogram (its values in µs, the layout of a load run's).
+      metricsSnapshot: () => ({
+        sent: state.begun,
+        completed: state.ended - state.errors,
+        failed: state.errors,
+        bytes: state.bytesIn,
+        errors: state.reasons,
+        statusCounts: state.statusCounts,
+        connections: 0,
+        inFlight: state.begun - state.ended,
+        targetRps: null,
+        achievedRps: null,
+        histogram: state.duration.sink.histogram,
+        elapsedSeconds: (performance.now() - shared.startedAt) / 1000,
+        done: finished,
+      }),
     });
   }
   const ctxs = [];
@@ -268,6 +286,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
   clearInterval(sampler);
   if (abortWatch !== null) clearInterval(abortWatch);
   const elapsedMs = performance.now() - shared.startedAt;
+  finished = true;
 
   if (typeof exports0.teardown === 'function') {
     try {

@@ -146,8 +146,8 @@ export class VU {
     this.shared.registry.add(metric, value, tags);
   }
 
-  emitRequest(timings, expected, bytesOut, bytesIn, tags, error) {
-    this.shared.state.request(timings, expected, bytesOut, bytesIn, tags, error);
+  emitRequest(timings, status, expected, bytesOut, bytesIn, tags, error) {
+    this.shared.state.request(timings, status, expected, bytesOut, bytesIn, tags, error);
   }
 
   recordCheck(name, ok, extraTags) {

@@ -226,7 +226,7 @@ async function once(vu, method, url, userHeaders, body, o) {
   };
   if (expected !== null) tags.expected_response = String(expected);
   if (r.error) tags.error = r.error;
-  vu.emitRequest(timings, expected, bytes.length, r.bytesIn, tags, r.error);
+  vu.emitRequest(timings, r.status, expected, bytes.length, r.bytesIn, tags, r.error);
   return new Response(vu, {
     status: r.status,
     headers: responseHeaders,
