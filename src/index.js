@@ -12,6 +12,7 @@ import { metricsText, processesText, statsSnapshot } from './results/metrics-tex
 import { Histogram } from './run/histogram.js';
 import { serveMetrics } from '../runtimes/run-servers/metrics.js';
 import { serveDashboard } from '../runtimes/run-servers/dashboard.js';
+import { runSeconds } from './results/dashboard-seconds.js';
 import { formatReport } from './results/report.js';
 import { htmlReport } from './results/html-report.js';
 import { VERSION } from './version.js';
@@ -179,33 +180,6 @@ async function startDashboard(options, hooks, next) {
       server.finish({ report: formatReport(result, false), summary, html: htmlReport(doc, { command: options.output ? options.output.command : undefined, generatedAt: Date.now() }) });
     },
     close: () => server.close(),
-  };
-}
-
-// A run's seconds for the dashboard: each closed second of its series once, with the totals so
-// far. `seriesOf()`: the run's series (one process), or the children's merged second by second
-// (--cores: each second's latency buckets add up, so its p50 and p99 are the whole run's).
-function runSeconds(seriesOf) {
-  let shown = 0;
-  const totals = { sent: 0, completed: 0, failed: 0 };
-  return () => {
-    const series = seriesOf();
-    if (series === null || shown >= series.length) return null;
-    const e = series[shown++];
-    totals.sent += e.sent;
-    totals.completed += e.completed;
-    totals.failed += e.errors;
-    return {
-      second: e.second,
-      elapsedSeconds: e.second - 1 + e.durationMs / 1000,
-      ...totals,
-      rps: e.durationMs > 0 ? Math.round((e.completed * 1000) / e.durationMs) : 0,
-      p50Ms: e.p50Ms,
-      p99Ms: e.p99Ms,
-      errors: e.errors,
-      connections: e.connections,
-      done: false,
-    };
   };
 }
 

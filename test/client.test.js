@@ -263,8 +263,9 @@ test('maxSeconds with a slow server: requests still out are reported in flight',
     assert.ok(result.totalTimeSeconds < 5, `stopped in time: ${result.totalTimeSeconds}`);
     assert.equal(result.inFlight, 4);
     assert.equal(result.totalErrors, 0);
-    assert.equal(result.requestsSent, server.requests);
     assert.equal(result.requestsSent, result.totalRequests + result.inFlight);
+    // One written just before the stop may be cut with its connection before the server reads it.
+    assert.ok(server.requests >= result.totalRequests && server.requests <= result.requestsSent, `server ${server.requests}, sent ${result.requestsSent}`);
     assert.ok(result.minLatencyMs >= 140, `latency includes the delay: ${result.minLatencyMs}`);
   } finally {
     await server.close();

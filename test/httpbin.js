@@ -3,12 +3,44 @@
 // request by method and path. `node test/httpbin.js [PORT]` serves it alone.
 
 import http from 'node:http';
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
 const PAGE = `<!DOCTYPE html><html><head><title>httpbin</title></head><body>
 <h1>httpbin</h1><ul><li><a href="/get">get</a></li><li><a href="/html">html</a></li><li><a href="/json">json</a></li></ul>
 <form action="/post" method="POST"><input name="custname" value=""><input name="custtel" value=""><input type="hidden" name="token" value="t0k3n"><button type="submit" name="go" value="1">Go</button></form>
 </body></html>`;
+
+// As httpbin's /forms/post: a pizza order posted to /post (text, tel and email fields, radio
+// buttons, checkboxes, a time and a textarea).
+const ORDER_FORM = `<!DOCTYPE html><html><head><title>Order</title></head><body>
+<form method="post" action="/post">
+<p><label>Customer name: <input name="custname"></label></p>
+<p><label>Telephone: <input type="tel" name="custtel"></label></p>
+<p><label>E-mail address: <input type="email" name="custemail"></label></p>
+<fieldset><legend> Pizza Size </legend>
+<p><label><input type="radio" name="size" value="small"> Small </label></p>
+<p><label><input type="radio" name="size" value="medium"> Medium </label></p>
+<p><label><input type="radio" name="size" value="large"> Large </label></p>
+</fieldset>
+<fieldset><legend> Pizza Toppings </legend>
+<p><label><input type="checkbox" name="topping" value="bacon"> Bacon </label></p>
+<p><label><input type="checkbox" name="topping" value="cheese"> Extra Cheese </label></p>
+<p><label><input type="checkbox" name="topping" value="onion"> Onion </label></p>
+<p><label><input type="checkbox" name="topping" value="mushroom"> Mushroom </label></p>
+</fieldset>
+<p><label>Preferred delivery time: <input type="time" min="11:00" max="21:00" step="900" name="delivery"></label></p>
+<p><label>Delivery instructions: <textarea name="comments"></textarea></label></p>
+<p><button>Submit order</button></p>
+</form>
+</body></html>`;
+
+// httpbin's way with a query or a form: a key given once is a string, given again a list.
+function multiDict(params) {
+  const out = {};
+  for (const [k, v] of params) out[k] = k in out ? [].concat(out[k], v) : v;
+  return out;
+}
 
 function cookiesOf(req) {
   const out = {};
@@ -43,16 +75,21 @@ export function startHttpbin(port = 0) {
       };
       const echo = () => {
         const type = req.headers['content-type'] || '';
-        const form = type.includes('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(body)) : {};
+        const form = type.includes('application/x-www-form-urlencoded') ? multiDict(new URLSearchParams(body)) : {};
         let parsed = null;
         try {
           parsed = type.includes('json') ? JSON.parse(body) : null;
         } catch {
           parsed = null;
         }
-        return { args: Object.fromEntries(url.searchParams), data: type.includes('form') ? '' : body, form, json: parsed, headers: headersOf(req), method: req.method, origin: '127.0.0.1', url: `http://${req.headers.host}${req.url}` };
+        return { args: multiDict(url.searchParams), data: type.includes('form') ? '' : body, form, json: parsed, headers: headersOf(req), method: req.method, origin: '127.0.0.1', url: `http://${req.headers.host}${req.url}` };
       };
       let m;
+      // As httpbin (Flask) answers OPTIONS on every route: no body, the methods allowed.
+      if (req.method === 'OPTIONS') {
+        res.writeHead(200, { Allow: 'GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE', 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, PATCH, OPTIONS', 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': 0 });
+        return res.end();
+      }
       if (p === '/') {
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
         return res.end(PAGE);
@@ -63,8 +100,22 @@ export function startHttpbin(port = 0) {
       }
       if (['/get', '/post', '/put', '/patch', '/delete', '/anything'].includes(p) || p.startsWith('/anything/')) {
         const want = p === '/anything' || p.startsWith('/anything/') ? req.method : p.slice(1).toUpperCase();
-        if (req.method !== want) return json(405, { error: 'method not allowed' });
+        // HEAD is a GET without the body (node:http leaves the body out).
+        if (req.method !== want && !(req.method === 'HEAD' && want === 'GET')) return json(405, { error: 'method not allowed' });
         return json(200, echo());
+      }
+      if (p === '/forms/post') {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        return res.end(ORDER_FORM);
+      }
+      if (p === '/bearer') {
+        const token = /^Bearer (.+)$/.exec(req.headers.authorization || '');
+        return token ? json(200, { authenticated: true, token: token[1] }) : json(401, { authenticated: false }, { 'WWW-Authenticate': 'Bearer' });
+      }
+      if (p === '/redirect-to') {
+        const status = Number(url.searchParams.get('status_code') || 302);
+        res.writeHead(status >= 300 && status < 400 ? status : 302, { Location: url.searchParams.get('url') || '/', 'Content-Length': 0 });
+        return res.end();
       }
       if (p === '/headers') return json(200, { headers: headersOf(req) });
       if (p === '/ip') return json(200, { origin: '127.0.0.1' });
@@ -84,6 +135,19 @@ export function startHttpbin(port = 0) {
       if ((m = /^\/basic-auth\/([^/]+)\/([^/]+)$/.exec(p))) {
         const ok = req.headers.authorization === `Basic ${Buffer.from(`${m[1]}:${m[2]}`).toString('base64')}`;
         return ok ? json(200, { authenticated: true, user: m[1] }) : json(401, { authenticated: false }, { 'WWW-Authenticate': 'Basic realm="Fake Realm"' });
+      }
+      // RFC 7616 with MD5 and qop=auth, as httpbin's: a 401 with the challenge, then the
+      // client's answer checked against the password.
+      if ((m = /^\/digest-auth\/(auth)\/([^/]+)\/([^/]+)$/.exec(p))) {
+        const md5 = (s) => createHash('md5').update(s).digest('hex');
+        const realm = 'me@kennethreitz.com';
+        const fields = {};
+        const given = req.headers.authorization || '';
+        if (given.startsWith('Digest ')) for (const f of given.slice(7).matchAll(/(\w+)=(?:"([^"]*)"|([^,\s]*))/g)) fields[f[1]] = f[2] ?? f[3];
+        const expected = md5(`${md5(`${m[2]}:${realm}:${m[3]}`)}:${fields.nonce}:${fields.nc}:${fields.cnonce}:auth:${md5(`${req.method}:${fields.uri}`)}`);
+        if (fields.username === m[2] && fields.uri === req.url && fields.response === expected) return json(200, { authenticated: true, user: m[2] });
+        const nonce = md5(String(Math.random()));
+        return json(401, { authenticated: false }, { 'WWW-Authenticate': `Digest realm="${realm}", nonce="${nonce}", qop="auth", opaque="${md5(realm)}", algorithm=MD5, stale=FALSE` });
       }
       if ((m = /^\/(?:relative-)?redirect\/(\d+)$/.exec(p))) {
         const n = Number(m[1]);

@@ -26,7 +26,10 @@ test('--rps 500 for 2 s sends 1000 requests, evenly', async () => {
       url: server.url, requestsPerSecond: 500, maxSeconds: 2, concurrency: 10, agentKeepAlive: true,
       statusCallback: (error, r) => sentAt.push(r.requestIndex),
     });
-    assert.equal(server.requests, result.requestsSent);
+    // A request written as the deadline came may be cut with its connection before the server
+    // reads it: every answered one reached it, and none that was not sent.
+    assert.equal(result.requestsSent, result.totalRequests + result.inFlight);
+    assert.ok(server.requests >= result.totalRequests && server.requests <= result.requestsSent, `server ${server.requests}, sent ${result.requestsSent}`);
     assert.equal(result.totalErrors, 0);
     // On a loaded machine a request may find every connection busy until the end: reported as
     // not sent, never lost; so the schedule's 1000 are exact, and the rate never above its target.

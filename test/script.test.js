@@ -431,3 +431,57 @@ export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 4 === 
     },
   );
 });
+
+test('--dashboard on a scripted run: each second as it closes, their requests adding up to the server\'s count, the summary at the end', async () => {
+  const port = await new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+  await withScript(
+    `import http from 'k6/http';
+import { sleep } from 'k6';
+export const options = { vus: 2, duration: '1500ms' };
+export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 5 === 0 ? 503 : 200}\`); sleep(0.02); }`,
+    async ({ path, server }) => {
+      const { child, done } = startScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, '--dashboard', String(port), '--metrics-linger', '30', path]);
+      // The page is up before the run starts; the stream replays every second from the first,
+      // so it is read whole whenever it is opened: until the done event.
+      let text = '';
+      for (let i = 0; i < 600 && !text.includes('event: done'); i++) {
+        const res = await fetch(`http://127.0.0.1:${port}/events`).catch(() => null);
+        if (res === null) {
+          await new Promise((r) => setTimeout(r, 50));
+          continue;
+        }
+        const reader = res.body.getReader();
+        const decoder = new TextDecoder();
+        for (;;) {
+          const { value, done: end } = await reader.read();
+          if (end) break;
+          text += decoder.decode(value);
+          if (text.includes('event: done')) break;
+        }
+        await reader.cancel();
+      }
+      const events = [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]));
+      const seconds = events.filter((e) => typeof e.second === 'number');
+      const end = events.find((e) => typeof e.report === 'string');
+      assert.ok(seconds.length >= 2, text);
+      assert.deepEqual(seconds.map((e) => e.second), seconds.map((_, i) => i + 1));
+      const last = seconds[seconds.length - 1];
+      assert.equal(last.sent, server.requests);
+      assert.equal(last.completed, server.requests, 'a 503 is a response: completed, counted as an error status by k6 only');
+      assert.ok(seconds.every((e) => e.vus >= 0 && e.vus <= 2 && e.connections === undefined));
+      assert.ok(seconds.every((e) => e.p50Ms === null || (e.p50Ms > 0 && e.p50Ms <= e.p99Ms)));
+      assert.equal(end.summary.totalRequests, server.requests);
+      assert.equal(end.summary.totalErrors, server.paths.filter((p) => p === '/status/503').length);
+      assert.match(end.report, /http_reqs\.+: \d+/);
+      const page = await fetch(`http://127.0.0.1:${port}/report.html`).then((r) => r.text());
+      assert.match(page, /http_req_duration\.+: avg=/);
+      globalThis.process.kill(child.pid, 'SIGINT');
+      await done;
+    },
+  );
+});

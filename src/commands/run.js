@@ -11,6 +11,10 @@ import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writ
 import { startProgress } from '../results/progress.js';
 import { metricsText } from '../results/metrics-text.js';
 import { serveMetrics } from '../../runtimes/run-servers/metrics.js';
+import { serveDashboard } from '../../runtimes/run-servers/dashboard.js';
+import { runSeconds } from '../results/dashboard-seconds.js';
+import { pageHead } from '../results/html-report.js';
+import { escapeHtml } from '../results/svg-chart.js';
 import { VERSION } from '../version.js';
 
 const USAGE = `Usage: loadtest run [flags] SCRIPT
@@ -30,10 +34,11 @@ Runs a k6 script (an ES module with export default function and export const opt
       --no-summary               no end-of-test summary
       --insecure-skip-tls-verify certificates not checked
       --metrics HOST:PORT        the run's figures for a Prometheus, as a load run's (ours)
-      --metrics-linger S         keep --metrics up S seconds after the run (ours)
+      --metrics-linger S         keep --metrics and --dashboard up S seconds after the run (ours)
+      --dashboard [PORT]         a live page of the run at http://127.0.0.1:PORT/ (ours)
 Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 108 aborted.`;
 
-const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'metrics', 'metrics-linger'];
+const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'metrics', 'metrics-linger', 'dashboard'];
 // mri reads --no-thresholds as thresholds: false.
 const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help'];
 const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help' };
@@ -59,6 +64,18 @@ function flagsOf(argv) {
   const known = new Set([...STRING_FLAGS, ...BOOLEAN_FLAGS, ...Object.keys(ALIASES), '_']);
   for (const k of Object.keys(args)) if (!known.has(k)) throw new UsageError(`unknown flag ${k.length === 1 ? '-' : '--'}${k} (see loadtest run --help)`);
   if (args.help) return { help: true };
+  // --dashboard [PORT]: a value that is not a port is the next argument (the script), given back.
+  let dashboard = null;
+  if (args.dashboard !== undefined) {
+    const v = String(last(args.dashboard));
+    if (/^\d+$/.test(v)) {
+      dashboard = Number(v);
+      if (dashboard > 65535) throw new UsageError(`--dashboard '${v}': expected a port, 0 to 65535`);
+    } else {
+      dashboard = 0;
+      if (v !== '') args._.unshift(v);
+    }
+  }
   if (args._.length !== 1) throw new UsageError(args._.length ? `one script, not ${args._.length}: ${args._.join(' ')}` : 'missing the script to run (loadtest run script.js)');
   const flags = {};
   const whole = (name) => {
@@ -114,6 +131,7 @@ function flagsOf(argv) {
   return {
     metrics: metrics === undefined ? null : String(metrics),
     metricsLinger: linger === undefined ? 0 : Number(linger),
+    dashboard,
     script: String(args._[0]),
     flags,
     quiet: Boolean(args.quiet),
@@ -173,6 +191,20 @@ export async function runCommand(argv) {
     }
     writeText('stderr', `loadtest run: metrics at ${metricsServer.url}\n`);
   }
+  // --dashboard: the page from the start; each second of the run as it closes.
+  let board = null;
+  const seconds = [];
+  const nextSecond = runSeconds(() => seconds);
+  if (cli.dashboard !== null) {
+    try {
+      board = await serveDashboard(cli.dashboard, { title: cli.script });
+    } catch (err) {
+      loaded.cleanup();
+      if (metricsServer !== null) await metricsServer.close();
+      return fail(err.message, 2);
+    }
+    writeText('stderr', `loadtest run: dashboard at ${board.url}\n`);
+  }
   let stopProgress = () => {};
   const removeInterrupt = onInterrupt(() => {
     stopProgress();
@@ -187,6 +219,12 @@ export async function runCommand(argv) {
       hooks: {
         onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`),
         onSample: out && out.sample,
+        onSecond:
+          board &&
+          ((second) => {
+            seconds.push(second);
+            for (let e = nextSecond(); e !== null; e = nextSecond()) board.push(e);
+          }),
         // Our progress line, as a load run shows it (on stderr: stdout is the summary's).
         onStart: (h) => {
           handle = h;
@@ -209,14 +247,37 @@ export async function runCommand(argv) {
   // Each distinct message once (as it came), then how often each came.
   for (const [message, n] of result.messages) if (n > 1) writeText('stderr', `loadtest run: ${n} times: ${message}\n`);
   await writeOutputs(cli, result);
-  if (metricsServer !== null) {
+  if (board !== null) board.finish(dashboardEnd(cli.script, result));
+  if (metricsServer !== null || board !== null) {
     if (cli.metricsLinger > 0) await new Promise((resolve) => setTimeout(resolve, cli.metricsLinger * 1000));
-    await metricsServer.close();
+    if (metricsServer !== null) await metricsServer.close();
+    if (board !== null) await board.close();
   }
   const failed = result.thresholds.filter((t) => !t.ok);
   if (failed.length) writeText('stderr', `loadtest run: thresholds on metrics '${[...new Set(failed.map((t) => t.key))].join("', '")}' have been crossed\n`);
   if (result.aborted && !failed.length) return exit(EXIT.scriptAborted);
   return exit(failed.length ? EXIT.thresholds : 0);
+}
+
+// The dashboard's last event: the summary as k6 prints it, the figures a load run's page shows
+// (requests, failed requests as k6 counts them, rate, http_req_duration's p50, p99 and max), and
+// the summary as a page to save.
+function dashboardEnd(script, { data, state }) {
+  const m = data.metrics;
+  const reqs = m.http_reqs ? m.http_reqs.values : { count: 0, rate: 0 };
+  const duration = state.duration.sink;
+  const report = summaryText(data, { color: false });
+  return {
+    report,
+    summary: {
+      totalRequests: reqs.count,
+      totalErrors: m.http_req_failed ? m.http_req_failed.values.passes : 0,
+      effectiveRps: Math.round(reqs.rate),
+      percentiles: duration.count ? { 50: duration.percentile(50), 99: duration.percentile(99) } : {},
+      maxLatencyMs: duration.count ? duration.max : null,
+    },
+    html: `${pageHead({ title: `loadtest run ${script}` })}\n<h1>loadtest run ${escapeHtml(script)}</h1>\n<pre>${escapeHtml(report)}</pre>\n</body>\n</html>\n`,
+  };
 }
 
 // --out json=F and csv=F: every sample as k6 writes it. JSON: a line each, with the metric's

@@ -137,7 +137,7 @@ function draw() {
     ['rps', 'Requests/s', num(last.rps), fmt(num(last.rps) === null ? null : Math.round(last.rps))],
     ['p50', 'p50 (last second)', num(last.p50Ms), ms(last.p50Ms)],
     ['p99', 'p99 (last second)', num(last.p99Ms), ms(last.p99Ms)],
-    ['connections', 'Connections', num(last.connections), fmt(last.connections)],
+    last.vus !== undefined ? ['vus', 'VUs', num(last.vus), fmt(last.vus)] : ['connections', 'Connections', num(last.connections), fmt(last.connections)],
   ]);
   const at = (key) => seconds.map((s) => [s.second, num(s[key])]);
   plot($('rate'), [{ name: 'requests/s', kind: 'line', color: COLORS[0], points: at('rps') }], 'requests/s', '');

@@ -40,6 +40,7 @@ export class RunState {
     this.reasons = {};
     this.bytesIn = 0;
     this.onMessage = null; // (message) => void, the first time each is seen
+    this.secondHistogram = null; // --dashboard: this second's http_req_duration in µs
   }
 
   request(t, status, expected, bytesOut, bytesIn, tags, error) {
@@ -54,6 +55,7 @@ export class RunState {
     }
     r.add(this.httpReqs, 1, tags);
     r.add(this.duration, t.duration, tags);
+    if (this.secondHistogram !== null) this.secondHistogram.record(t.duration * 1000);
     r.add(this.blocked, t.blocked, tags);
     r.add(this.connecting, t.connecting, tags);
     r.add(this.tls, t.tls_handshaking, tags);

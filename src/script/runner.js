@@ -2,6 +2,7 @@
 // scenarios at once (each its executor, src/script/executors/), teardown(), then the summary's
 // data and the thresholds. Every VU is a few objects on this one event loop (src/script/vu.js).
 
+import { Histogram } from '../run/histogram.js';
 import { Registry } from './metrics.js';
 import { RunState } from './run-state.js';
 import { VU, Interruption } from './vu.js';
@@ -183,7 +184,11 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
   }
   const ctxs = [];
   let pool = 0;
-  const sampler = setInterval(() => registry.add(state.vus, shared.vusActive, {}), 1000);
+  const seconds = hooks.onSecond ? secondsOf(state, shared, hooks.onSecond) : null;
+  const sampler = setInterval(() => {
+    registry.add(state.vus, shared.vusActive, {});
+    if (seconds !== null) seconds.close();
+  }, 1000);
   const abortWatch = thresholds.some((t) => t.abortOnFail)
     ? setInterval(() => {
         const elapsed = performance.now() - shared.startedAt;
@@ -284,6 +289,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
   await abortStop;
   if (aborted === null) await Promise.all(runs);
   clearInterval(sampler);
+  if (seconds !== null) seconds.close();
   if (abortWatch !== null) clearInterval(abortWatch);
   const elapsedMs = performance.now() - shared.startedAt;
   finished = true;
@@ -340,4 +346,38 @@ export function messageOf(err) {
   if (!(err instanceof Error)) return String(err);
   const at = /\((?:file:\/\/)?[^)]*?\.([^/)]+)\.loadtest-\d+\.mjs:(\d+):(\d+)\)/.exec(err.stack || '');
   return at ? `${err.message} at ${at[1]}:${at[2]}:${at[3]}` : err.message;
+}
+
+// --dashboard: the run a second at a time, in the shape of a load run's series (src/run/series.js):
+// the requests begun, ended and failed in it and its http_req_duration percentiles, exact from a
+// histogram of its own that is emptied as each second closes. The last second is closed at the
+// end of the scenarios, however short.
+function secondsOf(state, shared, onSecond) {
+  const h = new Histogram();
+  state.secondHistogram = h;
+  let second = 0;
+  let closedAt = shared.startedAt;
+  const last = { begun: 0, ended: 0, errors: 0 };
+  return {
+    close() {
+      const now = performance.now();
+      const ended = state.ended - last.ended;
+      const errors = state.errors - last.errors;
+      onSecond({
+        second: ++second,
+        durationMs: now - closedAt,
+        sent: state.begun - last.begun,
+        completed: ended - errors,
+        errors,
+        p50Ms: h.count ? h.percentile(50) / 1000 : null,
+        p99Ms: h.count ? h.percentile(99) / 1000 : null,
+        vus: shared.vusActive,
+      });
+      closedAt = now;
+      last.begun = state.begun;
+      last.ended = state.ended;
+      last.errors = state.errors;
+      h.clear();
+    },
+  };
 }

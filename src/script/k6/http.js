@@ -154,9 +154,14 @@ async function send(vu, method, urlArg, body, params = {}) {
   const responseType = params.responseType || (vu.options.discardResponseBodies ? 'none' : 'text');
   const expected = params.responseCallback !== undefined ? params.responseCallback : vu.shared.responseCallback;
   const userTags = params.tags || {};
+  const auth = params.auth;
+  if (auth !== undefined && auth !== null && auth !== 'basic' && auth !== 'digest') {
+    throw new Error(`auth '${auth}' is not supported here (basic and digest: user:pass@ in the URL)`);
+  }
   let redirectsLeft = maxRedirects;
   for (;;) {
-    const response = await once(vu, method, url, headers, bytes, { jar, timeout, responseType, params, nameTag, userTags, expected });
+    const o = { jar, timeout, responseType, params, nameTag, userTags, expected };
+    const response = auth === 'digest' && (url.username || url.password) ? await withDigest(vu, method, url, headers, bytes, o) : await once(vu, method, url, headers, bytes, o);
     const location = response.headers.Location;
     if (!REDIRECTS.has(response.status) || location === undefined || redirectsLeft <= 0 || response.error) {
       if (REDIRECTS.has(response.status) && location !== undefined && redirectsLeft <= 0 && maxRedirects > 0) {
@@ -180,14 +185,13 @@ async function once(vu, method, url, userHeaders, body, o) {
   const headers = {};
   headers.Host = url.host;
   headers['User-Agent'] = vu.options.userAgent || `loadtest/${vu.shared.version} (k6 script)`;
-  if (url.username || url.password) {
+  if ((url.username || url.password) && o.params.auth !== 'digest') {
     headers.Authorization = 'Basic ' + btoa(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`);
   }
   for (const k in userHeaders) {
     for (const d of Object.keys(headers)) if (d.toLowerCase() === k.toLowerCase()) delete headers[d];
     headers[k] = userHeaders[k];
   }
-  if (o.params.auth && o.params.auth !== 'basic') throw new Error(`auth '${o.params.auth}' is not supported here (basic only: user:pass@ in the URL)`);
   const sentCookies = o.jar.cookieHeader(url, o.params.cookies);
   if (sentCookies) headers.Cookie = sentCookies;
   // Lower-cased for the wire as the rest of loadtest writes them; HTTP field names are
@@ -215,13 +219,14 @@ async function once(vu, method, url, userHeaders, body, o) {
     duration: t.sending + t.waiting + t.receiving,
   };
   const expected = o.expected === null ? null : (o.expected || defaultExpected)(r.status);
+  const shown = cleanURL(url);
   const tags = {
     ...vu.tags(),
     ...o.userTags,
-    name: o.userTags.name ?? o.nameTag ?? url.href,
+    name: o.userTags.name ?? o.nameTag ?? shown,
     method,
     status: String(r.status),
-    url: url.href,
+    url: shown,
     proto: 'HTTP/1.1',
   };
   if (expected !== null) tags.expected_response = String(expected);
@@ -243,4 +248,40 @@ function setCookieLines(head) {
   const out = [];
   for (const line of head.split(/\r?\n/)) if (/^set-cookie:/i.test(line)) out.push(line.slice(line.indexOf(':') + 1).trim());
   return out;
+}
+
+// k6's URL in tags and logs: the password replaced by ****.
+const cleanURL = (url) => (url.password ? url.href.replace(`//${url.username}:${url.password}@`, `//${url.username}:****@`) : url.href);
+
+// auth: 'digest' as k6 does it (RFC 7616): the request without credentials, then, if it was
+// answered 401 with a Digest challenge, again with the answer to it. Both are requests of the
+// run; the first one's 401 counts as expected, as in k6.
+async function withDigest(vu, method, url, headers, body, o) {
+  const first = await once(vu, method, url, headers, body, { ...o, expected: o.expected === null ? null : (status) => status === 401 });
+  const challenge = first.status === 401 ? digestChallenge(first.headers['Www-Authenticate']) : null;
+  if (challenge === null) return first;
+  const { hash } = vu.shared.facilities;
+  const alg = /^SHA-256/i.test(challenge.algorithm || '') ? 'sha256' : 'md5';
+  const hex = (s) => Array.from(hash(alg, [s]), (b) => b.toString(16).padStart(2, '0')).join('');
+  const user = decodeURIComponent(url.username);
+  const cnonce = hex(String(Math.random())).slice(0, 16);
+  const nc = '00000001';
+  const uri = url.pathname + url.search;
+  let ha1 = hex(`${user}:${challenge.realm}:${decodeURIComponent(url.password)}`);
+  if (/-sess$/i.test(challenge.algorithm || '')) ha1 = hex(`${ha1}:${challenge.nonce}:${cnonce}`);
+  const ha2 = hex(`${method}:${uri}`);
+  const qop = challenge.qop === undefined ? null : challenge.qop.split(',').map((q) => q.trim()).includes('auth') ? 'auth' : null;
+  const response = qop ? hex(`${ha1}:${challenge.nonce}:${nc}:${cnonce}:${qop}:${ha2}`) : hex(`${ha1}:${challenge.nonce}:${ha2}`);
+  let value = `Digest username="${user}", realm="${challenge.realm}", nonce="${challenge.nonce}", uri="${uri}", response="${response}"`;
+  if (challenge.algorithm) value += `, algorithm=${challenge.algorithm}`;
+  if (challenge.opaque !== undefined) value += `, opaque="${challenge.opaque}"`;
+  if (qop) value += `, qop=${qop}, nc=${nc}, cnonce="${cnonce}"`;
+  return once(vu, method, url, { ...headers, Authorization: value }, body, o);
+}
+
+function digestChallenge(header) {
+  if (typeof header !== 'string' || !/^\s*Digest\s/i.test(header)) return null;
+  const fields = {};
+  for (const m of header.replace(/^\s*Digest\s+/i, '').matchAll(/([\w-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^,\s]*))/g)) fields[m[1].toLowerCase()] = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3];
+  return fields.nonce === undefined ? null : { realm: fields.realm || '', nonce: fields.nonce, qop: fields.qop, opaque: fields.opaque, algorithm: fields.algorithm };
 }
