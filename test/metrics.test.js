@@ -97,7 +97,7 @@ test('a real Prometheus scrapes a 6 s run once a second: its completed count is 
   const api = `http://127.0.0.1:${webPort}`;
   try {
     assert.ok(await untilAsync(() => fetch(`${api}/-/ready`).then((r) => r.ok, () => false), 30000), 'prometheus ready');
-    const run = await spawnScript(CLI, [server.url, '-t', '6', '-c', '4', '-k', '--json', '--metrics', `127.0.0.1:${metricsPort}`, '--metrics-linger', '3', '--run-name', 'six'], { timeoutMs: 60000 });
+    const run = await spawnScript(CLI, [server.url, '-t', '6', '-c', '4', '-k', '--json', '--metrics', `127.0.0.1:${metricsPort}`, '--metrics-linger', '4', '--run-name', 'six'], { timeoutMs: 60000 });
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout);
     const query = async (q) => {
@@ -105,10 +105,12 @@ test('a real Prometheus scrapes a 6 s run once a second: its completed count is 
       assert.equal(body.status, 'success', JSON.stringify(body));
       return body.data.result.length ? Number(body.data.result[0].value[1]) : null;
     };
-    const completed = await query('sum(loadtest_requests_completed_total{run="six"})');
+    // Over the last minute: once the run has exited, Prometheus' next scrape fails and marks the
+    // series stale, and an instant query at that moment finds nothing.
+    assert.equal(await query('max(max_over_time(loadtest_run_done{run="six"}[1m]))'), 1, 'a scrape saw the run done');
+    const completed = await query('sum(max_over_time(loadtest_requests_completed_total{run="six"}[1m]))');
     assert.equal(completed, result.totalRequests, 'the last scrape saw the totals');
-    assert.equal(await query('max(loadtest_run_done{run="six"})'), 1);
-    const p99 = await query('histogram_quantile(0.99, sum by (le) (loadtest_latency_seconds_bucket{run="six"}))');
+    const p99 = await query('histogram_quantile(0.99, sum by (le) (max_over_time(loadtest_latency_seconds_bucket{run="six"}[1m])))');
     const own = result.percentiles['99'] / 1000;
     const k = BOUNDARIES.findIndex((b) => own <= b);
     const low = k > 1 ? BOUNDARIES[k - 2] : 0;
