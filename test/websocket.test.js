@@ -244,11 +244,13 @@ test('--rps over WebSocket keeps the schedule: 200 messages a second for 1 s', a
     assert.equal(result.requestsSent + result.notSent, 200);
     assert.ok(Math.abs(result.requestsSent - 200) <= 2, `sent ${result.requestsSent}`);
     assert.equal(result.totalErrors, 0);
-    assert.equal(server.messages, result.totalRequests);
     assert.equal(result.requestsSent, result.totalRequests + result.inFlight);
+    // A message in flight at the stop may reach the server after the run, or never.
+    const inRange = (n, low, high) => assert.ok(n >= low && n <= high, `server ${n}, expected ${low} to ${high}`);
+    inRange(server.messages, result.totalRequests, result.requestsSent);
     const exact = await loadTest({ url: `ws://127.0.0.1:${server.port}/`, requestsPerSecond: 500, maxRequests: 150, concurrency: 5 });
     assert.equal(exact.totalRequests, 150);
-    assert.equal(server.messages, result.totalRequests + 150);
+    inRange(server.messages, result.totalRequests + 150, result.requestsSent + 150);
   } finally {
     await server.close();
   }

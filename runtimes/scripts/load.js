@@ -56,14 +56,16 @@ export async function loadScript(path, transform) {
   };
   const entry = resolvePath(path);
   let factory;
+  let file;
   try {
-    const out = visit(entry);
-    factory = (await import(pathToFileURL(out).href)).default;
+    file = visit(entry);
+    factory = (await import(pathToFileURL(file).href)).default;
   } catch (err) {
     cleanup();
     throw err;
   }
-  return { factory, cleanup };
+  // file: the transformed entry, which the children of --cores import as it is.
+  return { factory, cleanup, file };
 }
 
 /** What a script's k6 modules ask of the runtime: files for open(), hashes, random bytes. */

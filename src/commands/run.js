@@ -7,7 +7,7 @@ import { runScript, ScriptRunError, EXIT, messageOf } from '../script/runner.js'
 import { summaryText } from '../script/summary.js';
 import { checkTrendStats } from '../script/metrics.js';
 import { parseDuration } from '../script/duration.js';
-import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writeText, openLogFile, wantsColor, exit, onInterrupt, terminal, envVar, runtime } from '../../runtimes/index.js';
+import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writeText, openLogFile, wantsColor, exit, onInterrupt, terminal, envVar, runtime, spawnChild, pathOf, availableCores } from '../../runtimes/index.js';
 import { startProgress } from '../results/progress.js';
 import { metricsText } from '../results/metrics-text.js';
 import { serveMetrics } from '../../runtimes/run-servers/metrics.js';
@@ -16,6 +16,9 @@ import { runSeconds } from '../results/dashboard-seconds.js';
 import { pageHead } from '../results/html-report.js';
 import { escapeHtml } from '../results/svg-chart.js';
 import { VERSION } from '../version.js';
+import { remoteRun } from '../script/cores.js';
+
+const WORKER = pathOf(new URL('../script/worker.js', import.meta.url));
 
 const USAGE = `Usage: loadtest run [flags] SCRIPT
 
@@ -36,9 +39,10 @@ Runs a k6 script (an ES module with export default function and export const opt
       --metrics HOST:PORT        the run's figures for a Prometheus, as a load run's (ours)
       --metrics-linger S         keep --metrics and --dashboard up S seconds after the run (ours)
       --dashboard [PORT]         a live page of the run at http://127.0.0.1:PORT/ (ours)
+      --cores N                  the VUs, iterations and rates shared by N processes (ours)
 Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 108 aborted.`;
 
-const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'metrics', 'metrics-linger', 'dashboard'];
+const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'metrics', 'metrics-linger', 'dashboard', 'cores'];
 // mri reads --no-thresholds as thresholds: false.
 const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help'];
 const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help' };
@@ -85,6 +89,8 @@ function flagsOf(argv) {
     return Number(v);
   };
   flags.vus = whole('vus');
+  const cores = whole('cores') ?? 1;
+  if (cores < 1) throw new UsageError('--cores must be at least 1');
   flags.iterations = whole('iterations');
   const d = last(args.duration);
   if (d !== undefined) {
@@ -132,6 +138,7 @@ function flagsOf(argv) {
     metrics: metrics === undefined ? null : String(metrics),
     metricsLinger: linger === undefined ? 0 : Number(linger),
     dashboard,
+    cores,
     script: String(args._[0]),
     flags,
     quiet: Boolean(args.quiet),
@@ -156,9 +163,13 @@ export async function runCommand(argv) {
     writeText('stdout', USAGE + '\n');
     return exit(0);
   }
+  if (cli.cores > 1) {
+    if (cli.cores > availableCores()) return fail(`--cores ${cli.cores}: this machine has ${availableCores()}`, 2);
+    if (cli.dashboard !== null || cli.metrics !== null) return fail(`--cores with ${cli.dashboard !== null ? '--dashboard' : '--metrics'}: not yet for scripts (one process serves them)`, 2);
+  }
   let out = null;
   try {
-    out = await openOutputs(cli.outs);
+    out = await openOutputs(cli.outs, { shared: cli.cores > 1 });
   } catch (err) {
     return fail(err.message, 2);
   }
@@ -168,16 +179,7 @@ export async function runCommand(argv) {
   } catch (err) {
     return fail(err instanceof ScriptError ? err.message : `${cli.script}: ${messageOf(err)}`, err instanceof ScriptError ? EXIT.scriptException : 2);
   }
-  const facilities = {
-    ...scriptFacilities(cli.script),
-    version: VERSION,
-    resolve: resolveHost,
-    adapterFor: ({ hostname, tls, insecure }) => {
-      if (!tls) return pickAdapter();
-      const isIp = /^[0-9.]+$/.test(hostname) || hostname.includes(':');
-      return pickAdapter(null, { servername: isIp ? null : hostname, rejectUnauthorized: !insecure, ca: null, cert: null, key: null, alpn: null });
-    },
-  };
+  const facilities = facilitiesOf(cli.script);
   // --metrics: served from the start; the run's figures once it has begun.
   let handle = null;
   let metricsServer = null;
@@ -205,9 +207,22 @@ export async function runCommand(argv) {
     }
     writeText('stderr', `loadtest run: dashboard at ${board.url}\n`);
   }
+  // --cores: the scenarios run in children (src/script/cores.js), each importing the script as
+  // this process transformed it.
+  const remote =
+    cli.cores > 1
+      ? remoteRun({
+          cores: cli.cores,
+          spawn: () => spawnChild(WORKER, {}, { load: true, writes: cli.outs.map((o) => o.file) }),
+          job: { file: loaded.file, script: cli.script, flags: cli.flags, outs: cli.outs },
+          onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`),
+          onLog: (line) => writeText('stderr', `${line}\n`),
+        })
+      : null;
   let stopProgress = () => {};
   const removeInterrupt = onInterrupt(() => {
     stopProgress();
+    if (remote !== null) remote.stop();
     loaded.cleanup();
     exit(130);
   });
@@ -216,6 +231,7 @@ export async function runCommand(argv) {
     result = await runScript(loaded.factory, {
       flags: cli.flags,
       facilities,
+      remote,
       hooks: {
         onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`),
         onSample: out && out.sample,
@@ -255,6 +271,8 @@ export async function runCommand(argv) {
   }
   const failed = result.thresholds.filter((t) => !t.ok);
   if (failed.length) writeText('stderr', `loadtest run: thresholds on metrics '${[...new Set(failed.map((t) => t.key))].join("', '")}' have been crossed\n`);
+  // As k6 logs it: test.abort()'s message, or the thresholds that stopped the run.
+  if (result.aborted) writeText('stderr', `loadtest run: ${result.aborted}\n`);
   if (result.aborted && !failed.length) return exit(EXIT.scriptAborted);
   return exit(failed.length ? EXIT.thresholds : 0);
 }
@@ -280,19 +298,36 @@ function dashboardEnd(script, { data, state }) {
   };
 }
 
+/** What the k6 modules of a run ask of this runtime (its sockets, DNS, files, hashes). */
+export function facilitiesOf(script) {
+  return {
+    ...scriptFacilities(script),
+    version: VERSION,
+    resolve: resolveHost,
+    adapterFor: ({ hostname, tls, insecure }) => {
+      if (!tls) return pickAdapter();
+      const isIp = /^[0-9.]+$/.test(hostname) || hostname.includes(':');
+      return pickAdapter(null, { servername: isIp ? null : hostname, rejectUnauthorized: !insecure, ca: null, cert: null, key: null, alpn: null });
+    },
+  };
+}
+
 // --out json=F and csv=F: every sample as k6 writes it. JSON: a line each, with the metric's
 // definition the first time it comes. CSV: k6's columns, the other tags as extra_tags. Written
 // in chunks as the run goes.
 const CSV_TAGS = ['check', 'error', 'error_code', 'expected_response', 'group', 'method', 'name', 'proto', 'scenario', 'service', 'status', 'subproto', 'tls_version', 'url'];
 const csvField = (v) => (v === undefined || v === null ? '' : /[",\r\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
 
-async function openOutputs(outs) {
+export async function openOutputs(outs, { append = false, shared = false } = {}) {
   if (outs.length === 0) return null;
   const sinks = [];
   for (const o of outs) {
     let file;
     try {
-      file = await openLogFile(o.file, { append: false, header: o.kind === 'csv' ? `metric_name,timestamp,metric_value,${CSV_TAGS.join(',')},extra_tags,metadata\n` : '' });
+      // --cores (`shared`): the parent makes the file empty and writes the CSV's header, then it
+      // and each child (`append`) add whole lines at its end.
+      if (shared && !append) await (await openLogFile(o.file, { append: false })).close();
+      file = await openLogFile(o.file, { append: append || shared, header: append ? '' : o.kind === 'csv' ? `metric_name,timestamp,metric_value,${CSV_TAGS.join(',')},extra_tags,metadata\n` : '' });
     } catch (err) {
       throw new Error(`--out ${o.kind}=${o.file}: ${String(err.message).replace(/^--log-file [^:]*: /, '')}`);
     }

@@ -23,6 +23,7 @@ class Sink {
     this.min = Infinity;
     this.max = -Infinity;
     this.last = 0;
+    this.lastAt = 0; // Gauge: when `last` came (Date.now()), so that merged children keep the latest
     this.passes = 0; // Rate: non-zero samples
     this.histogram = type === TREND ? new Histogram() : null;
   }
@@ -32,10 +33,29 @@ class Sink {
     if (value < this.min) this.min = value;
     if (value > this.max) this.max = value;
     this.last = value;
+    if (this.type === GAUGE) this.lastAt = Date.now();
     if (this.type === RATE && value !== 0) this.passes++;
     // The histogram holds 1 to 2^32; a Trend's samples are durations and sizes, seldom below
     // a thousandth or negative (those count in min, max and avg, and as the lowest bucket).
     if (this.histogram !== null) this.histogram.record(Math.max(1, Math.round(value * SCALE)));
+  }
+  /** What a --cores child sends of it (src/script/cores.js): everything, the histogram as pairs. */
+  toJSON() {
+    return { count: this.count, sum: this.sum, min: this.count ? this.min : null, max: this.count ? this.max : null, last: this.last, lastAt: this.lastAt, passes: this.passes, histogram: this.histogram === null ? null : this.histogram.toJSON() };
+  }
+  /** Adds a child's sink (its toJSON()): exact, as if every sample had come here. */
+  merge(j) {
+    if (j.count === 0) return;
+    this.count += j.count;
+    this.sum += j.sum;
+    if (j.min < this.min) this.min = j.min;
+    if (j.max > this.max) this.max = j.max;
+    if (j.lastAt >= this.lastAt) {
+      this.last = j.last;
+      this.lastAt = j.lastAt;
+    }
+    this.passes += j.passes;
+    if (this.histogram !== null && j.histogram !== null) this.histogram.merge(Histogram.fromJSON(j.histogram));
   }
   percentile(p) {
     if (this.count === 0) return 0;
@@ -150,5 +170,22 @@ export class Registry {
   add(metric, value, tags) {
     metric.add(value, tags);
     if (this.out !== null) this.out(metric, value, tags);
+  }
+  /** Every metric and sub-metric's sink, for the parent of a --cores run; `skip`: names left out. */
+  toJSON(skip = new Set()) {
+    const out = [];
+    for (const m of this.metrics.values()) {
+      if (skip.has(m.name)) continue;
+      out.push({ name: m.name, type: m.type, isTime: m.isTime, sink: m.sink.toJSON(), subs: m.subs.map((x) => ({ selector: x.name.slice(m.name.length + 1, -1), sink: x.sink.toJSON() })) });
+    }
+    return out;
+  }
+  /** Adds a child's metrics (its toJSON()) to this registry's. */
+  merge(json) {
+    for (const j of json) {
+      const m = this.get(j.name, j.type, j.isTime);
+      m.sink.merge(j.sink);
+      for (const x of j.subs) m.sub(x.selector).sink.merge(x.sink);
+    }
   }
 }

@@ -103,6 +103,41 @@ export class RunState {
     this.registry.add(this.droppedIterations, 1, tags);
   }
 
+  /** What a --cores child sends besides its metrics: counters, the groups and checks, messages. */
+  toJSON() {
+    const groups = [];
+    const walk = (g) => {
+      groups.push({ path: g.path, name: g.name, checks: [...g.checks.values()].map((c) => [c.name, c.passes, c.fails]) });
+      for (const child of g.groups.values()) walk(child);
+    };
+    walk(this.root);
+    return { begun: this.begun, ended: this.ended, errors: this.errors, bytesIn: this.bytesIn, statusCounts: this.statusCounts, reasons: this.reasons, groups, messages: [...this.messages] };
+  }
+
+  /** Adds a child's state (its toJSON()); groups and checks keep the order they first came in. */
+  merge(j) {
+    this.begun += j.begun;
+    this.ended += j.ended;
+    this.errors += j.errors;
+    this.bytesIn += j.bytesIn;
+    for (const [k, n] of Object.entries(j.statusCounts)) this.statusCounts[k] = (this.statusCounts[k] || 0) + n;
+    for (const [k, n] of Object.entries(j.reasons)) this.reasons[k] = (this.reasons[k] || 0) + n;
+    for (const g of j.groups) {
+      if (g.path !== '') this.group(g.path, g.name);
+      const group = this.groupsByPath.get(g.path);
+      for (const [name, passes, fails] of g.checks) {
+        let c = group.checks.get(name);
+        if (c === undefined) {
+          c = { name, path: `${g.path}::${name}`, passes: 0, fails: 0 };
+          group.checks.set(name, c);
+        }
+        c.passes += passes;
+        c.fails += fails;
+      }
+    }
+    for (const [message, n] of j.messages) this.messages.set(message, (this.messages.get(message) || 0) + n);
+  }
+
   warn(message) {
     const n = this.messages.get(message) || 0;
     this.messages.set(message, n + 1);

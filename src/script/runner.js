@@ -8,7 +8,7 @@ import { RunState } from './run-state.js';
 import { VU, Interruption } from './vu.js';
 import { Network } from './client.js';
 import { CookieJar } from './k6/cookies.js';
-import { scenariosOf, scenarioMs } from './scenarios.js';
+import { scenariosOf, scenarioMs, segmentOf } from './scenarios.js';
 import { parseThresholds, evaluateThresholds } from './thresholds.js';
 import { summaryData } from './summary-data.js';
 import * as sharedIterations from './executors/shared-iterations.js';
@@ -73,8 +73,14 @@ export function withFlags(options, flags) {
  * { resolve(host), adapterFor({ hostname, tls, insecure }), open(path, mode), hash, hmac,
  * randomBytes, env, version }. `hooks.onMessage(text)`: a line for the user (a warning, an
  * exception's message the first time it comes).
+ *
+ * --cores (src/script/cores.js): a child runs with `segment` ({ index, count }: its share of
+ * every scenario, its VUs' ids interleaved with the other children's) and, once its VUs are
+ * made, awaits `hooks.ready()` for the setup data and the common start ({ dataJson, startAt });
+ * it runs no setup() or teardown(). The parent runs with `remote`: no VU of its own, the
+ * scenarios run by `remote.run()`, whose children's figures it merges into its registry.
  */
-export async function runScript(factory, { flags = {}, facilities, hooks = {} }) {
+export async function runScript(factory, { flags = {}, facilities, hooks = {}, segment = null, remote = null }) {
   const registry = new Registry();
   const state = new RunState(registry);
   if (hooks.onMessage) state.onMessage = hooks.onMessage;
@@ -98,10 +104,15 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
     iterationsInterrupted: 0,
     startedAt: 0,
     abort: (message) => {
-      if (aborted === null) aborted = message;
+      if (aborted !== null) return;
+      aborted = message;
+      if (hooks.onAbort) hooks.onAbort(message);
     },
     network: null,
   };
+  // A child's VU k is VU (k - 1) · count + index + 1 of the whole run: unique across children.
+  const idOf = segment === null ? (k) => k : (k) => (k - 1) * segment.count + segment.index + 1;
+  shared.segment = segment;
   const first = new VU(shared, 0);
   const exports0 = await initVU(factory, first);
   const options = withFlags(exports0.options || {}, flags);
@@ -112,6 +123,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
   let scenarios;
   try {
     scenarios = scenariosOf(options, (m) => state.warn(m));
+    if (segment !== null) scenarios = scenarios.map((s) => segmentOf(s, segment.index, segment.count));
   } catch (err) {
     throw new ScriptRunError(err.message, EXIT.invalidConfig);
   }
@@ -131,20 +143,27 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
   }
 
   // Every VU made and its init code run before the test starts, as k6 does.
-  const total = scenarios.reduce((a, s) => a + (s.preAllocatedVUs ?? s.maxVUs), 0);
+  const total = remote === null ? scenarios.reduce((a, s) => a + (s.preAllocatedVUs ?? s.maxVUs), 0) : 0;
   const vus = [];
-  for (let id = 1; id <= total; id++) {
-    const vu = new VU(shared, id);
+  for (let k = 1; k <= total; k++) {
+    const vu = new VU(shared, idOf(k));
     vu.exports = await initVU(factory, vu);
     vus.push(vu);
   }
   let nextId = total + 1;
   shared.vusInitialized = total;
-  registry.add(state.vusMax, total, {});
+  if (remote === null) registry.add(state.vusMax, total, {});
+  else await remote.prepare({ scenarios, options });
   first.initDone = true;
 
   let data;
-  if (typeof exports0.setup === 'function') {
+  let dataJson;
+  if (segment !== null) {
+    // A child: the parent's setup() data, and the moment every child starts at.
+    const go = await hooks.ready();
+    dataJson = go.dataJson;
+    if (go.startAt > Date.now()) await sleep(go.startAt - Date.now());
+  } else if (typeof exports0.setup === 'function') {
     first.scenario = null;
     try {
       const r = await inGroup(first, 'setup', () => exports0.setup());
@@ -153,7 +172,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
       throw new ScriptRunError(`setup() failed: ${messageOf(err)}`, EXIT.scriptException);
     }
   }
-  const dataJson = data === undefined ? undefined : JSON.stringify(data);
+  if (segment === null) dataJson = data === undefined ? undefined : JSON.stringify(data);
 
   shared.startedAt = performance.now();
   let finished = false;
@@ -161,8 +180,14 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
   if (hooks.onStart) {
     const maxSeconds = Math.max(...scenarios.map((s) => s.startMs + scenarioMs(s))) / 1000;
     hooks.onStart({
+      abort: shared.abort,
+      counters: () => ({ begun: state.begun, ended: state.ended, errors: state.errors, vus: shared.vusActive }),
       config: { maxSeconds, maxRequests: 0 },
-      snapshot: () => ({ sent: state.begun, completed: state.ended - state.errors, failed: state.errors, elapsedMs: performance.now() - shared.startedAt, p99Ms: null, connections: null }),
+      snapshot: () => {
+        // --cores: the children's counters, as their last progress lines gave them.
+        const c = remote !== null ? remote.counters() : state;
+        return { sent: c.begun, completed: c.ended - c.errors, failed: c.errors, elapsedMs: performance.now() - shared.startedAt, p99Ms: null, connections: null };
+      },
       // --metrics (src/results/metrics-text.js): the requests' counters and http_req_duration's
       // histogram (its values in µs, the layout of a load run's).
       metricsSnapshot: () => ({
@@ -186,17 +211,18 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
   let pool = 0;
   const seconds = hooks.onSecond ? secondsOf(state, shared, hooks.onSecond) : null;
   const sampler = setInterval(() => {
-    registry.add(state.vus, shared.vusActive, {});
+    registry.add(state.vus, remote !== null ? remote.counters().vus : shared.vusActive, {});
     if (seconds !== null) seconds.close();
   }, 1000);
-  const abortWatch = thresholds.some((t) => t.abortOnFail)
+  // With --cores each child watches its own share (the parent's figures come at the end).
+  const abortWatch = remote === null && thresholds.some((t) => t.abortOnFail)
     ? setInterval(() => {
         const elapsed = performance.now() - shared.startedAt;
         const failed = evaluateThresholds(thresholds, elapsed / 1000).filter((t) => t.abortOnFail && !t.ok && elapsed >= t.delayAbortEvalMs);
         if (failed.length) shared.abort(`thresholds on ${failed.map((t) => t.metricName).join(', ')} crossed`);
       }, 1000)
     : null;
-  const runs = scenarios.map((s) => {
+  const runs = remote !== null ? [remote.run({ dataJson, abort: shared.abort, vus: (n) => registry.add(state.vus, n, {}) })] : scenarios.map((s) => {
     const own = vus.slice(pool, pool + (s.preAllocatedVUs ?? s.maxVUs));
     pool += own.length;
     const ctx = {
@@ -209,12 +235,15 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
       // The vus gauge as k6 samples it: at each rise and once a second, not the fall at the end.
       active: (d) => {
         shared.vusActive += d;
-        if (d > 0) registry.add(state.vus, shared.vusActive, {});
+        if (d > 0) {
+          registry.add(state.vus, shared.vusActive, {});
+          if (hooks.onVUs) hooks.onVUs(shared.vusActive);
+        }
       },
       dropped: () => state.dropped({ scenario: s.name }),
       warn: (m) => state.warn(m),
       newVU: async () => {
-        const vu = new VU(shared, nextId++);
+        const vu = new VU(shared, idOf(nextId++));
         vu.exports = await initVU(factory, vu);
         vu.initDone = true;
         shared.vusInitialized++;
@@ -224,6 +253,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
       iterate: (vu) => iterate(vu, s, ctx),
     };
     s.startedAt = 0;
+    s.iterationsStarted = 0; // exec.scenario.iterationInTest: the scenario's, across its VUs
     s.progress = () => ctx.progress();
     ctxs.push(ctx);
     return (async () => {
@@ -241,7 +271,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
     vu.iteration++;
     vu.iterationInScenario++;
     vu.iterationInInstance++;
-    vu.scenarioIteration++;
+    vu.scenarioIteration = s.iterationsStarted++;
     vu.env = Object.keys(s.env).length ? { ...shared.env, ...s.env } : shared.env;
     vu.jar = new CookieJar(); // k6 empties the VU's jar at each iteration
     vu.groupPath = '';
@@ -287,14 +317,26 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
     });
   });
   await abortStop;
-  if (aborted === null) await Promise.all(runs);
+  // The children report even when aborted (the parent relays the abort to them all).
+  if (aborted === null || remote !== null) await Promise.all(runs);
+  if (remote !== null) {
+    let vusMax = 0;
+    for (const child of await runs[0]) {
+      registry.merge(child.metrics);
+      state.merge(child.state);
+      vusMax += child.vusInitialized;
+      shared.iterationsCompleted += child.iterationsCompleted;
+      shared.iterationsInterrupted += child.iterationsInterrupted;
+    }
+    registry.add(state.vusMax, vusMax, {});
+  }
   clearInterval(sampler);
   if (seconds !== null) seconds.close();
   if (abortWatch !== null) clearInterval(abortWatch);
   const elapsedMs = performance.now() - shared.startedAt;
   finished = true;
 
-  if (typeof exports0.teardown === 'function') {
+  if (segment === null && typeof exports0.teardown === 'function') {
     try {
       await inGroup(first, 'teardown', () => exports0.teardown(data === undefined ? undefined : JSON.parse(dataJson)));
     } catch (err) {
@@ -314,6 +356,9 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {} })
     thresholds: results,
     aborted,
     messages: state.messages,
+    vusInitialized: shared.vusInitialized,
+    iterationsCompleted: shared.iterationsCompleted,
+    iterationsInterrupted: shared.iterationsInterrupted,
     data: summaryData({ registry, state, thresholds: results, options, elapsedMs }),
   };
 }
@@ -344,7 +389,9 @@ async function initVU(factory, vu) {
 // An exception as k6 logs it: its message, with where it was thrown in the script when known.
 export function messageOf(err) {
   if (!(err instanceof Error)) return String(err);
-  const at = /\((?:file:\/\/)?[^)]*?\.([^/)]+)\.loadtest-\d+\.mjs:(\d+):(\d+)\)/.exec(err.stack || '');
+  // The innermost frame in the script: `at f (FILE:L:C)`, or `at FILE:L:C` in a function
+  // without a name (a group's callback).
+  const at = /(?:\(|at )(?:file:\/\/)?[^()\s]*?\.([^/()\s]+)\.loadtest-\d+\.mjs:(\d+):(\d+)/.exec(err.stack || '');
   return at ? `${err.message} at ${at[1]}:${at[2]}:${at[3]}` : err.message;
 }
 

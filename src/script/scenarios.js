@@ -3,6 +3,7 @@
 // k6's defaults before anything runs, so that a wrong option is one line before the run.
 
 import { parseDuration } from './duration.js';
+import { split } from '../run/cores.js';
 
 const COMMON = ['executor', 'startTime', 'gracefulStop', 'exec', 'env', 'tags'];
 const EXECUTORS = {
@@ -114,4 +115,51 @@ export function scenarioMs(c) {
   if (c.durationMs !== undefined) return c.durationMs;
   if (c.maxDurationMs !== undefined) return c.maxDurationMs;
   return c.stages.reduce((a, s) => a + s.ms, 0);
+}
+
+/**
+ * Share `index` of `count` of a checked scenario (--cores), as k6's execution segments make one:
+ * the shares add up to the whole. VUs are taken in turn (slot j to share j mod count); a
+ * share's shared iterations are those of its VUs; ramping-vus runs its slots of the global
+ * target; an arrival rate starts iterations index, index + count, ... of the global schedule.
+ */
+export function segmentOf(s, index, count) {
+  const share = (n) => split(n, count)[index];
+  const c = { ...s, segment: { index, count } };
+  switch (s.executor) {
+    case 'shared-iterations': {
+      // Iterations per VU as evenly as they go, then this share's VUs' worth of them.
+      const perVU = split(s.iterations, s.vus);
+      c.vus = share(s.vus);
+      const shareOf = (i) => perVU.filter((_, j) => j % count === i).reduce((a, n) => a + n, 0);
+      c.iterations = shareOf(index);
+      // exec.scenario.iterationInTest: this share's run of the scenario's 0 … iterations - 1.
+      for (let i = 0; i < index; i++) c.iterationOffset = (c.iterationOffset || 0) + shareOf(i);
+      c.iterationOffset = c.iterationOffset || 0;
+      c.maxVUs = c.vus;
+      break;
+    }
+    case 'per-vu-iterations':
+    case 'constant-vus':
+      c.vus = share(s.vus);
+      c.maxVUs = c.vus;
+      break;
+    case 'ramping-vus':
+      c.maxVUs = share(s.maxVUs);
+      break;
+    default:
+      c.preAllocatedVUs = share(s.preAllocatedVUs);
+      c.maxVUs = share(s.maxVUs);
+  }
+  return c;
+}
+
+/** The global slot (a ramping-vus VU's place, an arrival-rate iteration) of local slot k. */
+export const globalSlot = (s, k) => (s.segment ? k * s.segment.count + s.segment.index : k);
+
+/** How many of the first `n` global slots are this share's. */
+export function localCount(s, n) {
+  if (!s.segment) return n;
+  const { index, count } = s.segment;
+  return n > index ? Math.floor((n - 1 - index) / count) + 1 : 0;
 }

@@ -3,6 +3,7 @@
 // up to maxVUs, and past that the iteration is dropped (dropped_iterations), as in k6.
 
 import { graceful, sleep } from './common.js';
+import { localCount } from '../scenarios.js';
 
 /** Iterations due by `t` ms: the integral of the rate over the stages (per ms). */
 export function dueBy(s, t) {
@@ -40,7 +41,7 @@ export async function run(s, ctx) {
     // A late timer past the end still starts what was due before it: the schedule, not the
     // timer, says how many iterations the run has.
     const t = Math.min(performance.now() - start, total - 1e-6);
-    const due = dueBy(s, t);
+    const due = localCount(s, dueBy(s, t));
     while (started < due) {
       started++;
       const vu = free.pop();

@@ -2,6 +2,7 @@
 // stage. A VU above the target finishes its iteration (within gracefulRampDown) and waits.
 
 import { graceful, sleep } from './common.js';
+import { globalSlot } from '../scenarios.js';
 
 /** The stages' target at `t` ms, interpolated from `start`. */
 export function targetAt(start, stages, t) {
@@ -25,7 +26,8 @@ export async function run(s, ctx) {
   const loops = new Map();
   let active = 0;
   const rampDown = new Map(); // vu → when it was asked to stop
-  const want = (i) => !over && i < target;
+  // With --cores, local VU i holds the global slot globalSlot(s, i): the shares add up to the target.
+  const want = (i) => !over && globalSlot(s, i) < target;
   const startLoop = (vu, i) => {
     active++;
     ctx.active(1);
@@ -43,12 +45,12 @@ export async function run(s, ctx) {
     target = targetAt(s.startVUs, s.stages, t);
     for (let i = 0; i < vus.length; i++) {
       let vu = vus[i];
-      if (i < target && !loops.has(vu) && !vu.busy) {
+      if (want(i) && !loops.has(vu) && !vu.busy) {
         // One cut short by gracefulRampDown stays so: a new VU takes its place.
         if (vu.interrupted) vu = vus[i] = await ctx.newVU();
         rampDown.delete(vu);
         startLoop(vu, i);
-      } else if (i >= target && loops.has(vu)) {
+      } else if (!want(i) && loops.has(vu)) {
         if (!rampDown.has(vu)) rampDown.set(vu, t);
         else if (t - rampDown.get(vu) > s.gracefulRampDownMs && vu.busy) vu.interrupt();
       }

@@ -35,8 +35,12 @@ export function executionModule(vu) {
       get iterationInInstance() {
         return vu.scenarioIteration;
       },
+      // With --cores, unique across the children: theirs interleave.
       get iterationInTest() {
-        return vu.scenarioIteration;
+        const s = vu.scenario;
+        const seg = shared.segment;
+        if (!seg || !s) return vu.scenarioIteration;
+        return s.iterationOffset !== undefined ? s.iterationOffset + vu.scenarioIteration : vu.scenarioIteration * seg.count + seg.index;
       },
     },
     instance: {
@@ -61,7 +65,7 @@ export function executionModule(vu) {
         return shared.options;
       },
       abort(message) {
-        shared.abort(message === undefined ? 'test aborted' : String(message));
+        shared.abort(message === undefined ? 'test aborted' : `test aborted: ${message}`);
         throw vu.interruption();
       },
     },

@@ -1,0 +1,91 @@
+// A child of `loadtest run --cores N` (the protocol: src/script/cores.js): imports the script the
+// parent transformed, makes the VUs of its share, says ready, starts on `go` with setup()'s data,
+// and sends back what it measured, in one line.
+
+import { runScript, ScriptRunError, EXIT, messageOf } from './runner.js';
+import { facilitiesOf, openOutputs } from '../commands/run.js';
+import { onStdinLine, writeLine, onInterrupt, exit, importUserModule } from '../../runtimes/index.js';
+
+// The script's console goes to the parent's stderr (this process's stdout is the pipe).
+globalThis.console.error = (...args) => writeLine(`log ${JSON.stringify(args.join(' '))}`);
+
+let go = null; // resolves with { dataJson, startAt }
+let handle = null;
+let started = false;
+
+const finish = (line, code) => writeLine(line, () => exit(code));
+
+async function run(job) {
+  let out = null;
+  try {
+    out = await openOutputs(job.outs, { append: true });
+    const factory = (await importUserModule(job.file)).default;
+    const result = await runScript(factory, {
+      flags: job.flags,
+      facilities: facilitiesOf(job.script),
+      segment: job.segment,
+      hooks: {
+        onMessage: (m) => writeLine(`message ${JSON.stringify(m)}`),
+        onAbort: (m) => writeLine(`abort ${JSON.stringify(m)}`),
+        // A VU started: the parent's vus gauge rises at once, as a single process's does.
+        onVUs: () => sendProgress(),
+        onSample: out && out.sample,
+        ready: () => {
+          writeLine('ready');
+          return new Promise((resolve) => (go = resolve));
+        },
+        onStart: (h) => {
+          handle = h;
+          started = true;
+        },
+      },
+    });
+    if (out) await out.close();
+    const { registry, state } = result;
+    finish(
+      `result ${JSON.stringify({
+        // vus and vus_max are the whole run's gauges: the parent keeps them from the children's sums.
+        metrics: registry.toJSON(new Set(['vus', 'vus_max'])),
+        state: state.toJSON(),
+        vusInitialized: result.vusInitialized,
+        iterationsCompleted: result.iterationsCompleted,
+        iterationsInterrupted: result.iterationsInterrupted,
+      })}`,
+      0,
+    );
+  } catch (err) {
+    const code = err instanceof ScriptRunError ? err.code : EXIT.scriptException;
+    finish(`fail ${code} ${messageOf(err)}`, 2);
+  }
+}
+
+// Counters 4 times a second, for the parent's progress line and its vus gauge.
+function sendProgress() {
+  if (handle === null) return;
+  const c = handle.counters();
+  writeLine(`progress ${c.begun} ${c.ended} ${c.errors} ${c.vus}`);
+}
+const progress = setInterval(sendProgress, 250);
+
+onStdinLine(
+  (line) => {
+    if (line.startsWith('job ')) {
+      run(JSON.parse(line.slice(4))).finally(() => clearInterval(progress));
+    } else if (line.startsWith('go ') && go !== null) {
+      const space = line.indexOf(' ', 3);
+      const startAt = Number(space < 0 ? line.slice(3) : line.slice(3, space));
+      go({ startAt, dataJson: space < 0 ? undefined : line.slice(space + 1) });
+      go = null;
+    } else if (line.startsWith('abort ')) {
+      const message = JSON.parse(line.slice(6));
+      if (handle !== null) handle.abort(message);
+    }
+  },
+  // The parent is gone: a load generator must not go on alone.
+  () => exit(3),
+);
+
+// Ctrl-C in a terminal reaches the whole process group: the parent stops the run.
+onInterrupt(() => {
+  if (!started) exit(130);
+});

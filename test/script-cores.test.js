@@ -1,0 +1,151 @@
+// loadtest run --cores 2: a k6 script's VUs, iterations and rates shared by two child processes
+// so that the run is the same run: counts exact at the server, setup() and teardown() once, VU
+// ids and iterationInTest unique across the children, checks, custom metrics, thresholds and
+// handleSummary on the merged figures; an abort in one child stops them all.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rawServer, spawnScript, ok } from './servers.js';
+
+const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+
+async function withScript(source, fn) {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-script-cores-'));
+  const server = await rawServer(({ socket }, req) => socket.write(req.path.startsWith('/status/500') ? 'HTTP/1.1 500 X\r\nContent-Length: 0\r\n\r\n' : ok()));
+  try {
+    const path = join(dir, 'test.js');
+    writeFileSync(path, source);
+    const base = server.url.replace(/\/$/, '');
+    const run = (...args) => spawnScript(CLI, ['run', '-q', '--cores', '2', '-e', `BASE=${base}`, ...args, path], { timeoutMs: 60000 });
+    await fn({ run, server, dir, path });
+    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.loadtest-')), [], 'the transformed files are gone');
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const query = (path) => Object.fromEntries(new URL(path, 'http://x').searchParams);
+
+test('--cores 2: shared-iterations made exactly once in all, setup() and teardown() once, VU ids and iterationInTest unique, the figures merged', async () => {
+  await withScript(
+    `import http from 'k6/http';
+import { check, group } from 'k6';
+import exec from 'k6/execution';
+import { Counter, Trend, Rate } from 'k6/metrics';
+const hits = new Counter('hits');
+const vuIds = new Trend('vu_ids');
+const odd = new Rate('odd');
+export const options = {
+  scenarios: {
+    shared: { executor: 'shared-iterations', vus: 3, iterations: 41 },
+    own: { executor: 'per-vu-iterations', vus: 3, iterations: 2, exec: 'own' },
+  },
+  thresholds: { checks: ['rate==1'], hits: ['count==47'], 'http_reqs{scenario:own}': ['count==6'], odd: ['rate>0'] },
+};
+export function setup() { return { token: http.post(\`\${__ENV.BASE}/setup\`, 'x').status }; }
+export default function (data) {
+  const r = http.get(\`\${__ENV.BASE}/shared?vu=\${__VU}&id=\${exec.vu.idInTest}&it=\${exec.scenario.iterationInTest}\`);
+  check(r, { 'is 200': (r) => r.status === 200, 'setup data': () => data.token === 200 });
+  hits.add(1);
+  vuIds.add(__VU);
+  odd.add(__VU % 2 === 1);
+}
+export function own() {
+  group('own', () => { http.get(\`\${__ENV.BASE}/own?vu=\${__VU}\`); hits.add(1); });
+}
+export function teardown(data) { http.post(\`\${__ENV.BASE}/teardown\`, String(data.token)); }
+export function handleSummary(data) {
+  return { stdout: JSON.stringify({ reqs: data.metrics.http_reqs.values.count, iterations: data.metrics.iterations.values.count, checks: data.metrics.checks.values, hits: data.metrics.hits.values.count, vusMax: data.metrics.vus_max.values.value, groups: data.root_group.groups.map((g) => g.name), thresholds: Object.fromEntries(Object.entries(data.metrics).filter(([, m]) => m.thresholds).map(([k, m]) => [k, Object.values(m.thresholds).every((t) => t.ok)])) }) };
+}`,
+    async ({ run, server }) => {
+      const r = await run();
+      assert.equal(r.code, 0, r.stderr);
+      const paths = server.paths;
+      const shared = paths.filter((p) => p.startsWith('/shared'));
+      assert.equal(shared.length, 41, 'each shared iteration once');
+      assert.equal(paths.filter((p) => p.startsWith('/own')).length, 6, 'each VU of per-vu-iterations its 2');
+      assert.equal(paths.filter((p) => p === '/setup').length, 1);
+      assert.equal(paths.filter((p) => p === '/teardown').length, 1);
+      assert.equal(server.requests, 49);
+      // exec.scenario.iterationInTest: 0 to 40, each once, across both children.
+      assert.deepEqual(shared.map((p) => Number(query(p).it)).sort((a, b) => a - b), Array.from({ length: 41 }, (_, i) => i));
+      const sharedVUs = new Set(shared.map((p) => query(p).vu));
+      const ownVUs = new Set(paths.filter((p) => p.startsWith('/own')).map((p) => query(p).vu));
+      assert.equal(sharedVUs.size, 3, `the shared scenario's VUs: ${[...sharedVUs]}`);
+      assert.equal(ownVUs.size, 3);
+      assert.equal([...sharedVUs].filter((v) => ownVUs.has(v)).length, 0, 'no VU id in both scenarios: unique across the children');
+      assert.ok(shared.every((p) => query(p).vu === query(p).id), '__VU is exec.vu.idInTest');
+      const summary = JSON.parse(r.stdout);
+      assert.deepEqual(summary, {
+        reqs: 49,
+        iterations: 47,
+        checks: { rate: 1, passes: 82, fails: 0 },
+        hits: 47,
+        vusMax: 6,
+        groups: ['setup', 'own', 'teardown'],
+        thresholds: { checks: true, hits: true, 'http_reqs{scenario:own}': true, odd: true },
+      });
+    },
+  );
+});
+
+test('--cores 2: a constant arrival rate starts the same iterations as one process; thresholds on the merged run exit 99; --out json holds every request', async () => {
+  await withScript(
+    `import http from 'k6/http';
+import { check } from 'k6';
+export const options = {
+  scenarios: { rate: { executor: 'constant-arrival-rate', rate: 30, timeUnit: '1s', duration: '1s', preAllocatedVUs: 4, maxVUs: 10 } },
+  thresholds: { http_req_failed: ['rate<0.5'], checks: ['rate==1'] },
+};
+export default function () {
+  check(http.get(\`\${__ENV.BASE}/status/\${__ITER % 3 === 0 ? 500 : 200}\`), { 'is 200': (r) => r.status === 200 });
+}`,
+    async ({ run, server, dir }) => {
+      const out = join(dir, 'out.json');
+      const r = await run('--out', `json=${out}`);
+      assert.equal(r.code, 99, r.stderr);
+      assert.match(r.stderr, /thresholds on metrics 'checks' have been crossed/);
+      // The schedule's 30 iterations (0 to 29 ms·30/1000 due before 1 s), split between the
+      // children in turn, less any dropped for want of a VU (none with 10 for 30 per second).
+      assert.equal(server.requests, 30);
+      assert.match(r.stdout, /iterations\.+: 30 /);
+      const points = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'Point' && l.metric === 'http_reqs');
+      assert.equal(points.length, 30, 'every request once in the shared --out file');
+    },
+  );
+});
+
+test('--cores 2: test.abort() in one child stops both, with k6\'s exit code 108; an init error is one line and 107', async () => {
+  await withScript(
+    `import http from 'k6/http';
+import exec from 'k6/execution';
+export const options = { vus: 2, duration: '30s' };
+export default function () {
+  http.get(\`\${__ENV.BASE}/x\`);
+  if (exec.scenario.iterationInTest >= 20) exec.test.abort('enough');
+}`,
+    async ({ run, server }) => {
+      const r = await run();
+      assert.equal(r.code, 108, r.stderr);
+      assert.match(r.stderr, /enough/);
+      assert.ok(server.requests >= 11 && server.requests < 2000, `${server.requests} requests: stopped long before 30 s`);
+    },
+  );
+  await withScript(
+    `import http from 'k6/http';
+if (__VU > 0) throw new Error('no init for VU ' + __VU);
+export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
+    async ({ run, server }) => {
+      const r = await run('-u', '2', '-i', '4');
+      assert.equal(r.code, 107, r.stderr);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, /no init for VU/);
+      assert.equal(server.requests, 0);
+    },
+  );
+});
