@@ -403,5 +403,10 @@ function legacyExport(data) {
     if (m.thresholds) v.thresholds = Object.fromEntries(Object.entries(m.thresholds).map(([k, t]) => [k, !t.ok]));
     metrics[name] = v;
   }
-  return { root_group: data.root_group, metrics };
+  return { root_group: byName(data.root_group), metrics };
+}
+
+// The legacy export's groups and checks are objects keyed by name, not lists.
+function byName(g) {
+  return { ...g, groups: Object.fromEntries(g.groups.map((x) => [x.name, byName(x)])), checks: Object.fromEntries(g.checks.map((c) => [c.name, c])) };
 }

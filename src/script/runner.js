@@ -359,7 +359,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
     vusInitialized: shared.vusInitialized,
     iterationsCompleted: shared.iterationsCompleted,
     iterationsInterrupted: shared.iterationsInterrupted,
-    data: summaryData({ registry, state, thresholds: results, options, elapsedMs }),
+    data: summaryData({ registry, state, thresholds: results, options, elapsedMs, md5: (text) => Array.from(facilities.hash('md5', [text]), (b) => b.toString(16).padStart(2, '0')).join('') }),
   };
 }
 

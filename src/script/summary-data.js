@@ -6,7 +6,7 @@ import { DEFAULT_TREND_STATS, TREND } from './metrics.js';
 
 const DATA = new Set(['data_sent', 'data_received']);
 
-export function summaryData({ registry, state, thresholds, options, elapsedMs }) {
+export function summaryData({ registry, state, thresholds, options, elapsedMs, md5 }) {
   const trendStats = options.summaryTrendStats || DEFAULT_TREND_STATS;
   const seconds = elapsedMs / 1000;
   const metrics = {};
@@ -31,7 +31,7 @@ export function summaryData({ registry, state, thresholds, options, elapsedMs })
     for (const sub of metric.subs) put(sub.name, metric, sub.sink);
   }
   return {
-    root_group: groupData(state.root),
+    root_group: groupData(state.root, md5),
     options: { summaryTrendStats: trendStats, summaryTimeUnit: options.summaryTimeUnit || '', noColor: false },
     state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: elapsedMs },
     metrics,
@@ -46,15 +46,14 @@ function withThresholdStats(stats, name, thresholds) {
   return extra.length ? [...stats, ...new Set(extra)] : stats;
 }
 
-let ids = 0;
-const idOf = () => (++ids).toString(16).padStart(32, '0');
 
-function groupData(g) {
+// A group's and a check's id is the MD5 of its path, in hex, as k6 makes it.
+function groupData(g, md5) {
   return {
     name: g.name,
     path: g.path,
-    id: idOf(),
-    groups: [...g.groups.values()].map(groupData),
-    checks: [...g.checks.values()].map((c) => ({ name: c.name, path: c.path, id: idOf(), passes: c.passes, fails: c.fails })),
+    id: md5(g.path),
+    groups: [...g.groups.values()].map((x) => groupData(x, md5)),
+    checks: [...g.checks.values()].map((c) => ({ name: c.name, path: c.path, id: md5(c.path), passes: c.passes, fails: c.fails })),
   };
 }

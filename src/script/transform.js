@@ -134,7 +134,7 @@ export function transformModule(source, name, { sibling = (s) => s } = {}) {
   });
 
   const returned = [...exported].map(([n, local]) => `${JSON.stringify(n)}: ${local}`).join(', ');
-  const prefix = `${head.join('')}export default function (${VU}) { const open = ${VU}.open; let ${T}; return (async () => { ${inside.join(' ')} `;
+  const prefix = `${head.join('')}export default function (${VU}) { const open = ${VU}.open, console = ${VU}.console; let ${T}; return (async () => { ${inside.join(' ')} `;
   const suffix = `\nreturn { ${returned} };\n})(); }\n`;
   return { code: prefix + edits.apply() + suffix, imports };
 }

@@ -13,6 +13,7 @@ import { encodingModule } from './k6/encoding.js';
 import { cryptoModule } from './k6/crypto.js';
 import { dataModule } from './k6/data.js';
 import { htmlModule } from './k6/html.js';
+import { scriptConsole } from './k6/console.js';
 
 const MODULES = {
   k6: k6Module,
@@ -24,6 +25,9 @@ const MODULES = {
   'k6/data': dataModule,
   'k6/html': htmlModule,
 };
+
+// The script's console: k6's log lines on stderr (one for every VU).
+const CONSOLE = scriptConsole();
 
 /** Thrown into a VU's code when its iteration is cut short (gracefulStop, abort). */
 export class Interruption extends Error {}
@@ -40,6 +44,7 @@ export class VU {
     this.scenarioIteration = -1;
     this.scenario = null;
     this.jar = new CookieJar();
+    this.console = CONSOLE;
     this.clients = new Map();
     this.groupPath = '';
     this.userTags = {};

@@ -30,9 +30,14 @@ export class CookieJar {
     this.store(c);
   }
 
+  // A cookie set again keeps its place: the order they were first set in is the order they are
+  // sent in, after the longer paths (RFC 6265 5.4, as Go's jar sorts them for k6).
   store(c) {
-    this.cookies = this.cookies.filter((x) => !(x.name === c.name && x.domain === c.domain && x.path === c.path));
-    if (c.expires > Date.now()) this.cookies.push(c);
+    const at = this.cookies.findIndex((x) => x.name === c.name && x.domain === c.domain && x.path === c.path);
+    const live = c.expires > Date.now();
+    if (at >= 0 && live) this.cookies[at] = c;
+    else if (at >= 0) this.cookies.splice(at, 1);
+    else if (live) this.cookies.push(c);
   }
 
   /** jar.set(url, name, value, { domain, path, expires, max_age, secure }). */
@@ -55,7 +60,9 @@ export class CookieJar {
     const u = typeof url === 'string' ? new URL(url) : url;
     const now = Date.now();
     this.cookies = this.cookies.filter((c) => c.expires > now);
-    return this.cookies.filter((c) => (c.hostOnly ? c.domain === u.hostname : domainMatches(u.hostname, c.domain)) && pathMatches(u.pathname, c.path) && (!c.secure || u.protocol === 'https:'));
+    return this.cookies
+      .filter((c) => (c.hostOnly ? c.domain === u.hostname : domainMatches(u.hostname, c.domain)) && pathMatches(u.pathname, c.path) && (!c.secure || u.protocol === 'https:'))
+      .sort((a, b) => b.path.length - a.path.length);
   }
 
   /** { name: [value, ...] } of the cookies a request to `url` sends. */
@@ -79,19 +86,25 @@ export class CookieJar {
     return pairs.map(([n, v]) => `${n}=${v}`).join('; ');
   }
 
+  // clear(url) and delete(url, name) as k6 does them (Go's cookie jar): each name is set again
+  // from `url`, expired, and so removed where a Set-Cookie from `url` would land: the URL's host
+  // and its default path. A cookie kept for another path, which `url` also sends, stays.
   clear(url) {
     if (url === undefined) {
       this.cookies = [];
       return;
     }
-    const keep = new Set(this.cookies);
-    for (const c of this.matching(url)) keep.delete(c);
-    this.cookies = [...keep];
+    const u = new URL(url);
+    this.expire(u, new Set(this.matching(u).map((c) => c.name)));
   }
 
   delete(url, name) {
-    const gone = new Set(this.matching(url).filter((c) => c.name === name));
-    this.cookies = this.cookies.filter((c) => !gone.has(c));
+    this.expire(new URL(url), new Set([String(name)]));
+  }
+
+  expire(u, names) {
+    const path = defaultPath(u);
+    this.cookies = this.cookies.filter((c) => !(names.has(c.name) && c.domain === u.hostname && c.path === path));
   }
 }
 

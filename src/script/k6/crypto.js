@@ -1,8 +1,9 @@
 // k6/crypto: hashes and HMACs, given as k6 gives them ('hex', 'base64', 'base64url', 'binary'),
 // on the runtime's own implementation (`hash` from runtimes/: node:crypto, which node, Bun and
-// Deno all have).
+// Deno all have); md4 in JavaScript (./md4.js), which node's OpenSSL 3 has no more.
 
 import { b64encode } from './encoding.js';
+import { md4, hmacMd4 } from './md4.js';
 
 const ALGORITHMS = { md4: 'md4', md5: 'md5', sha1: 'sha1', sha256: 'sha256', sha384: 'sha384', sha512: 'sha512', sha512_224: 'sha512-224', sha512_256: 'sha512-256', ripemd160: 'ripemd160' };
 
@@ -13,6 +14,20 @@ function output(bytes, enc) {
   if (enc === 'base64rawurl') return b64encode(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), 'rawurl');
   if (enc === 'binary' || enc === undefined) return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   throw new Error(`unknown output encoding '${enc}' (hex, base64, base64url, binary)`);
+}
+
+const encoder = new TextEncoder();
+
+// Strings (as UTF-8) and bytes, one after the other, as one Uint8Array.
+function joined(parts) {
+  const arrays = parts.map((p) => (typeof p === 'string' ? encoder.encode(p) : p instanceof ArrayBuffer ? new Uint8Array(p) : new Uint8Array(p.buffer, p.byteOffset, p.byteLength)));
+  const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
+  let at = 0;
+  for (const a of arrays) {
+    out.set(a, at);
+    at += a.length;
+  }
+  return out;
 }
 
 const algorithm = (name) => {
@@ -32,7 +47,9 @@ export function cryptoModule(vu) {
       },
       digest(enc) {
         const all = chunks.map((c) => (typeof c === 'string' ? c : new Uint8Array(c instanceof ArrayBuffer ? c : c.buffer)));
-        return output(key === undefined ? hash(algorithm(alg), all) : hmac(algorithm(alg), key, all), enc);
+        const a = algorithm(alg);
+        if (a === 'md4') return output(key === undefined ? md4(joined(all)) : hmacMd4(joined([key]), joined(all)), enc);
+        return output(key === undefined ? hash(a, all) : hmac(a, key, all), enc);
       },
     };
   };

@@ -78,12 +78,7 @@ export class Response {
       throw new Error(`cannot parse the response body as JSON: ${e.message}`);
     }
     if (selector === undefined || selector === null || selector === '') return value;
-    for (const key of String(selector).split('.')) {
-      if (value === null || value === undefined) return undefined;
-      if (key === '#' && Array.isArray(value)) value = value.length;
-      else value = value[key];
-    }
-    return value;
+    return select(value, String(selector).split('.'));
   }
 
   /** The body as a k6/html Selection (of the document, or of `selector` in it). */
@@ -118,6 +113,25 @@ export class Response {
     }
     return http.request(method, action.href, values, params);
   }
+}
+
+// A gjson path, as k6's json(selector) takes one: keys and array indexes joined by '.', '#' for
+// an array's length, '#.rest' for `rest` of each element (of those that have it, as a list).
+function select(value, keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (Array.isArray(value)) {
+      if (key === '#') {
+        if (i === keys.length - 1) return value.length;
+        const rest = keys.slice(i + 1);
+        return value.map((v) => select(v, rest)).filter((v) => v !== undefined);
+      }
+      if (!/^\d+$/.test(key)) return undefined;
+      value = value[Number(key)];
+    } else if (value !== null && typeof value === 'object' && Object.hasOwn(value, key)) value = value[key];
+    else return undefined;
+  }
+  return value;
 }
 
 function codeOf(reason) {

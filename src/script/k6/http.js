@@ -96,7 +96,8 @@ function bodyOf(body, headers) {
     // k6 sends an object as a form.
     if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/x-www-form-urlencoded';
     const form = new URLSearchParams();
-    for (const [k, v] of Object.entries(body)) form.append(k, Array.isArray(v) ? v.join(',') : String(v));
+    // A list is the key repeated, as k6 (Go's url.Values) sends it.
+    for (const [k, v] of Object.entries(body)) for (const x of Array.isArray(v) ? v : [v]) form.append(k, String(x));
     return encoder.encode(form.toString());
   }
   return encoder.encode(String(body));
@@ -164,8 +165,10 @@ async function send(vu, method, urlArg, body, params = {}) {
     const response = auth === 'digest' && (url.username || url.password) ? await withDigest(vu, method, url, headers, bytes, o) : await once(vu, method, url, headers, bytes, o);
     const location = response.headers.Location;
     if (!REDIRECTS.has(response.status) || location === undefined || redirectsLeft <= 0 || response.error) {
-      if (REDIRECTS.has(response.status) && location !== undefined && redirectsLeft <= 0 && maxRedirects > 0) {
-        vu.warnOnce(`Stopped after ${maxRedirects} redirects and returned the redirection; pass { redirects: n } in request params or set global maxRedirects to silence this`);
+      // As k6: said only when neither the request nor the options set a limit, and counted as
+      // Go counts it (the redirect it did not follow too).
+      if (REDIRECTS.has(response.status) && location !== undefined && redirectsLeft <= 0 && params.redirects === undefined && vu.options.maxRedirects === undefined) {
+        vu.warnOnce(`Stopped after ${maxRedirects + 1} redirects and returned the redirection; pass { redirects: n } in request params or set global maxRedirects to silence this`);
       }
       return response;
     }

@@ -1,0 +1,40 @@
+// console in a script, as k6 gives it: each call one line of its log on stderr, in the logfmt k6
+// (logrus) writes when stderr is not a terminal, so that stdout holds only the summary or what
+// handleSummary() writes there. console.log and info are level info, warn warning, error
+// error; console.debug is k6's -v only, dropped here. The arguments are joined with spaces, a
+// string as it is, anything else as k6 hands goja's value over: JSON (an Error is {}, a function
+// null), or its text when JSON has none.
+
+const LEVELS = { log: 'info', info: 'info', warn: 'warning', error: 'error' };
+
+function text(v) {
+  if (typeof v === 'string') return v;
+  if ((v !== null && typeof v === 'object') || typeof v === 'function') {
+    try {
+      const json = JSON.stringify(v);
+      return json === undefined ? 'null' : json;
+    } catch {
+      return String(v);
+    }
+  }
+  return String(v);
+}
+
+// logrus quotes a value with any byte beyond these, as Go's %q (JSON's escapes are the same
+// for what a message holds but control characters).
+const quoted = (s) => (/^[A-Za-z0-9\-._/@^+]*$/.test(s) ? s : JSON.stringify(s));
+
+/** A line of k6's log: `time="..." level=info msg="..." source=console` (no msg when empty). */
+export function logLine(level, args) {
+  const msg = args.map(text).join(' ');
+  const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return `time="${time}" level=${level}${msg === '' ? '' : ` msg=${quoted(msg)}`} source=console`;
+}
+
+/** The console a script sees (every VU the same one); `write(line)` puts a line on stderr. */
+export function scriptConsole(write = (line) => globalThis.console.error(line)) {
+  const out = {};
+  for (const [method, level] of Object.entries(LEVELS)) out[method] = (...args) => write(logLine(level, args));
+  out.debug = () => {};
+  return out;
+}
