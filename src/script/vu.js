@@ -82,18 +82,20 @@ export class VU {
     return exports;
   }
 
-  async clientFor(url) {
+  /** This VU's client for the URL's origin: at once when it has one, else a Promise (DNS). */
+  clientFor(url) {
+    const client = this.clients.get(url.origin);
+    return client !== undefined ? client : this.newClient(url);
+  }
+
+  async newClient(url) {
     const tls = url.protocol === 'https:';
     const port = url.port ? Number(url.port) : tls ? 443 : 80;
-    const key = `${url.protocol}//${url.hostname}:${port}`;
-    let client = this.clients.get(key);
+    const address = await this.shared.resolve(url.hostname);
+    let client = this.clients.get(url.origin);
     if (client === undefined) {
-      const address = await this.shared.resolve(url.hostname);
-      client = this.clients.get(key);
-      if (client === undefined) {
-        client = new OriginClient(this.shared.network, { address, port, hostname: url.hostname, tls }, 0);
-        this.clients.set(key, client);
-      }
+      client = new OriginClient(this.shared.network, { address, port, hostname: url.hostname, tls }, 0);
+      this.clients.set(url.origin, client);
     }
     return client;
   }

@@ -14,8 +14,17 @@ const ERROR_CODES = [
   [/^malformed response/, 1000],
 ];
 
-/** Go's canonical form of a header name: Content-Type, X-Request-Id. */
-export const canonicalName = (name) => name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash, c) => dash + c.toUpperCase());
+// Go's canonical form of a header name: Content-Type, X-Request-Id. A server sends the same
+// few names again and again: each is worked out once.
+const CANONICAL = new Map();
+export function canonicalName(name) {
+  let c = CANONICAL.get(name);
+  if (c === undefined) {
+    c = name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash, ch) => dash + ch.toUpperCase());
+    if (CANONICAL.size < 1000) CANONICAL.set(name, c);
+  }
+  return c;
+}
 
 /** A response head's headers by canonical name; several of one name joined with ', '. */
 export function canonicalHeaders(head) {
@@ -33,38 +42,80 @@ export function canonicalHeaders(head) {
   return out;
 }
 
+/** A response's Set-Cookie values as k6 gives them: { name: [{ name, value, domain, ... }] }. */
+function responseCookies(lines) {
+  const cookies = {};
+  for (const line of lines) {
+    const parts = line.split(';').map((p) => p.trim());
+    const eq = parts[0].indexOf('=');
+    if (eq <= 0) continue;
+    const c = { name: parts[0].slice(0, eq), value: parts[0].slice(eq + 1), domain: '', path: '', http_only: false, secure: false, max_age: 0, expires: 0 };
+    for (const a of parts.slice(1)) {
+      const [k, v = ''] = a.split('=');
+      const key = k.toLowerCase();
+      if (key === 'domain') c.domain = v;
+      else if (key === 'path') c.path = v;
+      else if (key === 'httponly') c.http_only = true;
+      else if (key === 'secure') c.secure = true;
+      else if (key === 'max-age') c.max_age = Number(v);
+      else if (key === 'expires') c.expires = Date.parse(v) || 0;
+    }
+    (cookies[c.name] = cookies[c.name] || []).push(c);
+  }
+  return cookies;
+}
+
+// headers, cookies and request are made when the script first reads them (most read the
+// status and the body only); JSON.stringify(res) still shows them all (toJSON).
 export class Response {
+  #vu;
+  #head;
+  #headers = null;
+  #cookieLines;
+  #cookies = null;
+  #request;
+
+  /** r: { status, head, body, url, timings, error, cookies (Set-Cookie values), request() }. */
   constructor(vu, r) {
-    this.vu = vu;
+    this.#vu = vu;
+    this.#head = r.head;
+    this.#cookieLines = r.cookies;
+    this.#request = r.request;
     this.status = r.status;
     this.status_text = r.status ? `${r.status}` : '';
     this.body = r.body;
-    this.headers = r.headers;
     this.url = r.url;
     this.timings = r.timings;
     this.error = r.error || '';
     this.error_code = r.error ? codeOf(r.error) : 0;
-    this.request = r.request;
     this.proto = r.status ? 'HTTP/1.1' : '';
-    this.cookies = {};
-    for (const line of r.cookies) {
-      const parts = line.split(';').map((p) => p.trim());
-      const eq = parts[0].indexOf('=');
-      if (eq <= 0) continue;
-      const c = { name: parts[0].slice(0, eq), value: parts[0].slice(eq + 1), domain: '', path: '', http_only: false, secure: false, max_age: 0, expires: 0 };
-      for (const a of parts.slice(1)) {
-        const [k, v = ''] = a.split('=');
-        const key = k.toLowerCase();
-        if (key === 'domain') c.domain = v;
-        else if (key === 'path') c.path = v;
-        else if (key === 'httponly') c.http_only = true;
-        else if (key === 'secure') c.secure = true;
-        else if (key === 'max-age') c.max_age = Number(v);
-        else if (key === 'expires') c.expires = Date.parse(v) || 0;
-      }
-      (this.cookies[c.name] = this.cookies[c.name] || []).push(c);
-    }
-    Object.defineProperty(this, 'vu', { enumerable: false });
+  }
+
+  get headers() {
+    if (this.#headers === null) this.#headers = this.#head ? canonicalHeaders(this.#head) : {};
+    return this.#headers;
+  }
+  set headers(value) {
+    this.#headers = value;
+  }
+  get cookies() {
+    if (this.#cookies === null) this.#cookies = responseCookies(this.#cookieLines);
+    return this.#cookies;
+  }
+  set cookies(value) {
+    this.#cookies = value;
+  }
+  get request() {
+    if (typeof this.#request === 'function') this.#request = this.#request();
+    return this.#request;
+  }
+  set request(value) {
+    this.#request = value;
+  }
+
+  toJSON() {
+    const { status, status_text, body, url, timings, error, error_code, proto } = this;
+    return { status, status_text, body, headers: this.headers, url, timings, error, error_code, request: this.request, proto, cookies: this.cookies };
   }
 
   /** The body parsed as JSON; with a selector ('a.b.0', 'items.#'), that value, or undefined. */
@@ -91,7 +142,7 @@ export class Response {
   clickLink({ selector = 'a[href]', params } = {}) {
     const href = this.html(selector).attr('href');
     if (href === undefined) throw new Error(`clickLink: no link matches '${selector}'`);
-    return this.vu.module('k6/http').request('GET', new URL(href, this.url).href, null, params);
+    return this.#vu.module('k6/http').request('GET', new URL(href, this.url).href, null, params);
   }
 
   /** Submits the form `formSelector` finds with its fields, `fields` over them. */
@@ -106,7 +157,7 @@ export class Response {
     }
     const method = String(form.attr('method', 'GET')).toUpperCase();
     const action = new URL(form.attr('action', this.url), this.url);
-    const http = this.vu.module('k6/http');
+    const http = this.#vu.module('k6/http');
     if (method === 'GET') {
       for (const [k, v] of Object.entries(values)) action.searchParams.set(k, v);
       return http.request('GET', action.href, null, params);

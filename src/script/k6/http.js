@@ -5,7 +5,7 @@
 import { encodeRequest } from '../../http1/request.js';
 import { joinChunks } from '../../http1/parser.js';
 import { CookieJar } from './cookies.js';
-import { Response, canonicalHeaders } from './http-response.js';
+import { Response } from './http-response.js';
 
 const encoder = new TextEncoder();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -139,15 +139,9 @@ async function send(vu, method, urlArg, body, params = {}) {
     nameTag = urlArg.name;
     urlArg = urlArg.url;
   }
-  let url;
-  try {
-    url = new URL(String(urlArg));
-  } catch {
-    throw new Error(`invalid URL '${urlArg}'`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported URL scheme '${url.protocol}' in '${urlArg}' (http: or https:)`);
+  let url = parsedURL(String(urlArg));
   const headers = {};
-  for (const [k, v] of Object.entries(params.headers || {})) headers[k] = String(v);
+  if (params.headers) for (const k in params.headers) headers[k] = String(params.headers[k]);
   let bytes = bodyOf(body, headers);
   const jar = params.jar || vu.jar;
   const maxRedirects = params.redirects ?? vu.options.maxRedirects ?? 10;
@@ -163,8 +157,8 @@ async function send(vu, method, urlArg, body, params = {}) {
   for (;;) {
     const o = { jar, timeout, responseType, params, nameTag, userTags, expected };
     const response = auth === 'digest' && (url.username || url.password) ? await withDigest(vu, method, url, headers, bytes, o) : await once(vu, method, url, headers, bytes, o);
-    const location = response.headers.Location;
-    if (!REDIRECTS.has(response.status) || location === undefined || redirectsLeft <= 0 || response.error) {
+    const location = REDIRECTS.has(response.status) ? response.headers.Location : undefined;
+    if (location === undefined || redirectsLeft <= 0 || response.error) {
       // As k6: said only when neither the request nor the options set a limit, and counted as
       // Go counts it (the redirect it did not follow too).
       if (REDIRECTS.has(response.status) && location !== undefined && redirectsLeft <= 0 && params.redirects === undefined && vu.options.maxRedirects === undefined) {
@@ -184,7 +178,35 @@ async function send(vu, method, urlArg, body, params = {}) {
   }
 }
 
+// A script asks for the same few URLs again and again: each string is parsed once (a URL is
+// never changed here; a redirect's target is a new one).
+const URLS = new Map();
+function parsedURL(text) {
+  let url = URLS.get(text);
+  if (url !== undefined) return url;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`invalid URL '${text}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported URL scheme '${url.protocol}' in '${text}' (http: or https:)`);
+  if (URLS.size >= 10000) URLS.clear();
+  URLS.set(text, url);
+  return url;
+}
+
+// The bytes of a request without a body, headers of the script's, cookies or credentials: the
+// same for every VU and every time (Host and User-Agent come from the URL and the options).
+const PLAIN = new Map();
+
 async function once(vu, method, url, userHeaders, body, o) {
+  const sentCookies = o.jar.cookieHeader(url, o.params.cookies);
+  let plainKey = null;
+  let bytes;
+  if (body === null && sentCookies === '' && !url.username && !url.password && isEmpty(userHeaders)) {
+    plainKey = `${method} ${url.href}`;
+    bytes = PLAIN.get(plainKey);
+  }
   const headers = {};
   headers.Host = url.host;
   headers['User-Agent'] = vu.options.userAgent || `loadtest/${vu.shared.version} (k6 script)`;
@@ -195,21 +217,26 @@ async function once(vu, method, url, userHeaders, body, o) {
     for (const d of Object.keys(headers)) if (d.toLowerCase() === k.toLowerCase()) delete headers[d];
     headers[k] = userHeaders[k];
   }
-  const sentCookies = o.jar.cookieHeader(url, o.params.cookies);
   if (sentCookies) headers.Cookie = sentCookies;
   // Lower-cased for the wire as the rest of loadtest writes them; HTTP field names are
   // case-insensitive (RFC 9110 5.1).
-  const wire = {};
-  for (const k in headers) wire[k.toLowerCase()] = headers[k];
   const path = url.pathname + url.search;
-  const bytes = encodeRequest({ method, path, headers: wire, body });
-  const client = await vu.clientFor(url);
+  if (bytes === undefined) {
+    const wire = {};
+    for (const k in headers) wire[k.toLowerCase()] = headers[k];
+    bytes = encodeRequest({ method, path, headers: wire, body });
+    if (plainKey !== null) {
+      if (PLAIN.size >= 10000) PLAIN.clear();
+      PLAIN.set(plainKey, bytes);
+    }
+  }
+  let client = vu.clientFor(url);
+  if (client instanceof Promise) client = await client;
   vu.shared.state.begun++;
   const blockedStart = performance.now();
   const r = await client.send({ bytes, isHead: method === 'HEAD', method, path, timeout: o.timeout, binary: o.responseType === 'binary', discard: o.responseType === 'none' });
   vu.assertNotInterrupted();
-  const responseHeaders = r.head ? canonicalHeaders(r.head) : {};
-  const setCookies = r.head ? setCookieLines(r.head) : [];
+  const setCookies = r.head ? setCookieLines(r.head) : NONE;
   for (const line of setCookies) o.jar.setFromHeader(url, line);
   const t = r.timings;
   const timings = {
@@ -223,31 +250,38 @@ async function once(vu, method, url, userHeaders, body, o) {
   };
   const expected = o.expected === null ? null : (o.expected || defaultExpected)(r.status);
   const shown = cleanURL(url);
-  const tags = {
-    ...vu.tags(),
-    ...o.userTags,
-    name: o.userTags.name ?? o.nameTag ?? shown,
-    method,
-    status: String(r.status),
-    url: shown,
-    proto: 'HTTP/1.1',
-  };
+  const tags = vu.tags(); // a new object: the request's own tags go on it
+  for (const k in o.userTags) tags[k] = o.userTags[k];
+  tags.name = o.userTags.name ?? o.nameTag ?? shown;
+  tags.method = method;
+  tags.status = String(r.status);
+  tags.url = shown;
+  tags.proto = 'HTTP/1.1';
   if (expected !== null) tags.expected_response = String(expected);
   if (r.error) tags.error = r.error;
   vu.emitRequest(timings, r.status, expected, bytes.length, r.bytesIn, tags, r.error);
+  const jar = o.jar;
   return new Response(vu, {
     status: r.status,
-    headers: responseHeaders,
+    head: r.head,
     body: o.responseType === 'none' ? null : r.body,
     url: url.href,
     timings,
     error: r.error,
-    request: { method, url: url.href, headers: headers, body: body ? new TextDecoder().decode(body) : '', cookies: o.jar.cookiesForURL(url.href) },
+    // res.request, made if the script reads it (the jar as it was when the response came).
+    request: () => ({ method, url: url.href, headers, body: body ? new TextDecoder().decode(body) : '', cookies: jar.cookiesForURL(url.href) }),
     cookies: setCookies,
   });
 }
 
+const NONE = [];
+const isEmpty = (o) => {
+  for (const _ in o) return false;
+  return true;
+};
+
 function setCookieLines(head) {
+  if (!/set-cookie/i.test(head)) return NONE;
   const out = [];
   for (const line of head.split(/\r?\n/)) if (/^set-cookie:/i.test(line)) out.push(line.slice(line.indexOf(':') + 1).trim());
   return out;
