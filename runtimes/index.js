@@ -5,6 +5,7 @@ import { lookup } from 'node:dns/promises';
 import { readFile, writeFile } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
+import v8 from 'node:v8';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnNode, spawnBun, spawnDeno, lineSplitter } from './processes/spawn.js';
 import { nodeChildFlags, denoChildFlags } from './processes/young-generation.js';
@@ -163,6 +164,16 @@ export function openFiles() {
   } catch {
     return null;
   }
+}
+
+/**
+ * Asks the engine to favour a small heap over speed, for a scripted run of many VUs: on node,
+ * V8's --optimize-for-size, which its heap reads as it goes (5000 VUs looping http.get and
+ * sleep(1): a peak of 159 MB instead of 266). Elsewhere nothing: Deno takes V8 flags on its
+ * command line only (runtimes/processes/deno-restart.js), and Bun's engine has no such switch.
+ */
+export function preferSmallHeap() {
+  if (runtime.name === 'node') v8.setFlagsFromString('--optimize-for-size');
 }
 
 /** The cores this process may use. */

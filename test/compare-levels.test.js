@@ -87,7 +87,9 @@ test('compare --rps 20,60,150 of 2 servers × 2 rounds: every cell, the knees, t
     const server = (limit) => [exe, ...prefix, String(port), String(limit)].map((w) => `'${w}'`).join(' ');
     const out = (name) => join(dir, name);
     const args = ['compare', '--server', server(40), '--name', 'slow', '--server', server(100000), '--name', 'fast', '--url', url];
-    args.push('--rps', '20,60,150', '--slo', 'p99<200ms', '--rounds', '2', '-t', '0.5', '--warmup', '0');
+    // A warm-up before each run: a server just started on a loaded machine has been seen to
+    // answer nothing in a cold half second (the client then exits 1, no response).
+    args.push('--rps', '20,60,150', '--slo', 'p99<200ms', '--rounds', '2', '-t', '0.5', '--warmup', '0.5');
     args.push('--json', out('c.json'), '--csv', out('c.csv'), '--md', out('c.md'), '--html', out('c.html'));
     const { code, stdout, stderr } = await spawnScript(CLI, args, { timeoutMs: 120000 });
     assert.equal(code, 0, stderr);

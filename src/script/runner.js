@@ -27,6 +27,9 @@ const EXECUTORS = {
   'ramping-arrival-rate': arrivalRate,
 };
 
+// From how many VUs a run asks the engine for a small heap (facilities.preferSmallHeap).
+const MANY_VUS = 1000;
+
 // k6's exit codes (errext/exitcodes).
 export const EXIT = { thresholds: 99, invalidConfig: 104, scriptException: 107, scriptAborted: 108 };
 
@@ -123,6 +126,9 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
   let scenarios;
   try {
     scenarios = scenariosOf(options, (m) => state.warn(m));
+    // Many VUs: memory, not speed, is what runs out first (every VU holds its module state,
+    // its connections and its iteration's objects while it sleeps).
+    if (scenarios.reduce((a, s) => a + s.maxVUs, 0) >= MANY_VUS && facilities.preferSmallHeap) facilities.preferSmallHeap();
     if (segment !== null) scenarios = scenarios.map((s) => segmentOf(s, segment.index, segment.count));
   } catch (err) {
     throw new ScriptRunError(err.message, EXIT.invalidConfig);
