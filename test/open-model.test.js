@@ -89,7 +89,12 @@ test('on 2 cores the children share one schedule: the rate and the indexes add u
     assert.deepEqual(result.childErrors, []);
     assert.ok(Math.abs(server.requests - 400) <= 4, `server read ${server.requests}`);
     const indexes = server.paths.map((p) => Number(p.split('/')[2])).sort((a, b) => a - b);
-    assert.deepEqual(indexes, [...Array(indexes.length).keys()], 'indexes 0..n-1, each once');
+    // Each of the schedule's 400 once at most; at the stop one child may be a request or two
+    // behind the other (even and odd indexes), so only the last few may be missing.
+    assert.equal(new Set(indexes).size, indexes.length, 'no index twice');
+    assert.ok(indexes.every((i) => Number.isInteger(i) && i >= 0 && i < 400), `indexes ${indexes.slice(-5)}`);
+    const missing = [...Array(400).keys()].filter((i) => !indexes.includes(i));
+    assert.ok(missing.every((i) => i >= 390), `missing ${missing}`);
   } finally {
     await server.close();
   }
