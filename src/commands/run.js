@@ -336,6 +336,11 @@ export async function openOutputs(outs, { append = false, shared = false } = {})
   }
   let writing = Promise.resolve();
   const encoder = new TextEncoder();
+  let lastNow = 0;
+  let lastTime = '';
+  let lastTags = null;
+  let lastTagsJson = null;
+  let lastCsvTags = null;
   const flush = (s) => {
     const bytes = encoder.encode(s.buffer);
     s.buffer = '';
@@ -344,17 +349,34 @@ export async function openOutputs(outs, { append = false, shared = false } = {})
   return {
     sample(metric, value, tags) {
       const now = Date.now();
+      // A request's samples share one tags object and mostly one millisecond: each is
+      // formatted once, not once a sample.
+      if (now !== lastNow) {
+        lastNow = now;
+        lastTime = new Date(now).toISOString();
+      }
+      if (tags !== lastTags) {
+        lastTags = tags;
+        lastTagsJson = null;
+        lastCsvTags = null;
+      }
       for (const s of sinks) {
         if (s.kind === 'json') {
           if (!s.seen.has(metric.name)) {
             s.seen.add(metric.name);
-            s.buffer += JSON.stringify({ type: 'Metric', data: { name: metric.name, type: metric.type, contains: metric.isTime ? 'time' : 'default', thresholds: [], submetrics: null }, metric: metric.name }) + '\n';
+            const contains = metric.isTime ? 'time' : metric.name === 'data_sent' || metric.name === 'data_received' ? 'data' : 'default';
+            s.buffer += JSON.stringify({ type: 'Metric', data: { name: metric.name, type: metric.type, contains, thresholds: [], submetrics: null }, metric: metric.name }) + '\n';
           }
-          s.buffer += JSON.stringify({ type: 'Point', data: { time: new Date(now).toISOString(), value, tags }, metric: metric.name }) + '\n';
+          if (lastTagsJson === null) lastTagsJson = JSON.stringify(tags);
+          // k6's order of keys; a metric's name has no character JSON escapes (metrics.js NAME).
+          s.buffer += `{"metric":"${metric.name}","type":"Point","data":{"time":"${lastTime}","value":${Number.isFinite(value) ? value : 'null'},"tags":${lastTagsJson}}}\n`;
         } else {
-          let extra = '';
-          for (const k in tags) if (!CSV_TAGS.includes(k) && tags[k] !== '') extra += `${extra ? '&' : ''}${k}=${tags[k]}`;
-          s.buffer += `${csvField(metric.name)},${Math.floor(now / 1000)},${value.toFixed(6)},${CSV_TAGS.map((k) => csvField(tags[k])).join(',')},${csvField(extra)},\n`;
+          if (lastCsvTags === null) {
+            let extra = '';
+            for (const k in tags) if (!CSV_TAGS.includes(k) && tags[k] !== '') extra += `${extra ? '&' : ''}${k}=${tags[k]}`;
+            lastCsvTags = `${CSV_TAGS.map((k) => csvField(tags[k])).join(',')},${csvField(extra)}`;
+          }
+          s.buffer += `${csvField(metric.name)},${Math.floor(now / 1000)},${value.toFixed(6)},${lastCsvTags},\n`;
         }
         if (s.buffer.length > 256 * 1024) flush(s);
       }
