@@ -5,6 +5,8 @@
 #   rate:   bench/scripts/rate.js, 10 VUs looping http.get for 5 s: req/s, CPU µs per request, RSS
 #   memory: bench/scripts/memory.js, 5000 VUs doing http.get + check + sleep(1) for 15 s: peak
 #           RSS (the client is one process) and requests made
+#   arrival: bench/scripts/arrival.js, constant-arrival-rate at RATE (5000/s) for 10 s on 100
+#           preallocated VUs (400 at most): the rate reached, p99 and dropped iterations
 #   sh bench/scripts.sh [ROUNDS] [K6]      e.g. sh bench/scripts.sh 3 /tmp/k6bin/k6
 set -eu
 cd "$(dirname "$0")/.."
@@ -48,6 +50,17 @@ for r in $(seq "$ROUNDS"); do
   for t in $TOOLS; do one "$t" bench/scripts/rate.js >> "$TMP/rate.$t"; done
 done
 for t in $TOOLS; do one "$t" bench/scripts/memory.js >> "$TMP/memory.$t"; done
+# The arrival rate: "iterations rate p99_ms dropped" from the summary (p(99) in ms or µs).
+arrival() {
+  tool=$1
+  taskset -c 1 $(cmd "$tool") -e URL="$URL" -e RATE="${RATE:-5000}" bench/scripts/arrival.js > "$TMP/out" 2>"$TMP/err" || { echo "$tool failed:"; cat "$TMP/err"; exit 1; }
+  iters=$(grep -o 'iterations\.*: [0-9]*' "$TMP/out" | grep -o '[0-9]*$')
+  dropped=$(grep -o 'dropped_iterations\.*: [0-9]*' "$TMP/out" | grep -o '[0-9]*$' || true)
+  p99=$(grep 'http_req_duration\.' "$TMP/out" | grep -o 'p(99)=[0-9.]*[µm]*s' | sed 's/p(99)=//')
+  case $p99 in *µs) p99=$(echo "${p99%µs} / 1000" | bc -l) ;; *ms) p99=${p99%ms} ;; *s) p99=$(echo "${p99%s} * 1000" | bc -l) ;; esac
+  echo "$iters $(echo "$iters / 10" | bc -l) $p99 ${dropped:-0}"
+}
+for t in $TOOLS; do arrival "$t" >> "$TMP/arrival.$t"; done
 k6rate=$(awk '{ print $1 / 5 }' "$TMP/rate.k6" | median)
 k6rss=$(awk '{ print $4 }' "$TMP/memory.k6" | median)
 echo "rate: 10 VUs looping http.get for 5 s, $ROUNDS rounds interleaved, medians (nginx on core 0, the client on core 1)"
@@ -64,4 +77,11 @@ printf '%-6s %10s %8s %10s\n' tool 'RSS MB' 'x k6' requests
 for t in $TOOLS; do
   read -r reqs wall cpu rss < "$TMP/memory.$t"
   printf '%-6s %10.0f %8.2f %10s\n' "$t" "$(echo "$rss / 1024" | bc -l)" "$(echo "$rss / $k6rss" | bc -l)" "$reqs"
+done
+echo
+echo "arrival: constant-arrival-rate ${RATE:-5000}/s for 10 s, 100 preallocated VUs (400 at most): rate reached, p99, dropped"
+printf '%-6s %10s %10s %10s\n' tool 'iter/s' 'p99 ms' dropped
+for t in $TOOLS; do
+  read -r iters rate p99 dropped < "$TMP/arrival.$t"
+  printf '%-6s %10.0f %10.2f %10s\n' "$t" "$rate" "$p99" "$dropped"
 done

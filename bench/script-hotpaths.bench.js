@@ -1,0 +1,36 @@
+// Hot paths of a scripted request (loadtest run), one operation each: the request's tags, its
+// metric samples, the Response. Runs unchanged on the three runtimes:
+//   node bench/script-hotpaths.bench.js
+//   bun bench/script-hotpaths.bench.js
+//   deno run -A bench/script-hotpaths.bench.js
+// Samples are aggregated as they come (a Trend is a histogram): nothing is kept per request, so
+// state.request() allocates nothing but what its callers hand it.
+
+import { bench, do_not_optimize, group, run } from 'mitata';
+import { Registry } from '../src/script/metrics.js';
+import { RunState } from '../src/script/run-state.js';
+import { Response } from '../src/script/k6/http-response.js';
+import { VU } from '../src/script/vu.js';
+
+const registry = new Registry();
+const state = new RunState(registry);
+const shared = { registry, state, options: {}, env: {}, globalTags: {}, open: () => '', facilities: {}, segment: null };
+const vu = new VU(shared, 1);
+vu.scenario = { name: 'default', tags: {} };
+
+const HEAD = 'HTTP/1.1 200 OK\r\nServer: nginx\r\nDate: Tue, 14 Jan 2025 10:00:00 GMT\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: keep-alive';
+const timings = { blocked: 0.01, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0.12, receiving: 0, duration: 0.12 };
+const tags = { ...vu.tags(), name: 'http://127.0.0.1:8089/', method: 'GET', status: '200', url: 'http://127.0.0.1:8089/', proto: 'HTTP/1.1', expected_response: 'true' };
+const response = () => new Response(vu, { status: 200, head: HEAD, body: 'OK', url: 'http://127.0.0.1:8089/', timings, error: null, request: () => ({}), cookies: [] });
+
+group('a scripted request', () => {
+  bench("vu.tags(): the request's tags object", () => do_not_optimize(vu.tags()));
+  bench("state.request(): its 11 samples (http_reqs, http_req_*, data_*)", () => state.request(timings, 200, true, 80, 160, tags, null));
+  bench('new Response, status and body read', () => {
+    const r = response();
+    return do_not_optimize(r.status + r.body.length);
+  });
+  bench("new Response, headers read (Go's canonical names)", () => do_not_optimize(response().headers['Content-Type']));
+});
+
+await run();
