@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import v8 from 'node:v8';
+import { createHash } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnNode, spawnBun, spawnDeno, lineSplitter } from './processes/spawn.js';
 import { nodeChildFlags, denoChildFlags } from './processes/young-generation.js';
@@ -175,6 +176,9 @@ export function openFiles() {
 export function preferSmallHeap() {
   if (runtime.name === 'node') v8.setFlagsFromString('--optimize-for-size');
 }
+
+/** The MD5 of a text, in hex (k6's ids of groups and checks). */
+export const md5Hex = (text) => createHash('md5').update(text).digest('hex');
 
 /** The cores this process may use. */
 export const availableCores = () => (os.availableParallelism ? os.availableParallelism() : os.cpus().length);

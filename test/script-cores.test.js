@@ -149,3 +149,51 @@ export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
     },
   );
 });
+
+test('--shard I/N on three processes then loadtest merge: the shards\' iterations add up exactly, one summary, the thresholds of the whole', async () => {
+  await withScript(
+    `import http from 'k6/http';
+import { check } from 'k6';
+import exec from 'k6/execution';
+import { Counter } from 'k6/metrics';
+const hits = new Counter('hits');
+export const options = {
+  scenarios: { shared: { executor: 'shared-iterations', vus: 4, iterations: 50 } },
+  thresholds: { hits: ['count==50'], checks: ['rate>=0.9'], 'http_reqs{status:500}': ['count<5'] },
+};
+export default function () {
+  const r = http.get(\`\${__ENV.BASE}/\${exec.scenario.iterationInTest % 10 === 0 ? 'status/500' : 'ok'}?vu=\${__VU}&it=\${exec.scenario.iterationInTest}\`);
+  check(r, { 'is 200': (r) => r.status === 200 });
+  hits.add(1);
+}`,
+    async ({ server, dir, path }) => {
+      const base = server.url.replace(/\/$/, '');
+      const startAt = Date.now() + 3000;
+      const shard = (i) => spawnScript(CLI, ['run', '-q', '--shard', `${i}/3`, '--start-at', String(startAt), '--result', join(dir, `s${i}.json`), '-e', `BASE=${base}`, path], { timeoutMs: 60000 });
+      const runs = await Promise.all([shard(1), shard(2), shard(3)]);
+      // A shard's own thresholds are on its share: hits==50 fails in each.
+      runs.forEach((r) => assert.equal(r.code, 99, r.stderr));
+      assert.equal(server.requests, 50);
+      const its = server.paths.map((p) => Number(query(p).it)).sort((a, b) => a - b);
+      assert.deepEqual(its, Array.from({ length: 50 }, (_, i) => i), 'iterationInTest 0 to 49 over the shards');
+      assert.equal(new Set(server.paths.map((p) => query(p).vu)).size, 4, 'the 4 VUs, ids unique over the shards');
+      const files = [1, 2, 3].map((i) => join(dir, `s${i}.json`));
+      const merged = await spawnScript(CLI, ['merge', ...files, '--summary-export', join(dir, 'all.json')]);
+      assert.equal(merged.code, 99, merged.stderr);
+      assert.match(merged.stdout, /http_reqs\.+: 50 /);
+      assert.match(merged.stdout, /✓ hits\.+: 50 /);
+      assert.match(merged.stdout, /✓ checks\.+: 90\.00% +✓ 45 +✗ 5/);
+      assert.match(merged.stdout, /✗ \{ status:500 \}\.+: 5 /);
+      assert.match(merged.stderr, /thresholds on metrics 'http_reqs\{status:500\}' have been crossed/);
+      const exported = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8'));
+      assert.equal(exported.metrics.iterations.count, 50);
+      assert.equal(exported.root_group.checks['is 200'].passes, 45);
+      // Two shards of three: said, and merged as they are; a shard twice, or a load run's result among them, refused.
+      const two = await spawnScript(CLI, ['merge', files[0], files[1]]);
+      assert.match(two.stderr, /shards 3\/3 missing/);
+      const twice = await spawnScript(CLI, ['merge', files[0], files[0]]);
+      assert.equal(twice.code, 2);
+      assert.match(twice.stderr, /^loadtest merge: shard 1\/3 twice/);
+    },
+  );
+});

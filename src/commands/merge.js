@@ -1,13 +1,19 @@
 // `loadtest merge a.json b.json ... [--json] [--json-file F] [--hdr-log F] [--html F]`: one report from the
-// results of several processes or machines (each written with --json or --json-file).
+// results of several processes or machines (each written with --json or --json-file); or, from
+// the shards of a scripted run (each written by loadtest run --shard I/N --result F), k6's
+// summary of the whole run, its thresholds and exit code.
 
 import mri from 'mri';
 import { mergeResults } from '../results/merge.js';
 import { writeOutputs } from './output.js';
 import { parseThreshold, checkThresholds, failedThresholds } from '../results/thresholds.js';
-import { readFile, exit, wantsColor } from '../../runtimes/index.js';
+import { readFile, writeFile, writeText, exit, wantsColor, md5Hex } from '../../runtimes/index.js';
+import { isShardResult, mergeShards } from '../script/shards.js';
+import { summaryText } from '../script/summary.js';
+import { legacyExport } from './run.js';
+import { EXIT } from '../script/runner.js';
 
-const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--html F] [--threshold T ...]';
+const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--html F] [--threshold T ...]\n       loadtest merge SHARD.json ... [--summary-export F]   (the --result files of loadtest run --shard)';
 
 function fail(message, code) {
   console.error(`loadtest merge: ${message}`);
@@ -18,8 +24,8 @@ export async function mergeCommand(argv) {
   let unknown = null;
   const args = mri(argv, {
     boolean: ['json', 'help'],
-    string: ['json-file', 'hdr-log', 'html', 'threshold'],
-    alias: { help: 'h', json: [], 'json-file': [], 'hdr-log': [], html: [], threshold: [] },
+    string: ['json-file', 'hdr-log', 'html', 'threshold', 'summary-export'],
+    alias: { help: 'h', json: [], 'json-file': [], 'hdr-log': [], html: [], threshold: [], 'summary-export': [] },
     unknown: (flag) => (unknown = unknown || flag),
   });
   if (args.help) {
@@ -54,6 +60,12 @@ export async function mergeCommand(argv) {
       return fail(`'${file}' is not JSON (${err.message})`, 2);
     }
   }
+  const shards = docs.filter(isShardResult).length;
+  if (shards > 0) {
+    if (shards < docs.length) return fail(`${files[docs.findIndex((d) => !isShardResult(d))]} is a load run's result, the others a script's shards: merge one kind at a time`, 2);
+    return mergeScript(docs, files, args);
+  }
+  if (args['summary-export'] !== undefined) return fail('--summary-export is for the shards of a scripted run (loadtest run --shard I/N --result F)', 2);
   let result;
   try {
     result = mergeResults(docs, files);
@@ -72,5 +84,27 @@ export async function mergeCommand(argv) {
   }
   const failed = failedThresholds(result.thresholds);
   if (failed) return fail(failed, 3);
+  exit(0);
+}
+
+// The shards of a scripted run: k6's summary of the whole, and k6's exit code for its thresholds.
+async function mergeScript(docs, files, args) {
+  for (const flag of ['json', 'json-file', 'hdr-log', 'html', 'threshold']) {
+    if (args[flag] !== undefined && args[flag] !== false) return fail(`--${flag} is for load runs' results; a script's thresholds are its options'`, 2);
+  }
+  let merged;
+  try {
+    merged = mergeShards(docs, files, md5Hex);
+  } catch (err) {
+    return fail(err.message, 2);
+  }
+  if (merged.missing.length) console.error(`loadtest merge: warning: shards ${merged.missing.join(', ')} missing: the figures are those of ${docs.length} of ${docs.length + merged.missing.length}`);
+  writeText('stdout', summaryText(merged.data, { color: wantsColor() }));
+  if (args['summary-export']) await writeFile(args['summary-export'], JSON.stringify(legacyExport(merged.data), null, 2) + '\n');
+  const failed = merged.thresholds.filter((t) => !t.ok);
+  if (failed.length) {
+    console.error(`loadtest merge: thresholds on metrics '${[...new Set(failed.map((t) => t.key))].join("', '")}' have been crossed`);
+    return exit(EXIT.thresholds);
+  }
   exit(0);
 }

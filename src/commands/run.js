@@ -17,6 +17,8 @@ import { pageHead } from '../results/html-report.js';
 import { escapeHtml } from '../results/svg-chart.js';
 import { VERSION } from '../version.js';
 import { remoteRun } from '../script/cores.js';
+import { shardResult } from '../script/shards.js';
+import { parseShard } from '../run/options.js';
 
 const WORKER = pathOf(new URL('../script/worker.js', import.meta.url));
 
@@ -40,9 +42,12 @@ Runs a k6 script (an ES module with export default function and export const opt
       --metrics-linger S         keep --metrics and --dashboard up S seconds after the run (ours)
       --dashboard [PORT]         a live page of the run at http://127.0.0.1:PORT/ (ours)
       --cores N                  the VUs, iterations and rates shared by N processes (ours)
+      --shard I/N                this machine's share of a run over N (ours; with --start-at)
+      --start-at MS              start at this wall-clock time, epoch ms (ours)
+      --result F                 this shard's figures, for loadtest merge (ours)
 Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 108 aborted.`;
 
-const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'metrics', 'metrics-linger', 'dashboard', 'cores'];
+const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result'];
 // mri reads --no-thresholds as thresholds: false.
 const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help'];
 const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help' };
@@ -91,6 +96,19 @@ function flagsOf(argv) {
   flags.vus = whole('vus');
   const cores = whole('cores') ?? 1;
   if (cores < 1) throw new UsageError('--cores must be at least 1');
+  let shard = null;
+  if (args.shard !== undefined) {
+    try {
+      shard = parseShard(last(args.shard));
+    } catch (err) {
+      throw new UsageError(`--${err.message}`);
+    }
+    if (cores > 1) throw new UsageError('--shard with --cores: not yet for scripts (run one shard a process)');
+  }
+  const startAt = whole('start-at') ?? 0;
+  if (startAt && startAt - Date.now() > 86400000) throw new UsageError(`--start-at ${startAt} is more than a day from now (epoch milliseconds)`);
+  const result = last(args.result);
+  if (result !== undefined && shard === null) throw new UsageError('--result is a shard\'s figures for loadtest merge: give --shard I/N');
   flags.iterations = whole('iterations');
   const d = last(args.duration);
   if (d !== undefined) {
@@ -139,6 +157,9 @@ function flagsOf(argv) {
     metricsLinger: linger === undefined ? 0 : Number(linger),
     dashboard,
     cores,
+    shard,
+    startAt,
+    result: result === undefined ? null : String(result),
     script: String(args._[0]),
     flags,
     quiet: Boolean(args.quiet),
@@ -232,6 +253,8 @@ export async function runCommand(argv) {
       flags: cli.flags,
       facilities,
       remote,
+      segment: cli.shard === null ? null : { index: cli.shard.index - 1, count: cli.shard.count },
+      startAt: cli.startAt,
       hooks: {
         onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`),
         onSample: out && out.sample,
@@ -263,6 +286,15 @@ export async function runCommand(argv) {
   // Each distinct message once (as it came), then how often each came.
   for (const [message, n] of result.messages) if (n > 1) writeText('stderr', `loadtest run: ${n} times: ${message}\n`);
   await writeOutputs(cli, result);
+  if (cli.result !== null) {
+    const doc = shardResult(result, { shard: `${cli.shard.index}/${cli.shard.count}`, startAt: cli.startAt, version: VERSION });
+    try {
+      await writeFile(cli.result, JSON.stringify(doc) + '\n');
+    } catch (err) {
+      writeText('stderr', `loadtest run: --result ${cli.result}: ${err.code || err.message}\n`);
+      return exit(2);
+    }
+  }
   if (board !== null) board.finish(dashboardEnd(cli.script, result));
   if (metricsServer !== null || board !== null) {
     if (cli.metricsLinger > 0) await new Promise((resolve) => setTimeout(resolve, cli.metricsLinger * 1000));
@@ -415,7 +447,7 @@ async function writeOutputs(cli, result) {
 }
 
 // --summary-export: k6's legacy shape, each metric's values flat, thresholds by source.
-function legacyExport(data) {
+export function legacyExport(data) {
   const metrics = {};
   for (const [name, m] of Object.entries(data.metrics)) {
     const v = { ...m.values };

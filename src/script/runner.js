@@ -83,7 +83,11 @@ export function withFlags(options, flags) {
  * it runs no setup() or teardown(). The parent runs with `remote`: no VU of its own, the
  * scenarios run by `remote.run()`, whose children's figures it merges into its registry.
  */
-export async function runScript(factory, { flags = {}, facilities, hooks = {}, segment = null, remote = null }) {
+export async function runScript(factory, { flags = {}, facilities, hooks = {}, segment = null, remote = null, startAt = 0 }) {
+  // A --cores child: its setup() data and start come from the parent. A shard (--shard I/N, on
+  // its own machine) has a segment too, but runs setup() and teardown() itself, as a k6
+  // instance given an execution segment does, and starts at startAt (wall-clock ms).
+  const child = segment !== null && typeof hooks.ready === 'function';
   const registry = new Registry();
   const state = new RunState(registry);
   if (hooks.onMessage) state.onMessage = hooks.onMessage;
@@ -164,7 +168,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
 
   let data;
   let dataJson;
-  if (segment !== null) {
+  if (child) {
     // A child: the parent's setup() data, and the moment every child starts at.
     const go = await hooks.ready();
     dataJson = go.dataJson;
@@ -178,7 +182,8 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
       throw new ScriptRunError(`setup() failed: ${messageOf(err)}`, EXIT.scriptException);
     }
   }
-  if (segment === null) dataJson = data === undefined ? undefined : JSON.stringify(data);
+  if (!child) dataJson = data === undefined ? undefined : JSON.stringify(data);
+  if (startAt > Date.now()) await sleep(startAt - Date.now());
 
   shared.startedAt = performance.now();
   let finished = false;
@@ -342,7 +347,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
   const elapsedMs = performance.now() - shared.startedAt;
   finished = true;
 
-  if (segment === null && typeof exports0.teardown === 'function') {
+  if (!child && typeof exports0.teardown === 'function') {
     try {
       await inGroup(first, 'teardown', () => exports0.teardown(data === undefined ? undefined : JSON.parse(dataJson)));
     } catch (err) {
