@@ -2,7 +2,7 @@
 // few runtime facilities the entry points need (name lookups, files, child processes, stdio).
 
 import { lookup } from 'node:dns/promises';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile, rm } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import v8 from 'node:v8';
@@ -176,6 +176,13 @@ export function openFiles() {
 export function preferSmallHeap() {
   if (runtime.name === 'node') v8.setFlagsFromString('--optimize-for-size');
 }
+
+let temps = 0;
+/** A new file name in the system's temporary folder, `loadtest-PREFIX-PID-N.json`. */
+export const tempPath = (prefix) => `${os.tmpdir()}/loadtest-${prefix}-${proc.pid}-${++temps}.json`;
+
+/** Removes a file; one already gone is no error. */
+export const removeFile = (path) => rm(path, { force: true });
 
 /** The MD5 of a text, in hex (k6's ids of groups and checks). */
 export const md5Hex = (text) => createHash('md5').update(text).digest('hex');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { welchTest, twoSidedP, stars, logGamma, median } from '../src/compare/welch.js';
 import { parseCompareArgs, parseCpuList } from '../src/compare/args.js';
 import { summarize, formatTables, compareCsv } from '../src/compare/report.js';
@@ -236,4 +236,41 @@ test('compare --http2: the clients get --http2 and the plan says so, for the bui
   assert.equal(p.http2, true);
   assert.ok(p.loadArgs.includes('--http2') && p.loadArgs.includes('--streams'), p.loadArgs.join(' '));
   assert.equal(plan(['--builtin', 'node,bun']).http2, false);
+});
+
+test('compare --script: the same k6 script against each server, its figures in every cell; load flags and levels beside it refused', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'compare-script-'));
+  try {
+    const script = join(dir, 'load.js');
+    writeFileSync(script, `import http from 'k6/http';
+import { check } from 'k6';
+export const options = { vus: 2, iterations: 40, thresholds: { checks: ['rate==1'] } };
+export default function () { check(http.get(__ENV.URL), { 'is 200': (r) => r.status === 200 }); }
+`);
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/`;
+    const args = ['compare', '--server', serverCommand(port), '--name', 'a', '--server', serverCommand(port), '--name', 'b', '--url', url];
+    args.push('--script', script, '--rounds', '2', '--warmup', '0', '--json', join(dir, 'c.json'));
+    const { code, stdout, stderr } = await spawnScript(CLI, args, { timeoutMs: 60000 });
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /2 rounds, the script .*load\.js, warm-up 0 s/);
+    const doc = JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8'));
+    assert.deepEqual(doc.records.map((r) => `${r.round}${r.candidate}`), ['1a', '1b', '2a', '2b']);
+    for (const r of doc.records) {
+      assert.equal(r.requests, 40, JSON.stringify(r));
+      assert.equal(r.errors, 0);
+      for (const key of ['rps', 'p50', 'p99', 'seconds']) assert.ok(typeof r[key] === 'number' && r[key] > 0, `${key}: ${JSON.stringify(r)}`);
+    }
+    assert.equal(readdirSync(tmpdir()).filter((f) => f.startsWith('loadtest-compare-script-')).length, 0, 'the summary exports are removed');
+    for (const [extra, message] of [
+      [['-c', '5'], /--script: the script sets the load; leave out -c 5/],
+      [['--rps', '10,20'], /--rps and --sweep levels are for a URL/],
+    ]) {
+      const r = await spawnScript(CLI, ['compare', '--builtin', 'node,bun', '--script', script, ...extra]);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, message);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -38,6 +38,8 @@ Run:
       --no-keepalive         do not add -k to the load flags
   load flags                 any of loadtest's -c -k -t -n --rps -m -H --data ... for each
                              client run (default: -t 5 -c 10 -k)
+      --script FILE          a k6 script is the workload instead (loadtest run FILE, the
+                             candidate's URL in __ENV.URL; its options set the load)
 
 Load levels (every candidate at every level, the rounds interleaved within a level):
       --rps LIST             open model at each rate of LIST, e.g. 1000,5000,20000 (one
@@ -64,7 +66,7 @@ const RUNTIMES = Object.keys(SOCKETS);
 
 export class UsageError extends Error {}
 
-const OWN_VALUES = ['server', 'name', 'url', 'builtin', 'client', 'socket', 'baseline', 'rounds', 'warmup', 'server-cpus', 'json', 'csv', 'rps', 'sweep', 'slo', 'html', 'md'];
+const OWN_VALUES = ['server', 'name', 'url', 'builtin', 'client', 'socket', 'baseline', 'rounds', 'warmup', 'server-cpus', 'json', 'csv', 'rps', 'sweep', 'slo', 'html', 'md', 'script'];
 const OWN_BOOLEANS = ['help', 'no-keepalive', 'markdown'];
 // The client's flags that take a value, short and long: their value is not the URL.
 const VALUE_SHORT = new Set(Object.keys(STRINGS));
@@ -216,15 +218,24 @@ export function parseCompareArgs(argv, { cores, here }) {
 
   const levels = levelsOf(own);
   const slo = sloOf(own.slo, levels);
+  // --script: a k6 script is the workload (loadtest run, the candidate's URL in __ENV.URL); its
+  // options set the load, so no load flags and no levels beside it.
+  const script = own.script === undefined ? null : String(own.script);
+  if (script !== null) {
+    if (script === '') throw new UsageError('--script needs a k6 script');
+    if (levels) throw new UsageError('--script: the script sets the load; --rps and --sweep levels are for a URL');
+    if (load.length) throw new UsageError(`--script: the script sets the load; leave out ${load.join(' ')}`);
+    if (own.socket) throw new UsageError('--script with --socket: not yet (loadtest run uses each runtime\'s own adapter)');
+  }
   // Default load: what `loadtest` would do for 5 s over 10 kept-alive connections.
   const given = mri(load, { alias: { ...STRINGS, ...BOOLEANS }, string: Object.keys(STRINGS), boolean: [...Object.keys(BOOLEANS), 'http2'] });
   const loadArgs = [...load];
-  if (given.maxSeconds === undefined && given.maxRequests === undefined) loadArgs.push('-t', '5');
+  if (script === null && given.maxSeconds === undefined && given.maxRequests === undefined) loadArgs.push('-t', '5');
   if (given.concurrency !== undefined && levels && levels.kind === 'concurrency') throw new UsageError('--sweep sets -c at each level: leave out -c');
   if ((given.rps !== undefined || given.requestsPerSecond !== undefined) && levels) throw new UsageError('the levels set the load: leave out --rps and --requestsPerSecond');
-  if (given.concurrency === undefined && !(levels && levels.kind === 'concurrency')) loadArgs.push('-c', '10');
-  if (!given.keepalive && !given.agent && !own['no-keepalive']) loadArgs.push('-k');
-  const maxSeconds = given.maxSeconds === undefined ? (given.maxRequests === undefined ? 5 : null) : Number([].concat(given.maxSeconds).pop());
+  if (script === null && given.concurrency === undefined && !(levels && levels.kind === 'concurrency')) loadArgs.push('-c', '10');
+  if (script === null && !given.keepalive && !given.agent && !own['no-keepalive']) loadArgs.push('-k');
+  const maxSeconds = script !== null ? null : given.maxSeconds === undefined ? (given.maxRequests === undefined ? 5 : null) : Number([].concat(given.maxSeconds).pop());
 
   // The server on --server-cpus (default the last core), the clients on the others; a server we do
   // not start is not pinned, nor are its clients.
@@ -258,6 +269,7 @@ export function parseCompareArgs(argv, { cores, here }) {
     markdown: Boolean(own.markdown),
     levels,
     slo,
+    script,
   };
 }
 

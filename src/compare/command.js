@@ -8,7 +8,7 @@ import { summarize, formatTables, formatLevels, kneesOf, compareCsv } from './re
 import { compareHtml } from './html.js';
 import { compareMarkdown } from './markdown.js';
 import { VERSION } from '../version.js';
-import { exit, onInterrupt, availableCores, machine, runtime, terminal, writeText, writeFile, pathOf } from '../../runtimes/index.js';
+import { exit, onInterrupt, availableCores, machine, runtime, terminal, writeText, writeFile, pathOf, readFile, tempPath, removeFile } from '../../runtimes/index.js';
 import * as processes from '../../runtimes/processes/groups.js';
 
 function fail(message, code) {
@@ -57,7 +57,8 @@ export async function compareCommand(argv) {
 
   const names = plan.candidates.map((c) => c.name);
   const pinned = plan.serverCpus === null ? 'not pinned' : !processes.taskset() ? 'not pinned (no taskset)' : `server on core ${plan.serverCpus}, client on ${plan.clientCpus || 'the same'}`;
-  console.log(`loadtest ${VERSION} compare: ${names.join(', ')}; ${plan.rounds} rounds, ${plan.loadArgs.join(' ')}, warm-up ${plan.warmup} s; ${pinned}`);
+  const workload = plan.script !== null ? `the script ${plan.script}` : plan.loadArgs.join(' ');
+  console.log(`loadtest ${VERSION} compare: ${names.join(', ')}; ${plan.rounds} rounds, ${workload}, warm-up ${plan.warmup} s; ${pinned}`);
   console.log(`runtimes: ${Object.values(runtimes).map((r) => `${r.name} ${r.version} (${r.path})`).join(', ')}`);
 
   const status = statusLine(plan);
@@ -65,6 +66,10 @@ export async function compareCommand(argv) {
     ...processes,
     runtimes,
     cliPath: pathOf(new URL('../cli.js', import.meta.url)),
+    // --script: where a run's summary export goes and is read back from.
+    tempPath,
+    readText: (path) => readFile(path, 'utf8'),
+    removeFile,
     testserverPath: pathOf(new URL('../commands/testserver.js', import.meta.url)),
   };
   const rounds = createRounds(plan, deps, status);
@@ -126,7 +131,7 @@ export async function compareCommand(argv) {
   try {
     if (plan.jsonFile) await save(plan.jsonFile, JSON.stringify(doc, null, 2) + '\n', '--json');
     // compare.R compares rows of one configuration: a level is one (its flag after the load flags).
-    const configuration = levels ? (r) => `${plan.loadArgs.join(' ')} ${levels.kind === 'rps' ? '--rps' : '-c'} ${r.level}` : plan.loadArgs.join(' ');
+    const configuration = levels ? (r) => `${plan.loadArgs.join(' ')} ${levels.kind === 'rps' ? '--rps' : '-c'} ${r.level}` : plan.script !== null ? `--script ${plan.script}` : plan.loadArgs.join(' ');
     if (plan.csvFile) await save(plan.csvFile, compareCsv(records, names, plan.baseline, configuration), '--csv');
     if (plan.htmlFile) await save(plan.htmlFile, compareHtml(doc), '--html');
     const markdown = plan.markdown || plan.mdFile ? compareMarkdown(doc) : null;

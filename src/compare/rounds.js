@@ -91,6 +91,7 @@ export function createRounds(plan, deps, onStatus = () => {}) {
   // load levels, where a server is expected to fail past some level: they are its figures.
   async function load(candidate, server, url, levelArgs, warmup, who) {
     const { client } = candidate;
+    if (plan.script !== null) return loadScript(candidate, server, url, warmup, who);
     const extraArgs = warmup ? ['-t', String(warmup)] : [];
     const argv = [...deps.runtimes[client.runtime].prefix, deps.cliPath, url, '--json', '--quiet', ...plan.loadArgs, ...levelArgs, ...extraArgs];
     if (client.socket) argv.push('--socket', client.socket);
@@ -122,6 +123,44 @@ export function createRounds(plan, deps, onStatus = () => {}) {
       throw new CompareError(`${who}: ${result.totalErrors} of ${result.totalRequests} requests failed (${codes})`);
     }
     return result;
+  }
+
+  // --script: one `loadtest run` of the script with the candidate's URL as __ENV.URL (a warm-up:
+  // the script's VUs for `warmup` seconds, -d), its figures read from its summary export in the
+  // shape of a load run's result. A failed threshold (exit 99) is a figure, not an error.
+  async function loadScript(candidate, server, url, warmup, who) {
+    const exported = deps.tempPath('compare-script');
+    const argv = [...deps.runtimes[candidate.client.runtime].prefix, deps.cliPath, 'run', '-q', '--no-summary', '-e', `URL=${url}`, '--summary-export', exported, '--summary-trend-stats', 'avg,med,p(99),p(99.9),max', ...(warmup ? ['-d', `${warmup}s`] : []), plan.script];
+    const handle = start(argv, plan.clientCpus, true);
+    const status = await handle.closed.then(() => handle.exited);
+    if (interrupted) return null;
+    await stop(handle);
+    if (server && server.status) {
+      const why = lastLine(server.stderrTail());
+      throw new CompareError(`${who}: the server ${exitWords(server.status)} during the load${why ? `: ${why}` : ''}`);
+    }
+    let doc = null;
+    try {
+      doc = JSON.parse(await deps.readText(exported));
+    } catch {
+      // said below
+    }
+    await deps.removeFile(exported);
+    if ((status.code !== 0 && status.code !== 99) || !doc) {
+      const why = lastLine(handle.stderrTail()) || 'no summary export';
+      throw new CompareError(`${who}: loadtest run ${exitWords(status)}: ${why}`);
+    }
+    const m = doc.metrics;
+    const reqs = m.http_reqs || { count: 0, rate: 0 };
+    const d = m.http_req_duration || {};
+    return {
+      totalRequests: reqs.count,
+      elapsedSeconds: reqs.rate > 0 ? reqs.count / reqs.rate : 0,
+      percentiles: { 50: d.med ?? null, 99: d['p(99)'] ?? null, 99.9: d['p(99.9)'] ?? null },
+      totalErrors: m.http_req_failed ? m.http_req_failed.passes : 0,
+      runtime: candidate.client.runtime,
+      socket: null,
+    };
   }
 
   async function measure(round, candidate, sharedHandle, index, level) {
