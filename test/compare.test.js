@@ -251,6 +251,7 @@ export default function () { check(http.get(__ENV.URL), { 'is 200': (r) => r.sta
     const url = `http://127.0.0.1:${port}/`;
     const args = ['compare', '--server', serverCommand(port), '--name', 'a', '--server', serverCommand(port), '--name', 'b', '--url', url];
     args.push('--script', script, '--rounds', '2', '--warmup', '0', '--json', join(dir, 'c.json'));
+    const before = readdirSync(tmpdir()).filter((f) => f.startsWith('loadtest-compare-script-'));
     const { code, stdout, stderr } = await spawnScript(CLI, args, { timeoutMs: 60000 });
     assert.equal(code, 0, stderr);
     assert.match(stdout, /2 rounds, the script .*load\.js, warm-up 0 s/);
@@ -261,7 +262,8 @@ export default function () { check(http.get(__ENV.URL), { 'is 200': (r) => r.sta
       assert.equal(r.errors, 0);
       for (const key of ['rps', 'p50', 'p99', 'seconds']) assert.ok(typeof r[key] === 'number' && r[key] > 0, `${key}: ${JSON.stringify(r)}`);
     }
-    assert.equal(readdirSync(tmpdir()).filter((f) => f.startsWith('loadtest-compare-script-')).length, 0, 'the summary exports are removed');
+    const exports = () => readdirSync(tmpdir()).filter((f) => f.startsWith('loadtest-compare-script-'));
+    assert.deepEqual(exports().filter((f) => !before.includes(f)), [], 'the summary exports are removed');
     for (const [extra, message] of [
       [['-c', '5'], /--script: the script sets the load; leave out -c 5/],
       [['--rps', '10,20'], /--rps and --sweep levels are for a URL/],
