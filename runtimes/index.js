@@ -137,7 +137,8 @@ export const homeUrl = () => pathToFileURL(os.homedir() + '/').href;
  * `share` (node: a file descriptor the child gets as fd 3), `denoFlags` (deno: more flags),
  * `unixSocket` (a socket file it will connect to: Deno's permissions name it), `writes` (files
  * it writes, likewise), `load` (a child
- * that generates load: V8's young generation capped, see runtimes/processes/young-generation.js).
+ * that generates load: V8's young generation capped, see runtimes/processes/young-generation.js),
+ * `smallHeap` (a scripted run's child on Deno: V8's --optimize-for-size too).
  */
 export function spawnChild(script, env = {}, extra = {}) {
   if (runtime.name === 'bun') return spawnBun(script, env);
@@ -145,7 +146,7 @@ export function spawnChild(script, env = {}, extra = {}) {
     // A parent that skips certificate checks (--insecure, runtimes/processes/deno-restart.js) has children
     // that do too, so that they use Deno.connectTls as it does.
     const insecure = ignoresCertificates() ? [IGNORE_CERTIFICATES] : [];
-    const flags = [...(extra.denoFlags || []), ...(extra.load ? denoChildFlags() : []), ...insecure];
+    const flags = [...(extra.denoFlags || []), ...(extra.load ? denoChildFlags(extra.smallHeap) : []), ...insecure];
     return spawnDeno(script, env, { flags, unixSocket: extra.unixSocket, writes: extra.writes });
   }
   return spawnNode(script, env, extra.share, extra.load ? nodeChildFlags(proc.execArgv) : []);

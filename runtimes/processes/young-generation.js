@@ -21,8 +21,8 @@ export function nodeChildFlags(execArgv) {
   return execArgv.some((f) => f.startsWith('--max-semi-space-size')) ? [] : [YOUNG_GENERATION_FLAG];
 }
 
-/** The deno flags for a child process. */
-export function denoChildFlags() {
+/** The deno flags for a child process; `smallHeap`: a scripted run's (deno-restart.js). */
+export function denoChildFlags(smallHeap = false) {
   const own = globalThis.Deno.env.get('DENO_V8_FLAGS');
-  return own ? [] : [`--v8-flags=${YOUNG_GENERATION_FLAG}`];
+  return own ? [] : [`--v8-flags=${YOUNG_GENERATION_FLAG}${smallHeap ? ',--optimize-for-size' : ''}`];
 }

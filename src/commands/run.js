@@ -234,7 +234,7 @@ export async function runCommand(argv) {
     cli.cores > 1
       ? remoteRun({
           cores: cli.cores,
-          spawn: () => spawnChild(WORKER, {}, { load: true, writes: cli.outs.map((o) => o.file) }),
+          spawn: () => spawnChild(WORKER, {}, { load: true, smallHeap: true, writes: cli.outs.map((o) => o.file) }),
           job: { file: loaded.file, script: cli.script, flags: cli.flags, outs: cli.outs },
           onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`),
           onLog: (line) => writeText('stderr', `${line}\n`),
