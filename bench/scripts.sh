@@ -54,7 +54,7 @@ for t in $TOOLS; do one "$t" bench/scripts/memory.js >> "$TMP/memory.$t"; done
 arrival() {
   tool=$1
   taskset -c 1 $(cmd "$tool") -e URL="$URL" -e RATE="${RATE:-5000}" bench/scripts/arrival.js > "$TMP/out" 2>"$TMP/err" || { echo "$tool failed:"; cat "$TMP/err"; exit 1; }
-  iters=$(grep -o 'iterations\.*: [0-9]*' "$TMP/out" | grep -o '[0-9]*$')
+  iters=$(grep -o ' iterations\.*: [0-9]*' "$TMP/out" | grep -o '[0-9]*$')
   dropped=$(grep -o 'dropped_iterations\.*: [0-9]*' "$TMP/out" | grep -o '[0-9]*$' || true)
   p99=$(grep 'http_req_duration\.' "$TMP/out" | grep -o 'p(99)=[0-9.]*[µm]*s' | sed 's/p(99)=//')
   case $p99 in *µs) p99=$(echo "${p99%µs} / 1000" | bc -l) ;; *ms) p99=${p99%ms} ;; *s) p99=$(echo "${p99%s} * 1000" | bc -l) ;; esac

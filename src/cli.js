@@ -306,7 +306,11 @@ async function main() {
   let options;
   // A subcommand, loaded only when used.
   if (argv()[0] === 'merge') return (await import('./commands/merge.js')).mergeCommand(argv().slice(1));
-  if (argv()[0] === 'run') return (await import('./commands/run.js')).runCommand(argv().slice(1));
+  if (argv()[0] === 'run') {
+    // Deno: a scripted run restarts with its flags too (a small heap), before the script is read.
+    restartDeno();
+    return (await import('./commands/run.js')).runCommand(argv().slice(1));
+  }
   if (argv()[0] === 'compare') return (await import('./compare/command.js')).compareCommand(argv().slice(1));
   try {
     args = parseArgs(argv());

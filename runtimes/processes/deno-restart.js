@@ -32,7 +32,8 @@ export function restartFlags(args, scriptArgs, env) {
   // goes (runtimes/index.js preferSmallHeap); Deno reads V8 flags at start only.
   const v8 = scriptArgs[0] === 'run' ? [YOUNG_GENERATION_FLAG, SMALL_HEAP_FLAG] : [YOUNG_GENERATION_FLAG];
   if (!env.DENO_V8_FLAGS && !args.some((a) => a.startsWith('--v8-flags'))) flags.push(`--v8-flags=${v8.join(',')}`);
-  if (scriptArgs.includes('--insecure') && !args.some((a) => a.startsWith(IGNORE_CERTIFICATES))) flags.push(IGNORE_CERTIFICATES);
+  const insecure = scriptArgs.includes('--insecure') || (scriptArgs[0] === 'run' && scriptArgs.includes('--insecure-skip-tls-verify'));
+  if (insecure && !args.some((a) => a.startsWith(IGNORE_CERTIFICATES))) flags.push(IGNORE_CERTIFICATES);
   return flags;
 }
 
