@@ -13,7 +13,7 @@ import { summaryText } from '../script/summary.js';
 import { legacyExport } from './run.js';
 import { EXIT } from '../script/runner.js';
 
-const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--html F] [--threshold T ...]\n       loadtest merge SHARD.json ... [--summary-export F]   (the --result files of loadtest run --shard)';
+const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--html F] [--threshold T ...], or SHARD.json ... [--summary-export F] (loadtest run --shard --result)';
 
 function fail(message, code) {
   console.error(`loadtest merge: ${message}`);
