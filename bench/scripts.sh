@@ -2,7 +2,8 @@
 # Scripted tests beside k6: the same k6 script run by k6 (built from source:
 # ../shared/k6-build.sh) and by `loadtest run` on node, bun and deno, against one nginx worker
 # pinned to core 0, the client pinned to core 1, rounds interleaved; medians.
-#   rate:   bench/scripts/rate.js, 10 VUs looping http.get for 5 s: req/s, CPU µs per request, RSS
+#   rate:   bench/scripts/rate.js, 10 VUs looping http.get for 5 s: req/s, CPU µs per request, RSS;
+#           beside it our own declarative run of the same load (-t 5 -c 10 -k): the script's cost
 #   memory: bench/scripts/memory.js, 5000 VUs doing http.get + check + sleep(1) for 15 s: peak
 #           RSS (the client is one process) and requests made
 #   arrival: bench/scripts/arrival.js, constant-arrival-rate at RATE (5000/s) for 10 s on 100
@@ -44,10 +45,23 @@ one() {
   read -r wall user sys rss < "$TMP/time"
   echo "$reqs $wall $(echo "$user + $sys" | bc) $rss"
 }
+# Our declarative run of the same load: prints "requests seconds cpu_s rss_kb".
+declarative() {
+  case $1 in
+    node) c="node src/cli.js" ;;
+    bun) c="$BIN/bun src/cli.js" ;;
+    deno) c="$BIN/deno run -A src/cli.js" ;;
+  esac
+  /usr/bin/time -f "%e %U %S %M" -o "$TMP/time" taskset -c 1 $c -t 5 -c 10 -k "$URL" > "$TMP/out" 2>"$TMP/err" || { echo "$1 -c 10 -k failed:"; cat "$TMP/err"; exit 1; }
+  reqs=$(grep -o 'Completed requests: *[0-9]*' "$TMP/out" | grep -o '[0-9]*$')
+  read -r wall user sys rss < "$TMP/time"
+  echo "$reqs $wall $(echo "$user + $sys" | bc) $rss"
+}
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 TOOLS="k6 node bun deno"
 for r in $(seq "$ROUNDS"); do
   for t in $TOOLS; do one "$t" bench/scripts/rate.js >> "$TMP/rate.$t"; done
+  for t in node bun deno; do declarative "$t" >> "$TMP/rate.$t-c10k"; done
 done
 for t in $TOOLS; do one "$t" bench/scripts/memory.js >> "$TMP/memory.$t"; done
 # The arrival rate: "iterations rate p99_ms dropped" from the summary (p(99) in ms or µs).
@@ -64,13 +78,14 @@ for t in $TOOLS; do arrival "$t" >> "$TMP/arrival.$t"; done
 k6rate=$(awk '{ print $1 / 5 }' "$TMP/rate.k6" | median)
 k6rss=$(awk '{ print $4 }' "$TMP/memory.k6" | median)
 echo "rate: 10 VUs looping http.get for 5 s, $ROUNDS rounds interleaved, medians (nginx on core 0, the client on core 1)"
-printf '%-6s %10s %8s %12s %9s\n' tool req/s 'x k6' 'CPU us/req' 'RSS MB'
-for t in $TOOLS; do
+printf '%-9s %10s %8s %12s %9s\n' tool req/s 'x k6' 'CPU us/req' 'RSS MB'
+for t in $TOOLS node-c10k bun-c10k deno-c10k; do
   rps=$(awk '{ print $1 / 5 }' "$TMP/rate.$t" | median)
   cpu=$(awk '{ print $3 * 1e6 / $1 }' "$TMP/rate.$t" | median)
   rss=$(awk '{ print $4 / 1024 }' "$TMP/rate.$t" | median)
-  printf '%-6s %10.0f %8.2f %12.1f %9.0f\n' "$t" "$rps" "$(echo "$rps / $k6rate" | bc -l)" "$cpu" "$rss"
+  printf '%-9s %10.0f %8.2f %12.1f %9.0f\n' "$t" "$rps" "$(echo "$rps / $k6rate" | bc -l)" "$cpu" "$rss"
 done
+echo "(node-c10k, bun-c10k, deno-c10k: loadtest -t 5 -c 10 -k, the same load declared, not scripted)"
 echo
 echo "memory: 5000 VUs, http.get + check + sleep(1) for 15 s: peak RSS, requests made (ideal 75000)"
 printf '%-6s %10s %8s %10s\n' tool 'RSS MB' 'x k6' requests
