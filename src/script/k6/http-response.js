@@ -28,16 +28,23 @@ export function canonicalName(name) {
 
 /** A response head's headers by canonical name; several of one name joined with ', '. */
 export function canonicalHeaders(head) {
-  const lines = head.split(/\r?\n/);
-  let from = 0;
-  for (let k = 0; k < lines.length; k++) if (lines[k].startsWith('HTTP/')) from = k; // past 1xx
   const out = {};
-  for (let k = from + 1; k < lines.length; k++) {
-    const colon = lines[k].indexOf(':');
-    if (colon <= 0) continue;
-    const name = canonicalName(lines[k].slice(0, colon).trim());
-    const value = lines[k].slice(colon + 1).trim();
-    out[name] = name in out ? `${out[name]}, ${value}` : value;
+  // The final response's head: past any 1xx before it (each begins with its status line).
+  let from = head.startsWith('HTTP/') ? 0 : -1;
+  for (let at = head.indexOf('\nHTTP/'); at >= 0; at = head.indexOf('\nHTTP/', at + 1)) from = at + 1;
+  let line = head.indexOf('\n', Math.max(0, from)) + 1; // past the status line
+  if (line === 0) return out;
+  while (line < head.length) {
+    let end = head.indexOf('\n', line);
+    if (end < 0) end = head.length;
+    const stop = head.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    const colon = head.indexOf(':', line);
+    if (colon > line && colon < stop) {
+      const name = canonicalName(head.slice(line, colon).trim());
+      const value = head.slice(colon + 1, stop).trim();
+      out[name] = name in out ? `${out[name]}, ${value}` : value;
+    }
+    line = end + 1;
   }
   return out;
 }
