@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rawServer, spawnScript, startScript } from './servers.js';
-import { createServer } from 'node:net';
+import { freePort } from '../runtimes/processes/groups.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
@@ -403,12 +403,7 @@ export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
 });
 
 test('--metrics on a scripted run: the requests by status and the latency histogram, the run\'s totals once done', async () => {
-  const port = await new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = s.address().port;
-      s.close(() => resolve(p));
-    });
-  });
+  const port = await freePort();
   await withScript(
     `import http from 'k6/http';
 export const options = { vus: 2, iterations: 40 };
@@ -433,12 +428,7 @@ export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 4 === 
 });
 
 test('--dashboard on a scripted run: each second as it closes, their requests adding up to the server\'s count, the summary at the end', async () => {
-  const port = await new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = s.address().port;
-      s.close(() => resolve(p));
-    });
-  });
+  const port = await freePort();
   await withScript(
     `import http from 'k6/http';
 import { sleep } from 'k6';
