@@ -197,3 +197,26 @@ export default function () {
     },
   );
 });
+
+test('--shard I/N with --cores 2: each shard shares its share with its children, the whole still exact once merged', async () => {
+  await withScript(
+    `import http from 'k6/http';
+import exec from 'k6/execution';
+export const options = { scenarios: { shared: { executor: 'shared-iterations', vus: 5, iterations: 30 } } };
+export default function () { http.get(\`\${__ENV.BASE}/x?vu=\${__VU}&it=\${exec.scenario.iterationInTest}\`); }`,
+    async ({ run, server, dir }) => {
+      const startAt = String(Date.now() + 3000);
+      const shards = await Promise.all([1, 2].map((i) => run('--shard', `${i}/2`, '--start-at', startAt, '--result', join(dir, `s${i}.json`))));
+      shards.forEach((r) => assert.equal(r.code, 0, r.stderr));
+      assert.equal(server.requests, 30);
+      const its = server.paths.map((p) => Number(query(p).it)).sort((a, b) => a - b);
+      assert.deepEqual(its, Array.from({ length: 30 }, (_, i) => i), 'iterationInTest 0 to 29 over two shards of two children');
+      const vus = new Set(server.paths.map((p) => query(p).vu));
+      assert.equal(vus.size, 5, `five VUs, each id once: ${[...vus]}`);
+      const merged = await spawnScript(CLI, ['merge', join(dir, 's1.json'), join(dir, 's2.json')]);
+      assert.equal(merged.code, 0, merged.stderr);
+      assert.match(merged.stdout, /http_reqs\.+: 30 /);
+      assert.match(merged.stdout, /iterations\.+: 30 /);
+    },
+  );
+});

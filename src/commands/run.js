@@ -103,7 +103,6 @@ function flagsOf(argv) {
     } catch (err) {
       throw new UsageError(`--${err.message}`);
     }
-    if (cores > 1) throw new UsageError('--shard with --cores: not yet for scripts (run one shard a process)');
   }
   const startAt = whole('start-at') ?? 0;
   if (startAt && startAt - Date.now() > 86400000) throw new UsageError(`--start-at ${startAt} is more than a day from now (epoch milliseconds)`);
@@ -236,6 +235,7 @@ export async function runCommand(argv) {
           cores: cli.cores,
           spawn: () => spawnChild(WORKER, {}, { load: true, smallHeap: true, writes: cli.outs.map((o) => o.file) }),
           job: { file: loaded.file, script: cli.script, flags: cli.flags, outs: cli.outs },
+          base: cli.shard === null ? null : { index: cli.shard.index - 1, count: cli.shard.count },
           onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`),
           onLog: (line) => writeText('stderr', `${line}\n`),
         })

@@ -24,7 +24,7 @@ const READY_TIMEOUT_MS = 120000;
  * to their results; counters() sums their last progress. `spawn()`: a child handle
  * (runtimes/processes/spawn.js); `job`: what every child is given, to which its share is added.
  */
-export function remoteRun({ cores, spawn, job, onMessage = () => {}, onLog = () => {} }) {
+export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}, onLog = () => {} }) {
   let children = [];
   const state = [];
   const seen = new Set();
@@ -82,7 +82,10 @@ export function remoteRun({ cores, spawn, job, onMessage = () => {}, onLog = () 
             allReady();
           }
         });
-        child.send(`job ${JSON.stringify({ ...job, segment: { index: i, count: cores } })}`);
+        // A shard's children (base: the shard's segment) share its share in turn: child i of a
+        // shard k of n holds segment k + n·i of n·cores, so shards of shards stay interleaved.
+        const segment = base === null ? { index: i, count: cores } : { index: base.index + base.count * i, count: base.count * cores };
+        child.send(`job ${JSON.stringify({ ...job, segment })}`);
       });
       exits = Promise.all(
         children.map(async (child, i) => {
