@@ -7,7 +7,7 @@ import { runScript, ScriptRunError, EXIT, messageOf } from '../script/runner.js'
 import { summaryText } from '../script/summary.js';
 import { checkTrendStats } from '../script/metrics.js';
 import { parseDuration } from '../script/duration.js';
-import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writeText, openLogFile, wantsColor, exit, onInterrupt, terminal, envVar, runtime, spawnChild, pathOf, availableCores, preferSmallHeap } from '../../runtimes/index.js';
+import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writeText, openLogFile, wantsColor, exit, onInterrupt, terminal, envVar, runtime, spawnChild, pathOf, availableCores, preferSmallHeap, md5Hex } from '../../runtimes/index.js';
 import { startProgress } from '../results/progress.js';
 import { metricsText } from '../results/metrics-text.js';
 import { serveMetrics } from '../../runtimes/run-servers/metrics.js';
@@ -335,6 +335,7 @@ export function facilitiesOf(script) {
   return {
     ...scriptFacilities(script),
     preferSmallHeap,
+    md5Hex,
     version: VERSION,
     resolve: resolveHost,
     adapterFor: ({ hostname, tls, insecure }) => {

@@ -14,6 +14,13 @@ function lastLine(text) {
   return lines[lines.length - 1].trim();
 }
 
+// A candidate's server that died during its load ends the comparison, with its last words.
+function serverAlive(server, who) {
+  if (!server || !server.status) return;
+  const why = lastLine(server.stderrTail());
+  throw new CompareError(`${who}: the server ${exitWords(server.status)} during the load${why ? `: ${why}` : ''}`);
+}
+
 function exitWords(status) {
   if (status.error) return `could not start (${status.error})`;
   return status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`;
@@ -102,10 +109,7 @@ export function createRounds(plan, deps, onStatus = () => {}) {
     if (interrupted) return null;
     await stop(handle);
     if (status === 'late') throw new CompareError(`${who}: the client still ran ${seconds + 30} s after it started`);
-    if (server && server.status) {
-      const why = lastLine(server.stderrTail());
-      throw new CompareError(`${who}: the server ${exitWords(server.status)} during the load${why ? `: ${why}` : ''}`);
-    }
+    serverAlive(server, who);
     let result = null;
     try {
       result = JSON.parse(handle.stdout());
@@ -135,10 +139,7 @@ export function createRounds(plan, deps, onStatus = () => {}) {
     const status = await handle.closed.then(() => handle.exited);
     if (interrupted) return null;
     await stop(handle);
-    if (server && server.status) {
-      const why = lastLine(server.stderrTail());
-      throw new CompareError(`${who}: the server ${exitWords(server.status)} during the load${why ? `: ${why}` : ''}`);
-    }
+    serverAlive(server, who);
     let doc = null;
     try {
       doc = JSON.parse(await deps.readText(exported));

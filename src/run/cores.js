@@ -163,8 +163,9 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
   return { stats, childErrors, cores, children: state.map((s) => s.result) };
 }
 
-function lastLine(text) {
-  const lines = text.trim().split('\n').map((l) => l.trim()).filter(Boolean);
+/** The message a dying child wrote last on stderr (the line before any stack frames), or ''. */
+export function lastLine(text) {
+  const lines = String(text || '').trim().split('\n').map((l) => l.trim()).filter(Boolean);
   // Skip stack frames: the message is the line before them.
   const message = lines.filter((l) => !l.startsWith('at ')).pop();
   return message || '';

@@ -15,6 +15,9 @@
 //   child → parent   result <JSON>           its metrics and state; then it exits
 
 import { ScriptRunError, EXIT } from './runner.js';
+import { lastLine } from '../run/cores.js';
+
+const why = (stderr) => (lastLine(stderr) ? `: ${lastLine(stderr)}` : '');
 
 const READY_TIMEOUT_MS = 120000;
 
@@ -93,7 +96,7 @@ export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}
           state[i].exited = status;
           // A child gone before it was ready must not leave the parent waiting.
           if (state[i].result === null && state[i].failure === null) {
-            state[i].failure = { code: EXIT.scriptException, message: `child ${i + 1} of ${cores} ${status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`}${lastLine(child.stderrTail())}` };
+            state[i].failure = { code: EXIT.scriptException, message: `child ${i + 1} of ${cores} ${status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`}${why(child.stderrTail())}` };
             if (failure === null) failure = state[i].failure;
             allReady();
           }
@@ -132,7 +135,7 @@ export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}
       const startAt = Date.now() + 50;
       for (const child of children) child.send(`go ${startAt}${dataJson === undefined ? '' : ` ${dataJson}`}`);
       await exits;
-      const broken = state.map((s, i) => (s.result !== null ? null : s.failure ? s.failure.message : `child ${i + 1} of ${cores} sent no result${lastLine(children[i].stderrTail())}`)).filter(Boolean);
+      const broken = state.map((s, i) => (s.result !== null ? null : s.failure ? s.failure.message : `child ${i + 1} of ${cores} sent no result${why(children[i].stderrTail())}`)).filter(Boolean);
       if (broken.length) throw new ScriptRunError(broken.join('; '), EXIT.scriptException);
       return state.map((s) => s.result);
     },
@@ -140,9 +143,4 @@ export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}
     /** Ctrl-C: the children go with the parent. */
     stop: kill,
   };
-}
-
-function lastLine(text) {
-  const lines = String(text || '').trim().split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('at '));
-  return lines.length ? `: ${lines[lines.length - 1]}` : '';
 }

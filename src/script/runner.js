@@ -74,7 +74,7 @@ export function withFlags(options, flags) {
 /**
  * Runs `factory` (the script's transformed module: src/script/transform.js). `facilities`:
  * { resolve(host), adapterFor({ hostname, tls, insecure }), open(path, mode), hash, hmac,
- * randomBytes, env, version }. `hooks.onMessage(text)`: a line for the user (a warning, an
+ * randomBytes, md5Hex(text), preferSmallHeap(), env, version }. `hooks.onMessage(text)`: a line for the user (a warning, an
  * exception's message the first time it comes).
  *
  * --cores (src/script/cores.js): a child runs with `segment` ({ index, count }: its share of
@@ -370,7 +370,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
     vusInitialized: shared.vusInitialized,
     iterationsCompleted: shared.iterationsCompleted,
     iterationsInterrupted: shared.iterationsInterrupted,
-    data: summaryData({ registry, state, thresholds: results, options, elapsedMs, md5: (text) => Array.from(facilities.hash('md5', [text]), (b) => b.toString(16).padStart(2, '0')).join('') }),
+    data: summaryData({ registry, state, thresholds: results, options, elapsedMs, md5: facilities.md5Hex }),
   };
 }
 

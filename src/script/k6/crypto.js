@@ -4,6 +4,7 @@
 
 import { b64encode } from './encoding.js';
 import { md4, hmacMd4 } from './md4.js';
+import { joinChunks } from '../../http1/parser.js';
 
 const ALGORITHMS = { md4: 'md4', md5: 'md5', sha1: 'sha1', sha256: 'sha256', sha384: 'sha384', sha512: 'sha512', sha512_224: 'sha512-224', sha512_256: 'sha512-256', ripemd160: 'ripemd160' };
 
@@ -19,16 +20,7 @@ function output(bytes, enc) {
 const encoder = new TextEncoder();
 
 // Strings (as UTF-8) and bytes, one after the other, as one Uint8Array.
-function joined(parts) {
-  const arrays = parts.map((p) => (typeof p === 'string' ? encoder.encode(p) : p instanceof ArrayBuffer ? new Uint8Array(p) : new Uint8Array(p.buffer, p.byteOffset, p.byteLength)));
-  const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
-  let at = 0;
-  for (const a of arrays) {
-    out.set(a, at);
-    at += a.length;
-  }
-  return out;
-}
+const joined = (parts) => joinChunks(parts.map((p) => (typeof p === 'string' ? encoder.encode(p) : p instanceof ArrayBuffer ? new Uint8Array(p) : new Uint8Array(p.buffer, p.byteOffset, p.byteLength))));
 
 const algorithm = (name) => {
   const a = ALGORITHMS[String(name).toLowerCase()];
