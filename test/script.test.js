@@ -475,3 +475,32 @@ export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 5 === 
     },
   );
 });
+
+test("res.request as k6 gives it: Go's headers (canonical names, lists of values, no Host, no Authorization of credentials in the URL), the same whether the request's bytes were made or reused", async () => {
+  await withScript(
+    `import http from 'k6/http';
+export const options = { iterations: 2 };
+export default function () {
+  const plain = http.get(\`\${__ENV.BASE}/\`);
+  const rich = http.post(\`\${__ENV.BASE.replace('http://', 'http://u:p@')}/login\`, { a: 1 }, { headers: { 'x-custom-thing': 'v' }, cookies: { c: '1' } });
+  console.log(JSON.stringify([plain.request.headers, rich.request.headers, rich.request.method, rich.request.body]));
+}`,
+    async ({ run, server }) => {
+      const r = await run('-q', '--no-summary');
+      assert.equal(r.code, 0, r.stderr);
+      const lines = [...r.stderr.matchAll(/msg="(.*)" source=console/g)].map((m) => JSON.parse(JSON.parse(`"${m[1]}"`)));
+      assert.equal(lines.length, 2);
+      for (const [plain, rich, method, body] of lines) {
+        assert.deepEqual(Object.keys(plain), ['User-Agent']);
+        assert.deepEqual(rich['X-Custom-Thing'], ['v']);
+        assert.deepEqual(rich.Cookie, ['c=1']);
+        assert.deepEqual(rich['Content-Type'], ['application/x-www-form-urlencoded']);
+        assert.equal(rich.Host, undefined);
+        assert.equal(rich.Authorization, undefined);
+        assert.equal(method, 'POST');
+        assert.equal(body, 'a=1');
+      }
+      assert.equal(server.requests, 4);
+    },
+  );
+});

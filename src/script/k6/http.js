@@ -5,7 +5,7 @@
 import { encodeRequest } from '../../http1/request.js';
 import { joinChunks } from '../../http1/parser.js';
 import { CookieJar } from './cookies.js';
-import { Response } from './http-response.js';
+import { Response, canonicalName } from './http-response.js';
 
 const encoder = new TextEncoder();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -207,21 +207,28 @@ async function once(vu, method, url, userHeaders, body, o) {
     plainKey = `${method} ${url.href}`;
     bytes = PLAIN.get(plainKey);
   }
-  const headers = {};
-  headers.Host = url.host;
-  headers['User-Agent'] = vu.options.userAgent || `loadtest/${vu.shared.version} (k6 script)`;
-  if ((url.username || url.password) && o.params.auth !== 'digest') {
-    headers.Authorization = 'Basic ' + btoa(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`);
-  }
-  for (const k in userHeaders) {
-    for (const d of Object.keys(headers)) if (d.toLowerCase() === k.toLowerCase()) delete headers[d];
-    headers[k] = userHeaders[k];
-  }
-  if (sentCookies) headers.Cookie = sentCookies;
-  // Lower-cased for the wire as the rest of loadtest writes them; HTTP field names are
-  // case-insensitive (RFC 9110 5.1).
+  // The request's headers as the script sees them (res.request): made for encoding, or later if
+  // the script reads them when the bytes were already made.
+  const headersOf = () => {
+    const headers = {};
+    headers.Host = url.host;
+    headers['User-Agent'] = vu.options.userAgent || `loadtest/${vu.shared.version} (k6 script)`;
+    if ((url.username || url.password) && o.params.auth !== 'digest') {
+      headers.Authorization = 'Basic ' + btoa(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`);
+    }
+    for (const k in userHeaders) {
+      for (const d of Object.keys(headers)) if (d.toLowerCase() === k.toLowerCase()) delete headers[d];
+      headers[k] = userHeaders[k];
+    }
+    if (sentCookies) headers.Cookie = sentCookies;
+    return headers;
+  };
+  let headers = null;
   const path = url.pathname + url.search;
   if (bytes === undefined) {
+    headers = headersOf();
+    // Lower-cased for the wire as the rest of loadtest writes them; HTTP field names are
+    // case-insensitive (RFC 9110 5.1).
     const wire = {};
     for (const k in headers) wire[k.toLowerCase()] = headers[k];
     bytes = encodeRequest({ method, path, headers: wire, body });
@@ -269,9 +276,21 @@ async function once(vu, method, url, userHeaders, body, o) {
     timings,
     error: r.error,
     // res.request, made if the script reads it (the jar as it was when the response came).
-    request: () => ({ method, url: url.href, headers, body: body ? new TextDecoder().decode(body) : '', cookies: jar.cookiesForURL(url.href) }),
+    request: () => ({ method, url: url.href, headers: goHeaders(headers || headersOf(), (url.username || url.password) && !hasHeader(userHeaders, 'authorization')), body: body ? new TextDecoder().decode(body) : '', cookies: jar.cookiesForURL(url.href) }),
     cookies: setCookies,
   });
+}
+
+// res.request.headers as k6 gives them (Go's http.Header): canonical names, each a list of
+// values, without Host, nor the Authorization of credentials in the URL (Go keeps both apart).
+function goHeaders(headers, urlAuth) {
+  const out = {};
+  for (const k in headers) {
+    const name = canonicalName(k);
+    if (name === 'Host' || (urlAuth && name === 'Authorization')) continue;
+    (out[name] = out[name] || []).push(headers[k]);
+  }
+  return out;
 }
 
 const NONE = [];
