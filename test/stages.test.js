@@ -117,13 +117,14 @@ test('--connection-stages: connections follow the ramp up and back down, no requ
     // The server has read every answered request, and perhaps some still in flight at the stop.
     assert.ok(server.requests >= result.totalRequests && server.requests <= result.totalRequests + result.inFlight);
     assert.equal(result.totalErrors, 0);
-    // 0 → 2 → 8 → 0: 5 at 1 s, 8 at its top, 0 at the end (targets are at each second's end);
-    // second 2 has about twice the connections of second 1 on average.
+    // 0 → 2 → 8 → 0: 5 at 1 s, 8 at its top, 0 at the end (targets are at each second's end).
+    // The connections open, not the requests they made: a loaded machine sent 660 in the first
+    // second and 654 in the second with more connections.
     assert.equal(result.series[0].targetConnections, 5);
+    assert.ok(result.series[0].connections <= 5, `${result.series[0].connections} connections in the first second`);
     assert.equal(result.series[1].connections, 8);
     assert.equal(result.series.at(-1).targetConnections, 0);
     assert.equal(result.clients, 8);
-    assert.ok(result.series[0].sent < result.series[1].sent, `${result.series[0].sent} then ${result.series[1].sent}`);
   } finally {
     await server.close();
   }
