@@ -1,5 +1,5 @@
 // Request phases: connect, tls, wait and receive, against servers that wait a known time before
-// the head (30 ms) and again before the rest of the body (20 ms), over HTTP/1.1 (one request at
+// the head (30 ms) and again before the rest of the body (40 ms), over HTTP/1.1 (one request at
 // a time and pipelined), HTTP/2, TLS, a proxy's tunnel and WebSocket; counted once per
 // connection or once per response, and merged exactly across cores and by `merge`.
 
@@ -16,11 +16,13 @@ const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const pem = (name) => readFileSync(new URL(`./tls/${name}.pem`, import.meta.url), 'utf8');
 
 const HEAD_MS = 30;
-const BODY_MS = 20;
+const BODY_MS = 40;
 // Lower bounds allow this much early; a loaded 2-core machine's timers are late by more than
-// that at the median (36 ms for a 30 ms wait, seen with three test suites and a bench at once).
+// that at the median (36 ms for a 30 ms wait, seen with three test suites and a bench at once;
+// 46 ms with CI, the suite and a bench at once, a load average of 16). The upper bound stays
+// under the other phase (BODY_MS), so that one phase counted in the other still shows.
 const SLACK_MS = 5;
-const LATE_MS = 15;
+const LATE_MS = 25;
 
 // The head after HEAD_MS, then half the body, and the other half BODY_MS later; pipelined
 // requests are answered one after the other (`socket.answered` is when the last one ends).
@@ -54,7 +56,7 @@ function perResponse(r) {
   assert.equal(r.phases.receive.count, completed, 'a receive per response');
 }
 
-test('keep-alive: wait ≈ 30 ms and receive ≈ 20 ms at the median; connect once per connection; no tls', async () => {
+test('keep-alive: wait ≈ 30 ms and receive ≈ 40 ms at the median; connect once per connection; no tls', async () => {
   const server = await slowServer();
   try {
     const r = await loadTest({ url: server.url, maxRequests: 40, concurrency: 4, agentKeepAlive: true });
@@ -117,7 +119,7 @@ test('pipelined: each response has its wait and receive', async () => {
     assert.equal(r.totalRequests, 24);
     perResponse(r);
     assert.equal(r.phases.connect.count, 2);
-    // Responses come one after the other on a connection: each still has its body's 20 ms, and
+    // Responses come one after the other on a connection: each still has its body's 40 ms, and
     // the wait of the k-th of a pipeline holds the k - 1 before it (50 ms each).
     near(r.phases.receive.p50, BODY_MS, 'receive p50');
     assert.ok(r.phases.wait.min >= HEAD_MS - SLACK_MS, `wait min ${r.phases.wait.min}`);
