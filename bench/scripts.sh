@@ -3,7 +3,8 @@
 # ../shared/k6-build.sh) and by `loadtest run` on node, bun and deno, against one nginx worker
 # pinned to core 0, the client pinned to core 1, rounds interleaved; medians.
 #   rate:   bench/scripts/rate.js, 10 VUs looping http.get for 5 s: req/s, CPU µs per request, RSS;
-#           beside it our own declarative run of the same load (-t 5 -c 10 -k): the script's cost
+#           beside it our own declarative run of the same load (-t 5 -c 10 -k): the script's cost;
+#           and the same script with --out json=F: its rate beside the same tool's without it
 #   memory: bench/scripts/memory.js, 5000 VUs doing http.get + check + sleep(1) for 15 s: peak
 #           RSS (the client is one process) and requests made
 #   arrival: bench/scripts/arrival.js, constant-arrival-rate at RATE (5000/s) for 10 s on 100
@@ -36,10 +37,10 @@ cmd() {
     deno) echo "$BIN/deno run -A src/cli.js run" ;;
   esac
 }
-# One run: prints "requests seconds cpu_s rss_kb".
+# One run: prints "requests seconds cpu_s rss_kb"; more flags after the script's name.
 one() {
-  tool=$1; script=$2
-  /usr/bin/time -f "%e %U %S %M" -o "$TMP/time" taskset -c 1 $(cmd "$tool") -e URL="$URL" "$script" > "$TMP/out" 2>"$TMP/err" || { echo "$tool failed:"; cat "$TMP/err"; exit 1; }
+  tool=$1; script=$2; shift 2
+  /usr/bin/time -f "%e %U %S %M" -o "$TMP/time" taskset -c 1 $(cmd "$tool") "$@" -e URL="$URL" "$script" > "$TMP/out" 2>"$TMP/err" || { echo "$tool failed:"; cat "$TMP/err"; exit 1; }
   reqs=$(grep -o 'http_reqs\.*: [0-9]*' "$TMP/out" | grep -o '[0-9]*$' || true)
   [ -n "$reqs" ] || { echo "$tool $script: no http_reqs in its summary:" >&2; cat "$TMP/out" "$TMP/err" >&2; exit 1; }
   read -r wall user sys rss < "$TMP/time"
@@ -62,6 +63,8 @@ TOOLS="k6 node bun deno"
 for r in $(seq "$ROUNDS"); do
   for t in $TOOLS; do one "$t" bench/scripts/rate.js >> "$TMP/rate.$t"; done
   for t in node bun deno; do declarative "$t" >> "$TMP/rate.$t-c10k"; done
+  # The same with every sample written as k6's JSON lines (13 a request), then the file removed.
+  for t in $TOOLS; do one "$t" bench/scripts/rate.js --out json="$TMP/samples.json" >> "$TMP/json.$t"; rm -f "$TMP/samples.json"; done
 done
 for t in $TOOLS; do one "$t" bench/scripts/memory.js >> "$TMP/memory.$t"; done
 # The arrival rate: "iterations rate p99_ms dropped" from the summary (p(99) in ms or µs).
@@ -86,6 +89,15 @@ for t in $TOOLS node-c10k bun-c10k deno-c10k; do
   printf '%-9s %10.0f %8.2f %12.1f %9.0f\n' "$t" "$rps" "$(echo "$rps / $k6rate" | bc -l)" "$cpu" "$rss"
 done
 echo "(node-c10k, bun-c10k, deno-c10k: loadtest -t 5 -c 10 -k, the same load declared, not scripted)"
+echo
+echo "--out json: the rate script writing every sample as a JSON line; x own: of the same tool's rate without it"
+printf '%-6s %10s %8s %8s %12s\n' tool req/s 'x own' 'x k6' 'CPU us/req'
+for t in $TOOLS; do
+  own=$(awk '{ print $1 / 5 }' "$TMP/rate.$t" | median)
+  rps=$(awk '{ print $1 / 5 }' "$TMP/json.$t" | median)
+  cpu=$(awk '{ print $3 * 1e6 / $1 }' "$TMP/json.$t" | median)
+  printf '%-6s %10.0f %8.2f %8.2f %12.1f\n' "$t" "$rps" "$(echo "$rps / $own" | bc -l)" "$(echo "$rps / $k6rate" | bc -l)" "$cpu"
+done
 echo
 echo "memory: 5000 VUs, http.get + check + sleep(1) for 15 s: peak RSS, requests made (ideal 75000)"
 printf '%-6s %10s %8s %10s\n' tool 'RSS MB' 'x k6' requests

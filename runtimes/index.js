@@ -83,6 +83,7 @@ export async function resolveHost(host) {
 
 export { readFile, writeFile };
 export { openLogFile } from './run-servers/log-file.js';
+export { startThread, threadSide } from './processes/threads.js';
 
 const proc = globalThis.process;
 

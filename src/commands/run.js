@@ -7,7 +7,7 @@ import { runScript, ScriptRunError, EXIT, messageOf } from '../script/runner.js'
 import { summaryText } from '../script/summary.js';
 import { checkTrendStats } from '../script/metrics.js';
 import { parseDuration } from '../script/duration.js';
-import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writeText, openLogFile, wantsColor, exit, onInterrupt, terminal, envVar, runtime, spawnChild, pathOf, availableCores, preferSmallHeap, md5Hex } from '../../runtimes/index.js';
+import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writeText, openLogFile, startThread, wantsColor, exit, onInterrupt, terminal, envVar, runtime, spawnChild, pathOf, availableCores, preferSmallHeap, md5Hex } from '../../runtimes/index.js';
 import { startProgress } from '../results/progress.js';
 import { metricsText } from '../results/metrics-text.js';
 import { serveMetrics } from '../../runtimes/run-servers/metrics.js';
@@ -18,9 +18,12 @@ import { escapeHtml } from '../results/svg-chart.js';
 import { VERSION } from '../version.js';
 import { remoteRun } from '../script/cores.js';
 import { shardResult } from '../script/shards.js';
+import { CSV_HEADER } from '../script/sample-lines.js';
+import { SampleQueue } from '../script/sample-queue.js';
 import { parseShard } from '../run/options.js';
 
 const WORKER = pathOf(new URL('../script/worker.js', import.meta.url));
+const OUT_THREAD = pathOf(new URL('../script/out-thread.js', import.meta.url));
 
 const USAGE = `Usage: loadtest run [flags] SCRIPT
 
@@ -189,7 +192,7 @@ export async function runCommand(argv) {
   }
   let out = null;
   try {
-    out = await openOutputs(cli.outs, { shared: cli.cores > 1 });
+    out = await openOutputs(cli.outs);
   } catch (err) {
     return fail(err.message, 2);
   }
@@ -346,78 +349,53 @@ export function facilitiesOf(script) {
   };
 }
 
-// --out json=F and csv=F: every sample as k6 writes it. JSON: a line each, with the metric's
-// definition the first time it comes. CSV: k6's columns, the other tags as extra_tags. Written
-// in chunks as the run goes.
-const CSV_TAGS = ['check', 'error', 'error_code', 'expected_response', 'group', 'method', 'name', 'proto', 'scenario', 'service', 'status', 'subproto', 'tls_version', 'url'];
-const csvField = (v) => (v === undefined || v === null ? '' : /[",\r\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
-
-export async function openOutputs(outs, { append = false, shared = false } = {}) {
+// --out json=F and csv=F: every sample as k6 writes it, formatted and written by a thread of its
+// own (src/script/out-thread.js) from the numbers the run queues (src/script/sample-queue.js).
+export async function openOutputs(outs, { append = false } = {}) {
   if (outs.length === 0) return null;
-  const sinks = [];
   for (const o of outs) {
-    let file;
     try {
-      // --cores (`shared`): the parent makes the file empty and writes the CSV's header, then it
-      // and each child (`append`) add whole lines at its end.
-      if (shared && !append) await (await openLogFile(o.file, { append: false })).close();
-      file = await openLogFile(o.file, { append: append || shared, header: append ? '' : o.kind === 'csv' ? `metric_name,timestamp,metric_value,${CSV_TAGS.join(',')},extra_tags,metadata\n` : '' });
+      // The file is made empty (with the CSV's header) here, so that a bad path is said before the
+      // run; the thread appends. --cores: the parent makes it, each child (`append`) adds whole
+      // lines at its end.
+      if (!append) await (await openLogFile(o.file, { append: false, header: o.kind === 'csv' ? CSV_HEADER : '' })).close();
+      else await (await openLogFile(o.file, { append: true })).close();
     } catch (err) {
       throw new Error(`--out ${o.kind}=${o.file}: ${String(err.message).replace(/^--log-file [^:]*: /, '')}`);
     }
-    sinks.push({ kind: o.kind, file, buffer: '', seen: new Set() });
   }
-  let writing = Promise.resolve();
-  const encoder = new TextEncoder();
-  let lastNow = 0;
-  let lastTime = '';
-  let lastTags = null;
-  let lastTagsJson = null;
-  let lastCsvTags = null;
-  const flush = (s) => {
-    const bytes = encoder.encode(s.buffer);
-    s.buffer = '';
-    writing = writing.then(() => s.file.write(bytes));
-  };
-  return {
-    sample(metric, value, tags) {
-      const now = Date.now();
-      // A request's samples share one tags object and mostly one millisecond: each is
-      // formatted once, not once a sample.
-      if (now !== lastNow) {
-        lastNow = now;
-        lastTime = new Date(now).toISOString();
-      }
-      if (tags !== lastTags) {
-        lastTags = tags;
-        lastTagsJson = null;
-        lastCsvTags = null;
-      }
-      for (const s of sinks) {
-        if (s.kind === 'json') {
-          if (!s.seen.has(metric.name)) {
-            s.seen.add(metric.name);
-            const contains = metric.isTime ? 'time' : metric.name === 'data_sent' || metric.name === 'data_received' ? 'data' : 'default';
-            s.buffer += JSON.stringify({ type: 'Metric', data: { name: metric.name, type: metric.type, contains, thresholds: [], submetrics: null }, metric: metric.name }) + '\n';
-          }
-          if (lastTagsJson === null) lastTagsJson = JSON.stringify(tags);
-          // k6's order of keys; a metric's name has no character JSON escapes (metrics.js NAME).
-          s.buffer += `{"metric":"${metric.name}","type":"Point","data":{"time":"${lastTime}","value":${Number.isFinite(value) ? value : 'null'},"tags":${lastTagsJson}}}\n`;
-        } else {
-          if (lastCsvTags === null) {
-            let extra = '';
-            for (const k in tags) if (!CSV_TAGS.includes(k) && tags[k] !== '') extra += `${extra ? '&' : ''}${k}=${tags[k]}`;
-            lastCsvTags = `${CSV_TAGS.map((k) => csvField(tags[k])).join(',')},${csvField(extra)}`;
-          }
-          s.buffer += `${csvField(metric.name)},${Math.floor(now / 1000)},${value.toFixed(6)},${lastCsvTags},\n`;
-        }
-        if (s.buffer.length > 256 * 1024) flush(s);
+  let failed = null;
+  let done = null;
+  const finished = new Promise((resolve) => (done = resolve));
+  const thread = startThread(
+    OUT_THREAD,
+    { outs },
+    (message) => {
+      if (message.reuse) queue.reuse(message.reuse);
+      if (message.done) {
+        failed = failed || message.error;
+        done();
       }
     },
+    (err) => {
+      failed = failed || String(err.message || err);
+      done();
+    },
+  );
+  const queue = new SampleQueue((batch) => thread.post(batch, [batch.samples]));
+  // Lines reach the file at least each second, whatever the rate.
+  const timer = setInterval(() => queue.flush(true), 1000);
+  if (timer.unref) timer.unref();
+  return {
+    sample: (metric, value, tags) => queue.sample(metric, value, tags, Date.now()),
     async close() {
-      for (const s of sinks) flush(s);
-      await writing;
-      for (const s of sinks) await s.file.close();
+      clearInterval(timer);
+      queue.flush(true);
+      thread.hold();
+      thread.post({ end: true });
+      await finished;
+      await thread.terminate();
+      if (failed) throw new Error(failed);
     },
   };
 }

@@ -1,0 +1,114 @@
+// --out's samples on their way to the thread that writes them (src/script/out-thread.js): four
+// numbers a sample (the metric's id, the value, the tag set's slot, the time) in batches that move
+// to the thread without a copy and come back to be reused. The run's thread so spends a few
+// stores on a sample; formatting the lines (k6's shape: 13 of some 280 bytes a request) and
+// writing them is the other thread's, on another core where there is one.
+
+const BATCH = 4096; // samples
+const SLOTS = 4; // tag sets the thread keeps: a request's, its iteration's, and two more
+const TAG_SET = -1; // a marker in the stream: [TAG_SET, defs index, slot, 0]
+const METRIC = -2; // [METRIC, defs index, 0, 0]
+
+function sameTags(set, tags) {
+  const keys = set.keys;
+  const values = set.values;
+  let i = 0;
+  for (const k in tags) {
+    if (i === keys.length || keys[i] !== k || values[i] !== tags[k]) return false;
+    i++;
+  }
+  return i === keys.length;
+}
+
+export class SampleQueue {
+  /** `post(batch)`: { samples: Float64Array's buffer, count, defs } to the thread, the buffer moved. */
+  constructor(post) {
+    this.post = post;
+    this.pool = [];
+    this.samples = new Float64Array(BATCH * 4);
+    this.n = 0;
+    this.defs = [];
+    this.metricIds = new Map();
+    this.sets = []; // slot → { ref, keys, values }
+    this.nextSlot = 0;
+  }
+
+  /** A batch the thread is done with. */
+  reuse(buffer) {
+    if (this.pool.length < 8) this.pool.push(new Float64Array(buffer));
+  }
+
+  push(a, b, c, d) {
+    const s = this.samples;
+    const i = this.n * 4;
+    s[i] = a;
+    s[i + 1] = b;
+    s[i + 2] = c;
+    s[i + 3] = d;
+    if (++this.n === BATCH) this.flush(false);
+  }
+
+  slotOf(tags) {
+    const sets = this.sets;
+    for (let i = 0; i < sets.length; i++) if (sets[i].ref === tags) return i;
+    for (let i = 0; i < sets.length; i++) {
+      if (sameTags(sets[i], tags)) {
+        sets[i].ref = tags;
+        return i;
+      }
+    }
+    const keys = [];
+    const values = [];
+    const copy = {};
+    for (const k in tags) {
+      keys.push(k);
+      values.push(tags[k]);
+      copy[k] = tags[k];
+    }
+    const slot = sets.length < SLOTS ? sets.length : this.nextSlot++ % SLOTS;
+    sets[slot] = { ref: tags, keys, values };
+    this.defs.push(copy);
+    this.push(TAG_SET, this.defs.length - 1, slot, 0);
+    return slot;
+  }
+
+  sample(metric, value, tags, now) {
+    let id = this.metricIds.get(metric);
+    if (id === undefined) {
+      id = this.metricIds.size;
+      this.metricIds.set(metric, id);
+      this.defs.push({ name: metric.name, type: metric.type, isTime: metric.isTime });
+      this.push(METRIC, this.defs.length - 1, 0, 0);
+    }
+    const slot = this.slotOf(tags);
+    this.push(id, value, slot, now);
+  }
+
+  /** Sends what is queued; `partial`: before the batch is full (the lines go to the file too). */
+  flush(partial = false) {
+    if (this.n === 0) return;
+    this.post({ samples: this.samples.buffer, count: this.n, defs: this.defs, partial });
+    this.samples = this.pool.pop() || new Float64Array(BATCH * 4);
+    this.n = 0;
+    this.defs = [];
+  }
+}
+
+/** The thread's side: turns batches back into samples, `sample(metric, value, tags, now)`. */
+export class SampleStream {
+  constructor(sample) {
+    this.sample = sample;
+    this.metrics = [];
+    this.slots = [];
+  }
+
+  take({ samples, count, defs }) {
+    const s = new Float64Array(samples);
+    for (let i = 0; i < count * 4; i += 4) {
+      const kind = s[i];
+      if (kind === TAG_SET) this.slots[s[i + 2]] = defs[s[i + 1]];
+      else if (kind === METRIC) this.metrics.push(defs[s[i + 1]]);
+      else this.sample(this.metrics[kind], s[i + 1], this.slots[s[i + 2]], s[i + 3]);
+    }
+  }
+}

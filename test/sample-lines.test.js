@@ -1,0 +1,87 @@
+// --out's lines: the samples queued as numbers (sample-queue.js), taken back on the thread's side
+// and formatted as bytes (sample-lines.js) must give the lines k6's shape gives, value for value.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SampleQueue, SampleStream } from '../src/script/sample-queue.js';
+import { SampleLines, CSV_HEADER } from '../src/script/sample-lines.js';
+
+const decoder = new TextDecoder();
+
+/** Queue → structured clone (as postMessage does) → stream → lines; returns the text written. */
+async function through(kind, samples) {
+  const written = [];
+  const lines = new SampleLines(kind, async (bytes) => written.push(decoder.decode(bytes)));
+  const stream = new SampleStream((m, v, t, now) => lines.sample(m, v, t, now));
+  const queue = new SampleQueue((batch) => {
+    stream.take(structuredClone(batch));
+    queue.reuse(batch.samples);
+  });
+  for (const [metric, value, tags, now] of samples) queue.sample(metric, value, tags, now);
+  queue.flush(true);
+  await lines.flush();
+  return written.join('');
+}
+
+const trend = { name: 'http_req_duration', type: 'trend', isTime: true };
+const counter = { name: 'data_sent', type: 'counter', isTime: false };
+const gauge = { name: 'my_gauge', type: 'gauge', isTime: false };
+const T0 = Date.UTC(2026, 10, 25, 1, 2, 3, 456);
+
+test('JSON lines: each value as k6 writes it, the metric defined once, the tags of each sample its own', async () => {
+  // Ten tag sets taking turns, more than the queue's four slots: each sample must keep its own.
+  const sets = Array.from({ length: 10 }, (_, i) => ({ scenario: 'default', group: i % 3 ? '' : '::g', name: `http://h/${i}`, status: String(200 + i) }));
+  const values = [0, 1, 120, 1.070254, 1.0702540000000056, 0.000001, 0.0000004, 12345.678901, 2 ** 53, -3, -0.5, 1e21, NaN, Infinity];
+  const samples = [];
+  for (let i = 0; i < 400; i++) {
+    const metric = [trend, counter, gauge][i % 3];
+    // A fresh object each time with the same content, as a request's tags are.
+    samples.push([metric, values[i % values.length], { ...sets[(i * 7) % sets.length] }, T0 + Math.floor(i / 5)]);
+  }
+  const text = await through('json', samples);
+  const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.filter((l) => l.type === 'Metric').map((l) => [l.metric, l.data.type, l.data.contains]),
+    [
+      ['http_req_duration', 'trend', 'time'],
+      ['data_sent', 'counter', 'data'],
+      ['my_gauge', 'gauge', 'default'],
+    ],
+  );
+  const points = lines.filter((l) => l.type === 'Point');
+  assert.equal(points.length, samples.length);
+  points.forEach((p, i) => {
+    const [metric, value, tags, now] = samples[i];
+    assert.equal(p.metric, metric.name);
+    assert.equal(p.data.time, new Date(now).toISOString());
+    assert.deepEqual(p.data.tags, tags);
+    // Times to the nanosecond (k6 keeps them so); any other value exactly; no number is null.
+    const want = !Number.isFinite(value) ? null : metric.isTime && !Number.isInteger(value) && Math.abs(value) < 9e6 ? Math.round(value * 1e6) / 1e6 : value;
+    assert.equal(p.data.value, want, `sample ${i}: ${value}`);
+  });
+  assert.match(text, /"metric":"http_req_duration","type":"Point","data":\{"time":"[^"]*","value":1\.070254,/);
+});
+
+test('CSV rows: k6 columns, the value with six decimals, the other tags as extra_tags', async () => {
+  const text = await through('csv', [
+    [counter, 1, { scenario: 'default', status: '200', url: 'http://h/a,b', team: 'qa', empty: '' }, T0],
+    [trend, 0.5, { scenario: 'default', check: 'say "hi"' }, T0 + 1000],
+  ]);
+  const columns = CSV_HEADER.trimEnd().split(',');
+  assert.equal(columns.length, 19);
+  const rows = text.trimEnd().split('\n');
+  assert.equal(rows.length, 2);
+  assert.equal(rows[0], `data_sent,${Math.floor(T0 / 1000)},1.000000,,,,,,,,,default,,200,,,"http://h/a,b",team=qa,`);
+  assert.equal(rows[1], `http_req_duration,${Math.floor(T0 / 1000) + 1},0.500000,"say ""hi""",,,,,,,,default,,,,,,,`);
+});
+
+test('a failed write is said once, at the end, and nothing more is written', async () => {
+  let calls = 0;
+  const lines = new SampleLines('json', async () => {
+    calls++;
+    throw new Error('--out json=f: ENOSPC');
+  });
+  for (let i = 0; i < 2000; i++) lines.sample(trend, 1.5, { a: 'x'.repeat(200) }, T0);
+  await assert.rejects(lines.flush(), /ENOSPC/);
+  assert.equal(calls, 1);
+});
