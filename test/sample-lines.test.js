@@ -13,11 +13,18 @@ async function through(kind, samples) {
   const written = [];
   const lines = new SampleLines(kind, async (bytes) => written.push(decoder.decode(bytes)));
   const stream = new SampleStream((m, v, t, now) => lines.sample(m, v, t, now));
-  const queue = new SampleQueue((batch) => {
-    stream.take(structuredClone(batch));
-    queue.reuse(batch.samples);
-  });
-  for (const [metric, value, tags, now] of samples) queue.sample(metric, value, tags, now);
+  let clock = 0;
+  const queue = new SampleQueue(
+    (batch) => {
+      stream.take(structuredClone(batch));
+      queue.reuse(batch.samples);
+    },
+    () => clock,
+  );
+  for (const [metric, value, tags, now] of samples) {
+    clock = now;
+    queue.sample(metric, value, tags);
+  }
   queue.flush(true);
   await lines.flush();
   return written.join('');

@@ -9,7 +9,8 @@ import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rawServer, spawnScript, ok } from './servers.js';
+import { rawServer, spawnScript, startScript, ok } from './servers.js';
+import { freePort } from '../runtimes/processes/groups.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
@@ -217,6 +218,67 @@ export default function () { http.get(\`\${__ENV.BASE}/x?vu=\${__VU}&it=\${exec.
       assert.equal(merged.code, 0, merged.stderr);
       assert.match(merged.stdout, /http_reqs\.+: 30 /);
       assert.match(merged.stdout, /iterations\.+: 30 /);
+    },
+  );
+});
+
+test('--cores 2 with --dashboard and --metrics: each second merged from both children, adding up to the server\'s count; each child\'s figures served, the run\'s totals once done', async () => {
+  const [board, metrics] = [await freePort(), await freePort()];
+  await withScript(
+    `import http from 'k6/http';
+import { sleep } from 'k6';
+export const options = { vus: 4, duration: '1500ms' };
+export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 5 === 0 ? 500 : 200}\`); sleep(0.02); }`,
+    async ({ server, path }) => {
+      const base = server.url.replace(/\/$/, '');
+      const { child, done } = startScript(CLI, ['run', '-q', '--cores', '2', '-e', `BASE=${base}`, '--dashboard', String(board), '--metrics', `127.0.0.1:${metrics}`, '--metrics-linger', '30', path]);
+      try {
+        // The stream replays every second from the first: read whole, until the done event.
+        let text = '';
+        for (let i = 0; i < 600 && !text.includes('event: done'); i++) {
+          const res = await fetch(`http://127.0.0.1:${board}/events`).catch(() => null);
+          if (res === null) {
+            await new Promise((r) => setTimeout(r, 50));
+            continue;
+          }
+          const reader = res.body.getReader();
+          const decoder = new TextDecoder();
+          for (;;) {
+            const { value, done: end } = await reader.read();
+            if (end) break;
+            text += decoder.decode(value);
+            if (text.includes('event: done')) break;
+          }
+          await reader.cancel();
+        }
+        const events = [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]));
+        const seconds = events.filter((e) => typeof e.second === 'number');
+        assert.ok(seconds.length >= 2, text);
+        assert.deepEqual(seconds.map((e) => e.second), seconds.map((_, i) => i + 1));
+        const last = seconds[seconds.length - 1];
+        assert.equal(last.sent, server.requests, 'every request of both children in the merged seconds');
+        assert.equal(last.completed, server.requests);
+        assert.ok(seconds.some((e) => e.vus > 2), 'the VUs of both children');
+        assert.ok(seconds.every((e) => e.vus <= 4 && (e.p50Ms === null || (e.p50Ms > 0 && e.p50Ms <= e.p99Ms))));
+        const end = events.find((e) => typeof e.report === 'string');
+        assert.equal(end.summary.totalRequests, server.requests);
+
+        // The children's last figures are there once both have said they are done.
+        let m = '';
+        const over = () => (m.match(/loadtest_run_done\{[^}]*\} 1/g) || []).length === 2;
+        for (let i = 0; i < 600 && !over(); i++) {
+          m = await fetch(`http://127.0.0.1:${metrics}/metrics`).then((r) => r.text(), () => '');
+          if (!over()) await new Promise((r) => setTimeout(r, 50));
+        }
+        assert.ok(over(), m);
+        const sum = (re) => [...m.matchAll(re)].reduce((a, x) => a + Number(x[1]), 0);
+        assert.deepEqual([...new Set([...m.matchAll(/core="(\d+)"/g)].map((x) => x[1]))].sort(), ['0', '1']);
+        assert.equal(sum(/loadtest_requests_completed_total\{[^}]*status="(?:200|500)"\} (\d+)/g), server.requests);
+        assert.equal(sum(/loadtest_latency_seconds_count\{[^}]*\} (\d+)/g), server.requests);
+      } finally {
+        globalThis.process.kill(child.pid, 'SIGINT');
+        await done;
+      }
     },
   );
 });

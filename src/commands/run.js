@@ -9,7 +9,8 @@ import { checkTrendStats } from '../script/metrics.js';
 import { parseDuration } from '../script/duration.js';
 import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writeText, openLogFile, startThread, wantsColor, exit, onInterrupt, terminal, envVar, runtime, spawnChild, pathOf, availableCores, preferSmallHeap, md5Hex } from '../../runtimes/index.js';
 import { startProgress } from '../results/progress.js';
-import { metricsText } from '../results/metrics-text.js';
+import { metricsText, processesText } from '../results/metrics-text.js';
+import { Histogram } from '../run/histogram.js';
 import { serveMetrics } from '../../runtimes/run-servers/metrics.js';
 import { serveDashboard } from '../../runtimes/run-servers/dashboard.js';
 import { runSeconds } from '../results/dashboard-seconds.js';
@@ -188,7 +189,6 @@ export async function runCommand(argv) {
   }
   if (cli.cores > 1) {
     if (cli.cores > availableCores()) return fail(`--cores ${cli.cores}: this machine has ${availableCores()}`, 2);
-    if (cli.dashboard !== null || cli.metrics !== null) return fail(`--cores with ${cli.dashboard !== null ? '--dashboard' : '--metrics'}: not yet for scripts (one process serves them)`, 2);
   }
   let out = null;
   try {
@@ -205,11 +205,20 @@ export async function runCommand(argv) {
   const facilities = facilitiesOf(cli.script);
   // --metrics: served from the start; the run's figures once it has begun.
   let handle = null;
+  let remote = null; // --cores: the children
   let metricsServer = null;
   if (cli.metrics !== null) {
     const labels = { run: `loadtest-${Date.now().toString(36)}`, runtime: `${runtime.name} ${runtime.version}`, core: '0' };
     try {
-      metricsServer = await serveMetrics(cli.metrics, () => (handle === null ? '' : metricsText(handle.metricsSnapshot(), labels)));
+      metricsServer = await serveMetrics(cli.metrics, () => {
+        if (remote !== null) {
+          // --cores: each child's figures as its own process's, as a load run serves them.
+          const children = [];
+          remote.metrics().forEach((m, i) => m !== null && children.push({ s: { ...m, histogram: Histogram.fromJSON(m.histogram) }, labels: { ...labels, core: String(i) } }));
+          return processesText(children);
+        }
+        return handle === null ? '' : metricsText(handle.metricsSnapshot(), labels);
+      });
     } catch (err) {
       loaded.cleanup();
       return fail(err.message, 2);
@@ -220,6 +229,13 @@ export async function runCommand(argv) {
   let board = null;
   const seconds = [];
   const nextSecond = runSeconds(() => seconds);
+  const onSecond =
+    cli.dashboard === null
+      ? undefined
+      : (second) => {
+          seconds.push(second);
+          for (let e = nextSecond(); e !== null; e = nextSecond()) board.push(e);
+        };
   if (cli.dashboard !== null) {
     try {
       board = await serveDashboard(cli.dashboard, { title: cli.script });
@@ -232,12 +248,13 @@ export async function runCommand(argv) {
   }
   // --cores: the scenarios run in children (src/script/cores.js), each importing the script as
   // this process transformed it.
-  const remote =
+  remote =
     cli.cores > 1
       ? remoteRun({
           cores: cli.cores,
           spawn: () => spawnChild(WORKER, {}, { load: true, smallHeap: true, writes: cli.outs.map((o) => o.file) }),
-          job: { file: loaded.file, script: cli.script, flags: cli.flags, outs: cli.outs },
+          job: { file: loaded.file, script: cli.script, flags: cli.flags, outs: cli.outs, seconds: board !== null, metrics: metricsServer !== null },
+          onSecond,
           base: cli.shard === null ? null : { index: cli.shard.index - 1, count: cli.shard.count },
           onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`),
           onLog: (line) => writeText('stderr', `${line}\n`),
@@ -261,12 +278,8 @@ export async function runCommand(argv) {
       hooks: {
         onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`),
         onSample: out && out.sample,
-        onSecond:
-          board &&
-          ((second) => {
-            seconds.push(second);
-            for (let e = nextSecond(); e !== null; e = nextSecond()) board.push(e);
-          }),
+        // --cores: the children's seconds come merged through `remote`.
+        onSecond: remote === null ? onSecond : undefined,
         // Our progress line, as a load run shows it (on stderr: stdout is the summary's).
         onStart: (h) => {
           handle = h;
@@ -387,7 +400,7 @@ export async function openOutputs(outs, { append = false } = {}) {
   const timer = setInterval(() => queue.flush(true), 1000);
   if (timer.unref) timer.unref();
   return {
-    sample: (metric, value, tags) => queue.sample(metric, value, tags, Date.now()),
+    sample: (metric, value, tags) => queue.sample(metric, value, tags),
     async close() {
       clearInterval(timer);
       queue.flush(true);

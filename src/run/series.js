@@ -52,8 +52,11 @@ export function mergeSeries(a, b) {
     x.errors += y.errors;
     x.bytes += y.bytes;
     x.connections += y.connections;
+    if (y.vus !== undefined) x.vus += y.vus; // a scripted run's VUs (src/script/runner.js)
     x.maxMs = Math.max(x.maxMs, y.maxMs);
     x.buckets = mergePairs(x.buckets, y.buckets);
+    // Two empty seconds keep what an empty second says (a scripted run's: no percentiles).
+    if (x.buckets.length === 0) continue;
     const [p50, p99] = percentilesOfPairs(x.buckets, [50, 99]);
     x.p50Ms = p50 / 1000;
     x.p99Ms = p99 / 1000;

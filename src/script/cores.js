@@ -8,6 +8,8 @@
 //   child → parent   ready                   its VUs are made (or: fail <exit code> <message>)
 //   parent → child   go <startAt> [<data>]   setup()'s data as JSON; every child starts at startAt
 //   child → parent   progress <begun> <ended> <errors> <vus>   4 times a second
+//   child → parent   second <JSON>           --dashboard: each closed second, its latency buckets with it
+//   child → parent   metrics <JSON>          --metrics: its figures, once a second and at its end
 //   child → parent   message <JSON string>   a warning or an exception's message, its first time
 //   child → parent   log <JSON string>       a line of the script's console, for the parent's stderr
 //   child → parent   abort <JSON string>     test.abort() or an abortOnFail threshold of its share
@@ -16,6 +18,7 @@
 
 import { ScriptRunError, EXIT } from './runner.js';
 import { lastLine } from '../run/cores.js';
+import { mergeSeries } from '../run/series.js';
 
 const why = (stderr) => (lastLine(stderr) ? `: ${lastLine(stderr)}` : '');
 
@@ -24,10 +27,12 @@ const READY_TIMEOUT_MS = 120000;
 /**
  * What runScript's `remote` needs (src/script/runner.js): prepare() starts the children and
  * waits until each has made its VUs; run({ dataJson, abort }) starts them together and resolves
- * to their results; counters() sums their last progress. `spawn()`: a child handle
- * (runtimes/processes/spawn.js); `job`: what every child is given, to which its share is added.
+ * to their results; counters() sums their last progress; metrics() is each child's last --metrics
+ * figures (or null). `spawn()`: a child handle (runtimes/processes/spawn.js); `job`: what every
+ * child is given, to which its share is added (with `seconds: true` each child sends its seconds,
+ * and `onSecond(second)` gets the run's, merged; with `metrics: true`, its figures).
  */
-export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}, onLog = () => {} }) {
+export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}, onLog = () => {}, onSecond = () => {} }) {
   let children = [];
   const state = [];
   const seen = new Set();
@@ -39,6 +44,19 @@ export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}
 
   const kill = () => children.forEach((c) => c.kill());
 
+  // --dashboard: each second once every child still going has closed it, merged exactly (their
+  // latency buckets add up, so its p50 and p99 are the whole run's).
+  let shown = 0;
+  const nextSeconds = () => {
+    const going = state.filter((s) => s.result === null && s.failure === null && !s.exited);
+    const n = going.length ? Math.min(...going.map((s) => s.seconds.length)) : Math.max(0, ...state.map((s) => s.seconds.length));
+    if (n <= shown) return;
+    const part = [];
+    for (const s of state) mergeSeries(part, s.seconds.slice(shown, n));
+    shown = n;
+    for (const second of part) onSecond(second);
+  };
+
   return {
     async prepare() {
       children = await Promise.all(Array.from({ length: cores }, () => spawn()));
@@ -47,7 +65,7 @@ export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}
       let allReady;
       const ready = new Promise((resolve) => (allReady = resolve));
       children.forEach((child, i) => {
-        const s = { begun: 0, ended: 0, errors: 0, vus: 0, result: null, failure: null };
+        const s = { begun: 0, ended: 0, errors: 0, vus: 0, result: null, failure: null, seconds: [], metrics: null };
         state.push(s);
         child.onLine((line) => {
           const space = line.indexOf(' ');
@@ -61,6 +79,11 @@ export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}
             const total = state.reduce((a, x) => a + x.vus, 0);
             if (total > vusShown && recordVUs !== null) recordVUs(total);
             vusShown = total;
+          } else if (verb === 'second') {
+            s.seconds.push(JSON.parse(rest));
+            nextSeconds();
+          } else if (verb === 'metrics') {
+            s.metrics = JSON.parse(rest);
           } else if (verb === 'message') {
             const message = JSON.parse(rest);
             if (!seen.has(message)) {
@@ -78,6 +101,7 @@ export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}
             }
           } else if (verb === 'result') {
             s.result = JSON.parse(rest);
+            nextSeconds();
           } else if (verb === 'fail') {
             const code = Number(rest.slice(0, rest.indexOf(' ')));
             s.failure = { code, message: rest.slice(rest.indexOf(' ') + 1) };
@@ -94,6 +118,7 @@ export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}
         children.map(async (child, i) => {
           const status = await child.exited;
           state[i].exited = status;
+          nextSeconds();
           // A child gone before it was ready must not leave the parent waiting.
           if (state[i].result === null && state[i].failure === null) {
             state[i].failure = { code: EXIT.scriptException, message: `child ${i + 1} of ${cores} ${status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`}${why(child.stderrTail())}` };
@@ -126,6 +151,8 @@ export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}
       }
       return c;
     },
+
+    metrics: () => state.map((s) => s.metrics),
 
     async run({ dataJson, abort, vus }) {
       abortRun = abort;

@@ -113,6 +113,7 @@ export class Metric {
     this.sink = new Sink(type);
     this.subs = []; // { name, tags: [[key, value]], sink }
     this.thresholds = []; // filled by thresholds.js
+    this.outId = -1; // its number in --out's queue (src/script/sample-queue.js), once it has one
   }
   sub(selector) {
     const name = `${this.name}{${selector}}`;

@@ -2,7 +2,7 @@
 // scenarios at once (each its executor, src/script/executors/), teardown(), then the summary's
 // data and the thresholds. Every VU is a few objects on this one event loop (src/script/vu.js).
 
-import { Histogram } from '../run/histogram.js';
+import { Histogram, percentilesOfPairs } from '../run/histogram.js';
 import { Registry } from './metrics.js';
 import { RunState } from './run-state.js';
 import { VU, Interruption } from './vu.js';
@@ -408,33 +408,41 @@ export function messageOf(err) {
 
 // --dashboard: the run a second at a time, in the shape of a load run's series (src/run/series.js):
 // the requests begun, ended and failed in it and its http_req_duration percentiles, exact from a
-// histogram of its own that is emptied as each second closes. The last second is closed at the
-// end of the scenarios, however short.
+// histogram of its own that is emptied as each second closes, kept as its latency buckets so that
+// a --cores run's children's seconds merge exactly (series.js mergeSeries). The last second is
+// closed at the end of the scenarios, however short.
 function secondsOf(state, shared, onSecond) {
   const h = new Histogram();
   state.secondHistogram = h;
   let second = 0;
   let closedAt = shared.startedAt;
-  const last = { begun: 0, ended: 0, errors: 0 };
+  const last = { begun: 0, ended: 0, errors: 0, bytes: 0 };
   return {
     close() {
       const now = performance.now();
       const ended = state.ended - last.ended;
       const errors = state.errors - last.errors;
+      const buckets = h.pairs();
+      const [p50, p99] = h.count ? percentilesOfPairs(buckets, [50, 99]) : [null, null];
       onSecond({
         second: ++second,
         durationMs: now - closedAt,
         sent: state.begun - last.begun,
         completed: ended - errors,
         errors,
-        p50Ms: h.count ? h.percentile(50) / 1000 : null,
-        p99Ms: h.count ? h.percentile(99) / 1000 : null,
+        bytes: state.bytesIn - last.bytes,
+        p50Ms: p50 === null ? null : p50 / 1000,
+        p99Ms: p99 === null ? null : p99 / 1000,
+        maxMs: h.count ? h.max / 1000 : 0,
+        connections: 0,
         vus: shared.vusActive,
+        buckets,
       });
       closedAt = now;
       last.begun = state.begun;
       last.ended = state.ended;
       last.errors = state.errors;
+      last.bytes = state.bytesIn;
       h.clear();
     },
   };

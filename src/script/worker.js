@@ -12,6 +12,12 @@ globalThis.console.error = (...args) => writeLine(`log ${JSON.stringify(args.joi
 let go = null; // resolves with { dataJson, startAt }
 let handle = null;
 let started = false;
+let metrics = null; // --metrics: its timer
+
+function sendMetrics() {
+  const m = handle.metricsSnapshot();
+  writeLine(`metrics ${JSON.stringify({ ...m, histogram: m.histogram.toJSON() })}`);
+}
 
 const finish = (line, code) => writeLine(line, () => exit(code));
 
@@ -30,6 +36,8 @@ async function run(job) {
         // A VU started: the parent's vus gauge rises at once, as a single process's does.
         onVUs: () => sendProgress(),
         onSample: out && out.sample,
+        // --dashboard: each closed second, its latency buckets with it (some hundred numbers).
+        onSecond: job.seconds ? (second) => writeLine(`second ${JSON.stringify(second)}`) : undefined,
         ready: () => {
           writeLine('ready');
           return new Promise((resolve) => (go = resolve));
@@ -37,9 +45,15 @@ async function run(job) {
         onStart: (h) => {
           handle = h;
           started = true;
+          // --metrics: the figures the parent serves for this child, once a second.
+          if (job.metrics) metrics = setInterval(sendMetrics, 1000);
         },
       },
     });
+    if (metrics !== null) {
+      clearInterval(metrics);
+      sendMetrics();
+    }
     if (out) await out.close();
     const { registry, state } = result;
     finish(
