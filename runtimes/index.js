@@ -84,6 +84,9 @@ export async function resolveHost(host) {
 export { readFile, writeFile };
 export { openLogFile } from './run-servers/log-file.js';
 export { startThread, threadSide } from './processes/threads.js';
+export { runCommand } from './processes/command.js';
+import { findRuntime as findRuntimeIn } from './processes/image.js';
+export { imageContents } from './processes/image.js';
 
 const proc = globalThis.process;
 
@@ -126,6 +129,12 @@ export function onInterrupt(fn) {
 export function importUserModule(path) {
   return import(new URL(path, cwdUrl()).href);
 }
+
+/** The working directory as a path. */
+export const cwdPath = () => proc.cwd();
+
+/** The executable of runtime `name` ('node', 'bun', 'deno'), or null. */
+export const findRuntime = (name) => findRuntimeIn(name, runtime.name, proc.execPath, proc.env.PATH || '');
 
 /** The working directory as a file: URL ending in '/', to resolve relative paths against. */
 export const cwdUrl = () => pathToFileURL(proc.cwd() + '/').href;

@@ -5,7 +5,8 @@
 
 import mri from 'mri';
 import { runLoadTest, withBodyOptions, withListedUrl, bodyFromFile, VERSION } from './index.js';
-import { number, parseShard } from './run/options.js';
+import { number, parseShard, shardFromEnv, parseUrl } from './run/options.js';
+import { wantsDistribution } from './distribute/flags.js';
 import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './commands/flags.js';
 import { findConfig, withConfig } from './commands/config-file.js';
 import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter, terminal, writeText, envVar, restartDeno } from '../runtimes/index.js';
@@ -119,6 +120,7 @@ async function toOptions(args) {
   o.shard = flagValue(args, 'shard');
   if (o.shard !== undefined) {
     try {
+      if (o.shard === 'env') o.shard = shardFromEnv(envVar);
       parseShard(o.shard);
     } catch (err) {
       throw new UsageError(`--${err.message}`);
@@ -312,6 +314,16 @@ async function main() {
     return (await import('./commands/run.js')).runCommand(argv().slice(1));
   }
   if (argv()[0] === 'compare') return (await import('./compare/command.js')).compareCommand(argv().slice(1));
+  // --on swarm|kubernetes --shards N: the shards' command line is checked here before any starts.
+  if (wantsDistribution(argv())) {
+    const check = async (rest) => {
+      const given = parseArgs(rest);
+      if (given.help || given.version) throw new UsageError('--help and --version are not for --on');
+      const options = await withListedUrl(await toOptions(given));
+      if (options.url && !options.socketPath) parseUrl(options.url);
+    };
+    return (await import('./commands/distribute.js')).distributeCommand(argv(), { kind: 'load', check });
+  }
   try {
     args = parseArgs(argv());
     if (args.help) {

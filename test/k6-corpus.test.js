@@ -46,7 +46,7 @@ for (const [script, k6] of Object.entries(scripts)) {
       // What the script logged: k6's log lines on stderr, level and message.
       assert.deepEqual(initOnce(consoleLines(r.stderr)), initOnce(k6.console || []), `${script}: console lines differ from k6's\n${output}`);
       // The transformed script beside the original is gone once the run is.
-      assert.deepEqual(readdirSync(CORPUS).filter((f) => f.includes(`.loadtest-${child.pid}.`)), []);
+      assert.deepEqual(readdirSync(CORPUS).filter((f) => f.includes(`.loadtest-${child.pid}-`)), []);
     } finally {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });

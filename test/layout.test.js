@@ -42,7 +42,7 @@ test('src/ holds the two doors and the interfaces at its top, the rest in folder
   const top = files.filter((f) => !f.includes('/')).sort();
   assert.deepEqual(top, ['cli.js', 'driver.js', 'index.js', 'socket.js', 'version.js']);
   const folders = [...new Set(files.filter((f) => f.includes('/')).map((f) => f.split('/')[0]))].sort();
-  assert.deepEqual(folders, ['commands', 'compare', 'http1', 'http2', 'results', 'run', 'script', 'websocket']);
+  assert.deepEqual(folders, ['commands', 'compare', 'distribute', 'http1', 'http2', 'results', 'run', 'script', 'websocket']);
 });
 
 test('protocols import nothing from the run, results, commands or runtimes', () => {

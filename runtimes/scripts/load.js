@@ -27,7 +27,10 @@ export async function loadScript(path, transform) {
     }
   };
   process.once('exit', cleanup);
-  const siblingName = (file) => `.${basename(file)}.loadtest-${process.pid}.mjs`;
+  // The pid and a random number: the shards of `--on swarm` run in containers (often with the
+  // same pid) beside one script folder.
+  const tag = `${process.pid}-${Math.floor(Math.random() * 1e9)}`;
+  const siblingName = (file) => `.${basename(file)}.loadtest-${tag}.mjs`;
   const seen = new Map();
   const visit = (file) => {
     if (seen.has(file)) return seen.get(file);

@@ -122,6 +122,9 @@ Multi-core and many machines:
       --shard i/n            run share i of n of the load, as a child of --cores would
                              (default 1/1: all of it)
       --start-at MS          epoch milliseconds at which every shard starts (default: at once)
+      --on swarm|kubernetes  run N shards there, started together, merged into one report
+      --shards N             with --on: how many (--image, --runtime, --start-in, --dry-run:
+                             doc/distributed.md)
 
 Compatibility with loadtest 8:
       --agent                same as -k

@@ -21,7 +21,8 @@ import { remoteRun } from '../script/cores.js';
 import { shardResult } from '../script/shards.js';
 import { CSV_HEADER } from '../script/sample-lines.js';
 import { SampleQueue } from '../script/sample-queue.js';
-import { parseShard } from '../run/options.js';
+import { parseShard, shardFromEnv } from '../run/options.js';
+import { wantsDistribution } from '../distribute/flags.js';
 
 const WORKER = pathOf(new URL('../script/worker.js', import.meta.url));
 const OUT_THREAD = pathOf(new URL('../script/out-thread.js', import.meta.url));
@@ -103,7 +104,8 @@ function flagsOf(argv) {
   let shard = null;
   if (args.shard !== undefined) {
     try {
-      shard = parseShard(last(args.shard));
+      const given = String(last(args.shard));
+      shard = parseShard(given === 'env' ? shardFromEnv(envVar) : given);
     } catch (err) {
       throw new UsageError(`--${err.message}`);
     }
@@ -177,6 +179,13 @@ export async function runCommand(argv) {
     writeText('stderr', `loadtest run: ${message}\n`);
     exit(code);
   };
+  if (wantsDistribution(argv)) {
+    const check = (rest) => {
+      const given = flagsOf(rest);
+      if (given.help) throw new UsageError('--help is not for --on');
+    };
+    return (await import('./distribute.js')).distributeCommand(argv, { kind: 'script', check });
+  }
   let cli;
   try {
     cli = flagsOf(argv);

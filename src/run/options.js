@@ -30,6 +30,20 @@ export function number(name, value, { integer = false, min = 0, fallback } = {})
 export const DEFAULT_CONCURRENCY = 10;
 
 /** "i/n": this process runs share i (1 to n) of a run split over n processes or machines. */
+/**
+ * `--shard env`: the share an orchestrator gives a task (src/distribute/): LOADTEST_SHARD as
+ * i/n (a Docker Swarm task's slot), or Kubernetes' JOB_COMPLETION_INDEX (from 0) with
+ * LOADTEST_SHARDS as n. `get(name)`: an environment variable, or undefined.
+ */
+export function shardFromEnv(get) {
+  const given = get('LOADTEST_SHARD');
+  if (given !== undefined && given !== '') return given;
+  const index = get('JOB_COMPLETION_INDEX');
+  const count = get('LOADTEST_SHARDS');
+  if (index !== undefined && /^\d+$/.test(index) && count !== undefined) return `${Number(index) + 1}/${count}`;
+  throw new Error('shard env: no LOADTEST_SHARD (i/n), nor JOB_COMPLETION_INDEX with LOADTEST_SHARDS, in the environment');
+}
+
 export function parseShard(text) {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(String(text));
   const index = m ? Number(m[1]) : 0;
