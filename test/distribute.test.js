@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, readFileSync, existsSync, rmSync, chmodSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, readFileSync, readdirSync, existsSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -167,6 +167,32 @@ test('--on swarm --shards 3: the server counts exactly the merged result\'s requ
     assert.deepEqual(merged.shards, { on: 'swarm', count: 3, merged: [1, 2, 3], missing: [] });
     const service = /as swarm service (\S+)/.exec(r.stderr)[1];
     assert.equal(execFileSync('docker', ['service', 'ls', '-q', '--filter', `name=${service}`], { encoding: 'utf8' }).trim(), '');
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('loadtest run --on swarm --shards 3: a k6 script\'s shared iterations made exactly once in all, k6\'s summary of the whole', { skip: swarm !== 'active' && `docker swarm: ${swarm}`, timeout: 180000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-swarm-script-'));
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  try {
+    writeFileSync(
+      join(dir, 'test.js'),
+      `import http from 'k6/http';
+import { check } from 'k6';
+export const options = { scenarios: { s: { executor: 'shared-iterations', vus: 5, iterations: 61 } }, thresholds: { checks: ['rate==1'] } };
+export default function () { check(http.get(__ENV.URL), { ok: (r) => r.status === 200 }); }
+`,
+    );
+    // Run from the script's folder: the shards find it there (the folder is mounted as it is here).
+    const r = await spawnScript(CLI, ['run', '--on', 'swarm', '--shards', '3', '--start-in', '3', '-e', `URL=${server.url}`, 'test.js'], { timeoutMs: 170000, cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(server.requests, 61);
+    assert.match(r.stdout, /http_reqs\.+: 61 /);
+    assert.match(r.stdout, /checks\.+: 100\.00% ✓ 61 /);
+    for (let i = 1; i <= 3; i++) assert.match(r.stderr, new RegExp(`shard ${i}/3: \\d+ requests, 0 errors`));
+    assert.deepEqual(readdirSync(dir), ['test.js'], 'the shards\' transformed modules are gone');
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });

@@ -46,7 +46,7 @@ export async function distributeCommand(argv, { kind, check }) {
   // Each shard's share, start and result (one line of JSON on its stdout).
   const shardArgs =
     kind === 'script'
-      ? ['run', ...plan.rest.slice(0, -1), '--shard', 'env', '--start-at', String(startAt), '--result', '/dev/stdout', '--no-summary', '-q', plan.rest[plan.rest.length - 1]]
+      ? ['run', ...plan.rest, '--shard', 'env', '--start-at', String(startAt), '--result', '/dev/stdout', '--no-summary', '-q']
       : [...plan.rest, '--shard', 'env', '--start-at', String(startAt), '--json'];
   const runtimeName = plan.runtime || runtime.name;
   const name = `loadtest-${Date.now().toString(36)}`;
@@ -213,6 +213,10 @@ async function collect(shards, { kind, plan, thresholds, fail }) {
   if (missing.length) say(`shards ${missing.join(', ')} of ${plan.shards} missing: the figures are those of ${got.length}`);
   const names = got.map((s) => `shard ${s.slot}/${plan.shards}`);
   if (kind === 'script') {
+    for (const s of got) {
+      const reqs = s.doc.metrics.find((m) => m.name === 'http_reqs');
+      say(`shard ${s.slot}/${plan.shards}: ${reqs ? reqs.sink.sum : 0} requests, ${s.doc.state.errors} errors, in ${(s.doc.elapsedMs / 1000).toFixed(1)} s`);
+    }
     const merged = mergeShards(got.map((s) => s.doc), names, md5Hex);
     writeText('stdout', summaryText(merged.data, { color: wantsColor() }));
     if (plan.output.summaryExport) {

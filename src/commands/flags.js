@@ -122,9 +122,10 @@ Multi-core and many machines:
       --shard i/n            run share i of n of the load, as a child of --cores would
                              (default 1/1: all of it)
       --start-at MS          epoch milliseconds at which every shard starts (default: at once)
-      --on swarm|kubernetes  run N shards there, started together, merged into one report
-      --shards N             with --on: how many (--image, --runtime, --start-in, --dry-run:
-                             doc/distributed.md)
+      --on swarm|kubernetes  run --shards N there, started together, merged into one report
+                             (default: here, in this process or --cores)
+      --shards N             with --on: how many; --image, --runtime, --start-in and
+                             --dry-run are in doc/distributed.md (default: none)
 
 Compatibility with loadtest 8:
       --agent                same as -k

@@ -50,6 +50,7 @@ Runs a k6 script (an ES module with export default function and export const opt
       --shard I/N                this machine's share of a run over N (ours; with --start-at)
       --start-at MS              start at this wall-clock time, epoch ms (ours)
       --result F                 this shard's figures, for loadtest merge (ours)
+      --on swarm|kubernetes --shards N   the run as N shards there, merged (ours; doc/distributed.md)
 Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 108 aborted.`;
 
 const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result'];

@@ -8,7 +8,8 @@ const VALUED = new Set(['on', 'shards', 'image', 'runtime', 'start-in', 'json-fi
 const BOOLEAN = new Set(['dry-run', 'json']);
 // Set by the coordinator for every shard, or served on a port (which the shards of one machine
 // would all want).
-const REFUSED = ['shard', 'start-at', 'result', 'dashboard', 'metrics', 'metrics-linger'];
+const REFUSED = ['shard', 'start-at', 'result', 'dashboard', 'metrics', 'metrics-linger', 'out', 'log-file'];
+const WHY = { shard: 'the coordinator gives each shard its share', 'start-at': 'the coordinator gives the shards their start', result: 'the coordinator reads each shard\'s result', dashboard: 'the shards would all serve it', metrics: 'the shards would all serve it', 'metrics-linger': 'the shards would all serve it', out: 'the shards would each write the file over the others\'', 'log-file': 'the shards would each write the file over the others\'' };
 const ENGINES = ['swarm', 'kubernetes'];
 const RUNTIMES = ['node', 'bun', 'deno'];
 
@@ -36,7 +37,7 @@ export function distributeFlags(argv) {
       else got[name] = value;
       continue;
     }
-    if (m && REFUSED.includes(name)) throw new DistributeError(`--${name} is not for --on: ${name === 'shard' || name === 'start-at' || name === 'result' ? 'the coordinator gives each shard its share and start' : 'the shards would all serve it'}`);
+    if (m && REFUSED.includes(name)) throw new DistributeError(`--${name} is not for --on: ${WHY[name]}`);
     rest.push(a);
   }
   if (got.on === undefined) throw new DistributeError(`--shards needs --on swarm or --on kubernetes`);
