@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { rawServer, spawnScript, ok } from './servers.js';
+import { rawServer, spawnScript, startScript, until, ok } from './servers.js';
 import { distributeFlags, wantsDistribution } from '../src/distribute/flags.js';
 import { jobManifest } from '../src/distribute/kubernetes.js';
 import { serviceArgs, taskStates } from '../src/distribute/swarm.js';
@@ -196,5 +196,23 @@ export default function () { check(http.get(__ENV.URL), { ok: (r) => r.status ==
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--on swarm, Ctrl-C: the service is removed, exit 130', { skip: swarm !== 'active' && `docker swarm: ${swarm}`, timeout: 180000 }, async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  try {
+    const { child, done } = startScript(CLI, ['--on', 'swarm', '--shards', '2', '--start-in', '1', '-t', '60', '-c', '2', '-k', server.url], { timeoutMs: 170000 });
+    // Once the service is there and its shards are sending.
+    let said = '';
+    child.stderr.on('data', (text) => (said += text));
+    assert.ok(await until(() => said.includes('as swarm service') && server.requests > 0, 120000), said);
+    globalThis.process.kill(child.pid, 'SIGINT');
+    const r = await done;
+    assert.equal(r.code, 130, r.stderr);
+    const service = /as swarm service (\S+)/.exec(r.stderr)[1];
+    assert.equal(execFileSync('docker', ['service', 'ls', '-q', '--filter', `name=${service}`], { encoding: 'utf8' }).trim(), '');
+  } finally {
+    await server.close();
   }
 });
