@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rawServer, spawnScript, startScript, ok } from './servers.js';
+import { rawServer, spawnScript, startScript, dashboardEvents, ok } from './servers.js';
 import { freePort } from '../runtimes/processes/groups.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -233,25 +233,7 @@ export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 5 === 
       const base = server.url.replace(/\/$/, '');
       const { child, done } = startScript(CLI, ['run', '-q', '--cores', '2', '-e', `BASE=${base}`, '--dashboard', String(board), '--metrics', `127.0.0.1:${metrics}`, '--metrics-linger', '30', path]);
       try {
-        // The stream replays every second from the first: read whole, until the done event.
-        let text = '';
-        for (let i = 0; i < 600 && !text.includes('event: done'); i++) {
-          const res = await fetch(`http://127.0.0.1:${board}/events`).catch(() => null);
-          if (res === null) {
-            await new Promise((r) => setTimeout(r, 50));
-            continue;
-          }
-          const reader = res.body.getReader();
-          const decoder = new TextDecoder();
-          for (;;) {
-            const { value, done: end } = await reader.read();
-            if (end) break;
-            text += decoder.decode(value);
-            if (text.includes('event: done')) break;
-          }
-          await reader.cancel();
-        }
-        const events = [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]));
+        const { text, events } = await dashboardEvents(board);
         const seconds = events.filter((e) => typeof e.second === 'number');
         assert.ok(seconds.length >= 2, text);
         assert.deepEqual(seconds.map((e) => e.second), seconds.map((_, i) => i + 1));

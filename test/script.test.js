@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rawServer, spawnScript, startScript } from './servers.js';
+import { rawServer, spawnScript, startScript, dashboardEvents } from './servers.js';
 import { freePort } from '../runtimes/processes/groups.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -436,26 +436,7 @@ export const options = { vus: 2, duration: '1500ms' };
 export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 5 === 0 ? 503 : 200}\`); sleep(0.02); }`,
     async ({ path, server }) => {
       const { child, done } = startScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, '--dashboard', String(port), '--metrics-linger', '30', path]);
-      // The page is up before the run starts; the stream replays every second from the first,
-      // so it is read whole whenever it is opened: until the done event.
-      let text = '';
-      for (let i = 0; i < 600 && !text.includes('event: done'); i++) {
-        const res = await fetch(`http://127.0.0.1:${port}/events`).catch(() => null);
-        if (res === null) {
-          await new Promise((r) => setTimeout(r, 50));
-          continue;
-        }
-        const reader = res.body.getReader();
-        const decoder = new TextDecoder();
-        for (;;) {
-          const { value, done: end } = await reader.read();
-          if (end) break;
-          text += decoder.decode(value);
-          if (text.includes('event: done')) break;
-        }
-        await reader.cancel();
-      }
-      const events = [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]));
+      const { text, events } = await dashboardEvents(port);
       const seconds = events.filter((e) => typeof e.second === 'number');
       const end = events.find((e) => typeof e.report === 'string');
       assert.ok(seconds.length >= 2, text);

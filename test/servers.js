@@ -326,3 +326,29 @@ export function writeForever(socket, piece) {
   };
   more();
 }
+
+/**
+ * A dashboard's event stream (runtimes/run-servers/dashboard.js) read whole, until its done
+ * event: the page is up before the run starts and the stream replays every second from the
+ * first, so it is read again whenever it is opened. Resolves to { text, events }.
+ */
+export async function dashboardEvents(port) {
+  let text = '';
+  for (let i = 0; i < 600 && !text.includes('event: done'); i++) {
+    const res = await fetch(`http://127.0.0.1:${port}/events`).catch(() => null);
+    if (res === null) {
+      await sleep(50);
+      continue;
+    }
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+      if (text.includes('event: done')) break;
+    }
+    await reader.cancel();
+  }
+  return { text, events: [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1])) };
+}
