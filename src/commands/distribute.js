@@ -58,7 +58,7 @@ export async function distributeCommand(argv, { kind, check }) {
       return exit(0);
     }
     if (plan.image === null) return fail('--on kubernetes needs --image NAME: an image its nodes can pull (doc/distributed.md), or --dry-run to see the Job', 2);
-    return collect(await onKubernetes(name, manifest, plan, fail), { kind, plan, thresholds, fail });
+    return collect(await onKubernetes(name, manifest, plan, fail, startAt), { kind, plan, thresholds, fail });
   }
   return collect(await onSwarm(name, shardArgs, runtimeName, plan, fail, startAt, kind), { kind, plan, thresholds, fail });
 }
@@ -160,7 +160,7 @@ async function kubectl(args, input = null) {
 }
 
 /** Runs the shards as an Indexed Job; resolves to [{ slot, doc, failure }] or null after a failure said. */
-async function onKubernetes(name, manifest, plan, fail) {
+async function onKubernetes(name, manifest, plan, fail, startAt) {
   const version = await kubectl(['version', '--request-timeout=10s', '-o', 'json']);
   if (version.missing) return fail('--on kubernetes: kubectl not found', 2);
   if (version.code !== 0) return fail(`--on kubernetes: kubectl does not answer: ${firstLine(version)}`, 2);
@@ -187,6 +187,11 @@ async function onKubernetes(name, manifest, plan, fail) {
         return { pod, slot: Number(index) + 1, phase, ended: phase === 'Succeeded' || phase === 'Failed' };
       });
       if (pods.length >= plan.shards && pods.every((p) => p.ended)) break;
+      // Pods the cluster could not schedule or start (no room, an image it cannot pull).
+      if (Date.now() > startAt + NEVER_STARTED_MS * 5) {
+        const waiting = pods.filter((p) => p.phase === 'Pending').map((p) => p.slot);
+        if (waiting.length || pods.length < plan.shards) return fail(`--on kubernetes: ${waiting.length ? `shards ${waiting.join(', ')} still Pending` : `${pods.length} of ${plan.shards} pods`} ${(NEVER_STARTED_MS * 5) / 1000} s after the start (kubectl describe job ${name})`, 1);
+      }
       await sleep(POLL_MS * 2);
     }
     const shards = [];

@@ -46,7 +46,8 @@ export function distributeFlags(argv) {
   const shards = Number(got.shards);
   if (!Number.isInteger(shards) || shards < 1 || shards > 1000) throw new DistributeError(`--shards '${got.shards}': a whole number from 1 to 1000`);
   if (got.runtime !== undefined && !RUNTIMES.includes(got.runtime)) throw new DistributeError(`--runtime '${got.runtime}': node, bun or deno`);
-  const startIn = got['start-in'] === undefined ? 5 : Number(got['start-in']);
+  // Kubernetes pulls the image onto its nodes first: more time by default.
+  const startIn = got['start-in'] === undefined ? (got.on === 'kubernetes' ? 30 : 5) : Number(got['start-in']);
   if (!(startIn >= 0 && startIn <= 3600)) throw new DistributeError(`--start-in '${got['start-in']}': seconds, 0 to 3600`);
   if (got['dry-run'] && got.on !== 'kubernetes') throw new DistributeError('--dry-run prints a Kubernetes Job: it is for --on kubernetes');
   return {
