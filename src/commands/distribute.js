@@ -42,9 +42,8 @@ export async function distributeCommand(argv, { kind, check }) {
   } catch (err) {
     return fail(err.message, 2);
   }
-  const startAt = Date.now() + plan.startInSeconds * 1000;
   // Each shard's share, start and result (one line of JSON on its stdout).
-  const shardArgs =
+  const shardArgs = (startAt) =>
     kind === 'script'
       ? ['run', ...plan.rest, '--shard', 'env', '--start-at', String(startAt), '--result', '/dev/stdout', '--no-summary', '-q']
       : [...plan.rest, '--shard', 'env', '--start-at', String(startAt), '--json'];
@@ -52,7 +51,8 @@ export async function distributeCommand(argv, { kind, check }) {
   const name = `loadtest-${Date.now().toString(36)}`;
 
   if (plan.on === 'kubernetes') {
-    const manifest = jobManifest({ name, shards: plan.shards, image: plan.image || `loadtest:${VERSION}-${runtimeName}`, args: shardArgs });
+    const startAt = Date.now() + plan.startInSeconds * 1000;
+    const manifest = jobManifest({ name, shards: plan.shards, image: plan.image || `loadtest:${VERSION}-${runtimeName}`, args: shardArgs(startAt) });
     if (plan.dryRun) {
       writeText('stdout', `# loadtest ${VERSION}: ${plan.shards} shards starting at ${new Date(startAt).toISOString()} (--start-at ${startAt}): apply it before then\n${manifest}`);
       return exit(0);
@@ -60,24 +60,24 @@ export async function distributeCommand(argv, { kind, check }) {
     if (plan.image === null) return fail('--on kubernetes needs --image NAME: an image its nodes can pull (doc/distributed.md), or --dry-run to see the Job', 2);
     return collect(await onKubernetes(name, manifest, plan, fail, startAt), { kind, plan, thresholds, fail });
   }
-  return collect(await onSwarm(name, shardArgs, runtimeName, plan, fail, startAt, kind), { kind, plan, thresholds, fail });
+  return collect(await onSwarm(name, shardArgs, runtimeName, plan, fail, kind), { kind, plan, thresholds, fail });
 }
 
 async function docker(args, input = null) {
   return runCommand('docker', args, { input });
 }
 
-const firstLine = (r) => (r.stderr || r.stdout).trim().split('\n').pop();
+const lastLineOf = (r) => (r.stderr || r.stdout).trim().split('\n').pop();
 
 /** Runs the shards as a Swarm service; resolves to [{ slot, doc, failure }] or null after a failure said. */
-async function onSwarm(name, shardArgs, runtimeName, plan, fail, startAt, kind) {
+async function onSwarm(name, shardArgs, runtimeName, plan, fail, kind) {
   const info = await docker(['info', '--format', '{{.Swarm.LocalNodeState}}']);
   if (info.missing) return fail('--on swarm: docker not found (install Docker: apt-get install docker.io)', 2);
-  if (info.code !== 0) return fail(`--on swarm: docker does not answer: ${firstLine(info)}`, 2);
+  if (info.code !== 0) return fail(`--on swarm: docker does not answer: ${lastLineOf(info)}`, 2);
   const swarm = info.stdout.trim();
   if (swarm !== 'active') return fail(`--on swarm: this Docker is not in a swarm (${swarm}): run docker swarm init (one machine: docker swarm init --advertise-addr 127.0.0.1)`, 2);
   let image = plan.image;
-  let command = shardArgs;
+  let runner = []; // the runtime and the CLI, for an image made here (the user's runs loadtest)
   if (image === null) {
     const binary = await findRuntime(runtimeName);
     if (binary === null) return fail(`--runtime ${runtimeName}: not found on PATH nor in node_modules/.bin`, 2);
@@ -88,8 +88,11 @@ async function onSwarm(name, shardArgs, runtimeName, plan, fail, startAt, kind) 
       return fail(`--on swarm: the image: ${err.message}`, 1);
     }
     image = made.tag;
-    command = [made.binary, ...(runtimeName === 'deno' ? ['run', '-A'] : []), CLI, ...shardArgs];
+    runner = [made.binary, ...(runtimeName === 'deno' ? ['run', '-A'] : []), CLI];
   }
+  // The start counts from now, the image ready: making it can take longer than the lead.
+  const startAt = Date.now() + plan.startInSeconds * 1000;
+  const command = [...runner, ...shardArgs(startAt)];
   let created = false;
   const remove = async () => {
     if (created) await docker(['service', 'rm', name]);
@@ -102,13 +105,13 @@ async function onSwarm(name, shardArgs, runtimeName, plan, fail, startAt, kind) 
   try {
     // A script's shards write its transformed module beside it (runtimes/scripts/load.js).
     const made = await docker(serviceArgs({ name, shards: plan.shards, image, command, workdir: plan.image === null ? cwdPath() : null, writable: kind === 'script', env: { HOME: '/tmp', NO_COLOR: '1' } }));
-    if (made.code !== 0) return fail(`--on swarm: docker service create: ${firstLine(made)}`, 1);
+    if (made.code !== 0) return fail(`--on swarm: docker service create: ${lastLineOf(made)}`, 1);
     created = true;
     say(`${plan.shards} shards as swarm service ${name} (${image}), starting at ${new Date(startAt).toISOString()}`);
     let tasks = [];
     for (;;) {
       const ps = await docker(psArgs(name));
-      if (ps.code !== 0) return fail(`--on swarm: docker service ps: ${firstLine(ps)}`, 1);
+      if (ps.code !== 0) return fail(`--on swarm: docker service ps: ${lastLineOf(ps)}`, 1);
       tasks = taskStates(ps.stdout, name);
       if (tasks.length >= plan.shards && tasks.every((t) => t.ended)) break;
       // A task the swarm could not place or start (no node for it, an image it cannot get).
@@ -144,9 +147,9 @@ async function localImage(binary, runtimeName) {
     await writeFile(list, contents.paths.map((p) => p.slice(1)).join('\n') + '\n');
     // -h: a library's symbolic link goes in as the file it names, at the link's path.
     const packed = await runCommand('tar', ['-C', '/', '-h', '-cf', tar, '-T', list]);
-    if (packed.code !== 0) throw new Error(`tar: ${packed.missing ? 'not found' : firstLine(packed)}`);
+    if (packed.code !== 0) throw new Error(`tar: ${packed.missing ? 'not found' : lastLineOf(packed)}`);
     const imported = await docker(['import', '--change', 'ENV PATH=/usr/local/bin:/usr/bin:/bin', '--message', `loadtest ${VERSION} on ${runtimeName}`, tar, tag]);
-    if (imported.code !== 0) throw new Error(`docker import: ${firstLine(imported)}`);
+    if (imported.code !== 0) throw new Error(`docker import: ${lastLineOf(imported)}`);
     say(`image ${tag} made from this installation`);
   } finally {
     await removeFile(list);
@@ -163,7 +166,7 @@ async function kubectl(args, input = null) {
 async function onKubernetes(name, manifest, plan, fail, startAt) {
   const version = await kubectl(['version', '--request-timeout=10s', '-o', 'json']);
   if (version.missing) return fail('--on kubernetes: kubectl not found', 2);
-  if (version.code !== 0) return fail(`--on kubernetes: kubectl does not answer: ${firstLine(version)}`, 2);
+  if (version.code !== 0) return fail(`--on kubernetes: kubectl does not answer: ${lastLineOf(version)}`, 2);
   let applied = false;
   const remove = async () => {
     if (applied) await kubectl(['delete', 'job', name, '--wait=false']);
@@ -175,13 +178,13 @@ async function onKubernetes(name, manifest, plan, fail, startAt) {
   });
   try {
     const apply = await kubectl(['apply', '-f', '-'], manifest);
-    if (apply.code !== 0) return fail(`--on kubernetes: kubectl apply: ${firstLine(apply)}`, 1);
+    if (apply.code !== 0) return fail(`--on kubernetes: kubectl apply: ${lastLineOf(apply)}`, 1);
     applied = true;
     say(`${plan.shards} shards as Job ${name} (${plan.image})`);
     let pods = [];
     for (;;) {
       const got = await kubectl(['get', 'pods', '-l', `job-name=${name}`, '-o', 'jsonpath={range .items[*]}{.metadata.name}{"\\t"}{.metadata.annotations.batch\\.kubernetes\\.io/job-completion-index}{"\\t"}{.status.phase}{"\\n"}{end}']);
-      if (got.code !== 0) return fail(`--on kubernetes: kubectl get pods: ${firstLine(got)}`, 1);
+      if (got.code !== 0) return fail(`--on kubernetes: kubectl get pods: ${lastLineOf(got)}`, 1);
       pods = got.stdout.split('\n').filter(Boolean).map((l) => {
         const [pod, index, phase] = l.split('\t');
         return { pod, slot: Number(index) + 1, phase, ended: phase === 'Succeeded' || phase === 'Failed' };
