@@ -8,8 +8,7 @@ import { Run } from './run/run.js';
 import { runOnCores, shareOf } from './run/cores.js';
 import { makeResult } from './run/result.js';
 import { RequestLog, LOG_HEADER } from './run/request-log.js';
-import { metricsText, processesText, statsSnapshot } from './results/metrics-text.js';
-import { Histogram } from './run/histogram.js';
+import { metricsText, childrenText } from './results/metrics-text.js';
 import { serveMetrics } from '../runtimes/run-servers/metrics.js';
 import { serveDashboard } from '../runtimes/run-servers/dashboard.js';
 import { runSeconds } from './results/dashboard-seconds.js';
@@ -267,7 +266,7 @@ async function runOnSeveralCores(options, cores, hooks) {
     if (hooks.onStart) hooks.onStart(h);
   };
   // --metrics: one endpoint, each child's figures as its own series (core="0", "1", ...).
-  const metrics = await startMetrics(null, options, hooks, (labels) => processesText(childSeries(handle, labels)));
+  const metrics = await startMetrics(null, options, hooks, (labels) => (handle === null || !handle.metrics ? '' : childrenText(handle.metrics(), labels)));
   const dashboard = await startDashboard(options, hooks, runSeconds(() => (handle === null ? null : handle.seconds())));
   const writes = options.logFile ? [options.logFile] : [];
   const spawn = (script) => spawnChild(script, {}, { unixSocket: config.socketPath, writes, load: true });
@@ -292,18 +291,6 @@ function checkOpenFiles(config, processes) {
   const per = processes > 1 ? ` per process (${wanted} on ${processes} cores)` : '';
   const needed = files.limit - files.free + each + SPARE_FILES;
   throw new Error(`${each} connections${per} need ${each} open files, but the open-file limit (ulimit -n) is ${files.limit} and ${files.free} are free: raise it (ulimit -n ${needed}), lower -c, or spread the load with --cores or --shard`);
-}
-
-// The figures of each child of --cores that has sent any: its latest, or once it is done its result's.
-function childSeries(handle, labels) {
-  if (handle === null || !handle.metrics) return [];
-  const out = [];
-  handle.metrics().forEach((m, i) => {
-    if (m === null) return;
-    const s = m.final ? statsSnapshot(m) : { ...m, histogram: Histogram.fromJSON(m.histogram) };
-    out.push({ s, labels: { ...labels, core: String(i) } });
-  });
-  return out;
 }
 
 function describe(adapter) {

@@ -18,6 +18,8 @@ const CLI = pathOf(new URL('../cli.js', import.meta.url));
 const POLL_MS = 500;
 const NEVER_STARTED_MS = 60000;
 
+// A shard's result: a load run's (it names its shard) or a script shard's.
+const isResult = (d) => d.shard !== undefined || isShardResult(d);
 const say = (line) => writeText('stderr', `loadtest: ${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -125,7 +127,7 @@ async function onSwarm(name, shardArgs, runtimeName, plan, fail, kind) {
     for (const t of tasks) {
       const logs = await docker(['service', 'logs', '--raw', t.id]);
       const text = logs.stdout + '\n' + logs.stderr;
-      const doc = resultIn(logs.stdout + '\n' + logs.stderr, (d) => (d.shard !== undefined || isShardResult(d)));
+      const doc = resultIn(text, isResult);
       const failure = doc !== null ? null : `${t.state}${t.error ? ` (${t.error})` : ''}${tailOf(text) ? `: ${tailOf(text)}` : ''}`;
       shards.push({ slot: t.slot, doc, failure });
     }
@@ -200,7 +202,7 @@ async function onKubernetes(name, manifest, plan, fail, startAt) {
     const shards = [];
     for (const p of pods.sort((a, b) => a.slot - b.slot)) {
       const logs = await kubectl(['logs', p.pod]);
-      const doc = resultIn(logs.stdout, (d) => d.shard !== undefined || isShardResult(d));
+      const doc = resultIn(logs.stdout, isResult);
       shards.push({ slot: p.slot, doc, failure: doc !== null ? null : `${p.phase}: ${tailOf(logs.stdout + '\n' + logs.stderr)}` });
     }
     return shards;

@@ -9,8 +9,7 @@ import { checkTrendStats } from '../script/metrics.js';
 import { parseDuration } from '../script/duration.js';
 import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writeText, openLogFile, startThread, wantsColor, exit, onInterrupt, terminal, envVar, runtime, spawnChild, pathOf, availableCores, preferSmallHeap, md5Hex } from '../../runtimes/index.js';
 import { startProgress } from '../results/progress.js';
-import { metricsText, processesText } from '../results/metrics-text.js';
-import { Histogram } from '../run/histogram.js';
+import { metricsText, childrenText } from '../results/metrics-text.js';
 import { serveMetrics } from '../../runtimes/run-servers/metrics.js';
 import { serveDashboard } from '../../runtimes/run-servers/dashboard.js';
 import { runSeconds } from '../results/dashboard-seconds.js';
@@ -221,12 +220,8 @@ export async function runCommand(argv) {
     const labels = { run: `loadtest-${Date.now().toString(36)}`, runtime: `${runtime.name} ${runtime.version}`, core: '0' };
     try {
       metricsServer = await serveMetrics(cli.metrics, () => {
-        if (remote !== null) {
-          // --cores: each child's figures as its own process's, as a load run serves them.
-          const children = [];
-          remote.metrics().forEach((m, i) => m !== null && children.push({ s: { ...m, histogram: Histogram.fromJSON(m.histogram) }, labels: { ...labels, core: String(i) } }));
-          return processesText(children);
-        }
+        // --cores: each child's figures as its own process's, as a load run serves them.
+        if (remote !== null) return childrenText(remote.metrics(), labels);
         return handle === null ? '' : metricsText(handle.metricsSnapshot(), labels);
       });
     } catch (err) {

@@ -3,7 +3,7 @@
 // from counters the run keeps anyway and from the latency histogram of its closed seconds
 // (src/run/series.js): a scrape costs the run nothing per request.
 
-import { highestOf } from '../run/histogram.js';
+import { highestOf, Histogram } from '../run/histogram.js';
 
 // Latency bucket boundaries, in seconds: fixed, so that the series of every core and shard add
 // up (a Prometheus sums `_bucket` by `le`). 100 µs to 10 s, about three a decade.
@@ -70,6 +70,21 @@ export function statsSnapshot(stats) {
     elapsedSeconds: stats.elapsedMs / 1000,
     done: true,
   };
+}
+
+/**
+ * The exposition text of the children of --cores: `figures`, each child's latest (with its
+ * histogram as JSON), its result once done (`final`), or null before it sent any; each under
+ * `labels` and its own core="i".
+ */
+export function childrenText(figures, labels) {
+  const processes = [];
+  figures.forEach((m, i) => {
+    if (m === null) return;
+    const s = m.final ? statsSnapshot(m) : { ...m, histogram: Histogram.fromJSON(m.histogram) };
+    processes.push({ s, labels: { ...labels, core: String(i) } });
+  });
+  return processesText(processes);
 }
 
 /** The exposition text of several processes: [{ s, labels }], each family once. */

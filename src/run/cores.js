@@ -10,7 +10,7 @@
 //   child → parent   result <Stats as JSON>      then it exits
 
 import { Stats } from './stats.js';
-import { mergeSeries } from './series.js';
+import { closedSeconds } from './series.js';
 
 const READY_TIMEOUT_MS = 30000;
 
@@ -117,13 +117,8 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
   const merged = [];
   const seconds = () => {
     const lists = state.map((s) => (s.result ? s.result.series : s.seconds));
-    const going = state.filter((s) => !s.result && !s.done);
-    const n = going.length ? Math.min(...going.map((s) => s.seconds.length)) : Math.max(0, ...lists.map((l) => l.length));
-    if (n > merged.length) {
-      const part = [];
-      for (const list of lists) mergeSeries(part, list.slice(merged.length, n));
-      merged.push(...part);
-    }
+    const going = state.filter((s) => !s.result && !s.done).map((s) => s.seconds);
+    merged.push(...closedSeconds(lists, going, merged.length));
     return merged;
   };
   // --metrics: each child's latest figures (a second old at most), then its result's.

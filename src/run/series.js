@@ -37,6 +37,18 @@ export function closeSecond(stats, durationMs, connections) {
   recent.clear();
 }
 
+/**
+ * The seconds of several processes' series that every one still going has closed, from second
+ * `from` on, merged (--cores: the run's seconds as its children send them). `lists`: each
+ * process's series so far; `going`: those of the processes not done yet.
+ */
+export function closedSeconds(lists, going, from) {
+  const n = going.length ? Math.min(...going.map((l) => l.length)) : Math.max(0, ...lists.map((l) => l.length));
+  const part = [];
+  if (n > from) for (const list of lists) mergeSeries(part, list.slice(from, n));
+  return part;
+}
+
 /** Adds series b into series a, second by second (children and shards share one clock). */
 export function mergeSeries(a, b) {
   for (let i = 0; i < b.length; i++) {

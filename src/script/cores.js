@@ -18,7 +18,7 @@
 
 import { ScriptRunError, EXIT } from './runner.js';
 import { lastLine } from '../run/cores.js';
-import { mergeSeries } from '../run/series.js';
+import { closedSeconds } from '../run/series.js';
 
 const why = (stderr) => (lastLine(stderr) ? `: ${lastLine(stderr)}` : '');
 
@@ -48,12 +48,9 @@ export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}
   // latency buckets add up, so its p50 and p99 are the whole run's).
   let shown = 0;
   const nextSeconds = () => {
-    const going = state.filter((s) => s.result === null && s.failure === null && !s.exited);
-    const n = going.length ? Math.min(...going.map((s) => s.seconds.length)) : Math.max(0, ...state.map((s) => s.seconds.length));
-    if (n <= shown) return;
-    const part = [];
-    for (const s of state) mergeSeries(part, s.seconds.slice(shown, n));
-    shown = n;
+    const going = state.filter((s) => s.result === null && s.failure === null && !s.exited).map((s) => s.seconds);
+    const part = closedSeconds(state.map((s) => s.seconds), going, shown);
+    shown += part.length;
     for (const second of part) onSecond(second);
   };
 
