@@ -224,6 +224,13 @@ export function handleSummary(data) {
         const points = readFileSync(lines, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
         assert.equal(points.filter((p) => p.type === 'Point' && p.metric === 'http_reqs').length, 5);
         assert.ok(points.some((p) => p.type === 'Point' && p.metric === 'hits' && p.data.tags.kind === 'json'));
+        // As k6 v0.49 writes them (checked beside it): a Metric line with its thresholds' sources,
+        // tags in the order of their names, and the url tag the name tag.
+        const hitsDef = points.find((p) => p.type === 'Metric' && p.metric === 'hits');
+        assert.deepEqual(hitsDef.data, { name: 'hits', type: 'counter', contains: 'default', thresholds: ['count==5'], submetrics: null });
+        const named = points.find((p) => p.type === 'Point' && p.metric === 'http_req_duration');
+        assert.deepEqual(Object.keys(named.data.tags), Object.keys(named.data.tags).sort());
+        assert.equal(named.data.tags.url, named.data.tags.name);
         const csv = readFileSync(table, 'utf8').trim().split('\n');
         assert.equal(csv[0], 'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata');
         const reqs = csv.filter((l) => l.startsWith('http_reqs,'));

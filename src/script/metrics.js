@@ -112,7 +112,7 @@ export class Metric {
     this.isTime = Boolean(isTime);
     this.sink = new Sink(type);
     this.subs = []; // { name, tags: [[key, value]], sink }
-    this.thresholds = []; // filled by thresholds.js
+    this.thresholds = []; // its thresholds' sources, filled by thresholds.js
     this.outId = -1; // its number in --out's queue (src/script/sample-queue.js), once it has one
   }
   sub(selector) {

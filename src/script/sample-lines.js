@@ -84,12 +84,16 @@ export class SampleLines {
   tagBytes(tags) {
     const sets = this.sets;
     for (let i = 0; i < sets.length; i++) if (sets[i].ref === tags) return sets[i].bytes;
+    // In the order of their names, as k6 writes a tag set.
+    const keys = Object.keys(tags).sort();
     let text;
     if (this.json) {
-      text = `,"tags":${JSON.stringify(tags)}}}\n`;
+      const sorted = {};
+      for (const k of keys) sorted[k] = tags[k];
+      text = `,"tags":${JSON.stringify(sorted)}}}\n`;
     } else {
       let extra = '';
-      for (const k in tags) if (!CSV_TAGS.includes(k) && tags[k] !== '') extra += `${extra ? '&' : ''}${k}=${tags[k]}`;
+      for (const k of keys) if (!CSV_TAGS.includes(k) && tags[k] !== '') extra += `${extra ? '&' : ''}${k}=${tags[k]}`;
       text = `,${CSV_TAGS.map((k) => csvField(tags[k])).join(',')},${csvField(extra)},\n`;
     }
     const set = { ref: tags, bytes: encoder.encode(text) };
@@ -107,7 +111,10 @@ export class SampleLines {
       this.heads.set(metric, head);
       if (this.json) {
         const contains = metric.isTime ? 'time' : metric.name === 'data_sent' || metric.name === 'data_received' ? 'data' : 'default';
-        this.put(encoder.encode(JSON.stringify({ type: 'Metric', data: { name: metric.name, type: metric.type, contains, thresholds: [], submetrics: null }, metric: metric.name }) + '\n'));
+        // Its thresholds' sources and sub-metrics, as k6 lists them.
+        const subs = metric.subs || [];
+        const submetrics = subs.length ? subs.map((x) => ({ name: x.name, suffix: x.name.slice(metric.name.length + 1, -1), tags: Object.fromEntries(x.tags) })) : null;
+        this.put(encoder.encode(JSON.stringify({ type: 'Metric', data: { name: metric.name, type: metric.type, contains, thresholds: metric.thresholds || [], submetrics }, metric: metric.name }) + '\n'));
       }
     }
     return head;

@@ -84,7 +84,7 @@ export class SampleQueue {
       id = this.metrics.length;
       this.metrics.push(metric);
       metric.outId = id;
-      this.defs.push({ name: metric.name, type: metric.type, isTime: metric.isTime });
+      this.defs.push({ name: metric.name, type: metric.type, isTime: metric.isTime, thresholds: metric.thresholds || [], subs: (metric.subs || []).map((x) => ({ name: x.name, tags: x.tags })) });
       this.push(METRIC, this.defs.length - 1, 0, 0);
     }
     // A tags object is made for one moment's samples (vu.tags() is new at each call): a

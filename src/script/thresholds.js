@@ -30,6 +30,8 @@ export function parseThresholds(spec, registry) {
       const agg = e[1];
       const kind = agg.startsWith('p(') ? 'p' : agg;
       if (!ALLOWED[metric.type].includes(kind)) throw new Error(`threshold on ${key}: '${agg}' does not apply to a ${metric.type} (use ${ALLOWED[metric.type].join(', ')})`);
+      // The metric's own thresholds, as k6's --out json lists them with it (not its sub-metrics').
+      if (m[2] === undefined) metric.thresholds.push(t.threshold);
       out.push({
         key,
         metricName: key,

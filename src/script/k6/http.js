@@ -262,7 +262,9 @@ async function once(vu, method, url, userHeaders, body, o) {
   tags.name = o.userTags.name ?? o.nameTag ?? shown;
   tags.method = method;
   tags.status = String(r.status);
-  tags.url = shown;
+  // As k6 since v0.41: the url tag is the name tag, whether the script named the request or
+  // not (a name keeps the URLs' many values out of the tags).
+  tags.url = tags.name;
   tags.proto = 'HTTP/1.1';
   if (expected !== null) tags.expected_response = String(expected);
   if (r.error) tags.error = r.error;
