@@ -108,6 +108,30 @@ test('--stages on two cores sends the same schedule as on one', async () => {
   }
 });
 
+// The children of --cores and the shards get their start and stop as wall-clock times. Each
+// read of the wall clock here costs 40 ms, as if the process lost the CPU at that moment (a
+// child on a loaded machine): the schedule's length must not depend on when the clock was read.
+// It did: the schedule was cut by the time between two reads, and its last requests were
+// neither sent nor counted as not sent (398 of 400 under deno at a load average of 10).
+test('a schedule given a start and a stop is whole however late the clock is read', async () => {
+  const server = await counting();
+  const wallClock = Date.now;
+  Date.now = () => {
+    const until = performance.now() + 40;
+    while (performance.now() < until);
+    return wallClock.call(Date);
+  };
+  try {
+    const startAt = wallClock.call(Date) + 100;
+    const result = await loadTest({ url: server.url, stages: '250ms:400,250ms:400', startAt, concurrency: 10, agentKeepAlive: true, quiet: true });
+    assert.equal(result.requestsSent + result.notSent, 150);
+    assert.equal(result.totalRequests + result.inFlight, result.requestsSent);
+  } finally {
+    Date.now = wallClock;
+    await server.close();
+  }
+});
+
 test('--connection-stages: connections follow the ramp up and back down, no request lost', async () => {
   const server = await rawServer(({ socket }) => setTimeout(() => socket.write(ok()), 2));
   try {

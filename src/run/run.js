@@ -127,9 +127,14 @@ export class Run {
       if (runMs <= 0) {
         runMs = 0;
         this.stopping = true;
+        this.deadlineReached = true;
       }
     }
     if (runMs) this.timers.push(setTimeout(() => this.deadline(), runMs));
+    // The schedule's length, from its origin to the stop: with both ends given as wall-clock
+    // times, their difference, never two readings of the clock (a process descheduled between
+    // them lost the requests due in the gap: a child under load once sent 199 of its 200).
+    const scheduleMs = stopAt && c.startAt ? stopAt - c.startAt : runMs;
     if (this.timeout) {
       // One sweep for all connections instead of a timer per request.
       const every = Math.max(5, Math.min(250, Math.floor(this.timeout / 10)));
@@ -139,9 +144,8 @@ export class Run {
     if (this.open) {
       // Requests due strictly before the deadline (the epsilon keeps 1500 ms / 5 ms at 300
       // when floating point makes it 300.0000000001).
-      const scheduleMs = runMs - (this.origin - this.startTime);
-      if (runMs && this.stages !== null) this.scheduleEnd = this.stages.countBefore(scheduleMs);
-      else if (runMs) this.scheduleEnd = Math.max(0, Math.ceil((scheduleMs - this.phase) / this.period - 1e-9));
+      if ((stopAt || runMs) && this.stages !== null) this.scheduleEnd = this.stages.countBefore(scheduleMs);
+      else if (stopAt || runMs) this.scheduleEnd = Math.max(0, Math.ceil((scheduleMs - this.phase) / this.period - 1e-9));
       // Timers are coarse (1 ms at best on all three runtimes): each tick sends every request
       // whose time has come, never one timer per request.
       this.timers.push(setInterval(() => tick(this), 1));
