@@ -42,8 +42,13 @@ function closeServer(server) {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-const within = (promise, ms, what) =>
-  Promise.race([promise, new Promise((_, reject) => setTimeout(() => reject(new Error(`${what}: no close within ${ms} ms`)), ms))]);
+// The guard's timer is cleared once the promise settles: node's runner waits for every timer
+// before it ends a file (this one held the file 15 s after its tests were done).
+function within(promise, ms, what) {
+  let timer;
+  const guard = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no close within ${ms} ms`)), ms)));
+  return Promise.race([promise, guard]).finally(() => clearTimeout(timer));
+}
 
 const pattern = (n) => {
   const b = Buffer.alloc(n);

@@ -14,6 +14,7 @@ import { dashboardPage } from '../src/results/dashboard-page.js';
 import { CHROMIUM, CHROMIUM_OWN } from './chromium.js';
 import { fileURLToPath } from 'node:url';
 import { runCommand, sleep, rawServer, ok, startScript, until } from './servers.js';
+import { oneRuntimeAnd } from './scope.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
@@ -230,7 +231,9 @@ const statValue = (dom, key) => {
 };
 const unescape = (text) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
 
-test('the dashboard in headless Chromium: live seconds, then the final report, nothing from elsewhere', { skip: CHROMIUM ? false : 'no chromium at /usr/bin/chromium (apt-get install chromium)', timeout: 120000 }, async () => {
+// The page in a browser: what it does with the events is the same whichever runtime served them
+// (the server's part on each runtime is the tests above and the --cores one below).
+test('the dashboard in headless Chromium: live seconds, then the final report, nothing from elsewhere', { skip: oneRuntimeAnd(CHROMIUM ? false : 'no chromium at /usr/bin/chromium (apt-get install chromium)'), timeout: 120000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-dashboard-'));
   const board = await serveDashboard(0, { title: 'http://127.0.0.1:1/' });
   const proxy = await pageProxy(board.port);
@@ -285,7 +288,7 @@ test('the dashboard in headless Chromium: live seconds, then the final report, n
   }
 });
 
-test('the dashboard in headless Chromium: a run gone without its end leaves its last second shown, and says so', { skip: CHROMIUM ? false : 'no chromium at /usr/bin/chromium (apt-get install chromium)', timeout: 120000 }, async () => {
+test('the dashboard in headless Chromium: a run gone without its end leaves its last second shown, and says so', { skip: oneRuntimeAnd(CHROMIUM ? false : 'no chromium at /usr/bin/chromium (apt-get install chromium)'), timeout: 120000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-dashboard-'));
   const board = await serveDashboard(0, { title: 'http://127.0.0.1:1/' });
   const proxy = await pageProxy(board.port);
@@ -320,7 +323,7 @@ test('the dashboard in headless Chromium: a run gone without its end leaves its 
   }
 });
 
-test('a real 5 s run with --dashboard: the page updates at least three times, then shows the run\'s own figures', { skip: CHROMIUM ? false : 'no chromium at /usr/bin/chromium (apt-get install chromium)', timeout: 120000 }, async () => {
+test('a real 3.5 s run with --dashboard: the page updates at least three times, then shows the run\'s own figures', { skip: oneRuntimeAnd(CHROMIUM ? false : 'no chromium at /usr/bin/chromium (apt-get install chromium)'), timeout: 120000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-dashboard-run-'));
   const target = await rawServer(({ socket }) => socket.write(ok()));
   const port = await new Promise((resolve) => {
@@ -331,7 +334,7 @@ test('a real 5 s run with --dashboard: the page updates at least three times, th
   });
   const proxy = await pageProxy(port);
   try {
-    const run = startScript(CLI, [target.url, '-t', '5', '-c', '2', '-k', '--json', '--dashboard', String(port), '--metrics-linger', '3']);
+    const run = startScript(CLI, [target.url, '-t', '3.5', '-c', '2', '-k', '--json', '--dashboard', String(port), '--metrics-linger', '2']);
     const deadline = Date.now() + 30000;
     while (!(await fetch(`http://127.0.0.1:${port}/`).then((r) => r.ok, () => false)) && Date.now() < deadline) await sleep(50);
     // The page opens during the run; its stream closes with the done event, then the DOM is dumped.
@@ -364,7 +367,7 @@ test('--cores 2 with --dashboard: every second carries the whole run\'s p50 and 
     });
   });
   try {
-    const run = startScript(CLI, [target.url, '-t', '2.5', '-c', '4', '-k', '--cores', '2', '--json', '--dashboard', String(port), '--metrics-linger', '2']);
+    const run = startScript(CLI, [target.url, '-t', '1.5', '-c', '4', '-k', '--cores', '2', '--json', '--dashboard', String(port), '--metrics-linger', '2']);
     const deadline = Date.now() + 30000;
     while (!(await fetch(`http://127.0.0.1:${port}/`).then((r) => r.ok, () => false)) && Date.now() < deadline) await sleep(50);
     // The whole stream, up to the done event (replayed to a late reader).

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rawServer, spawnScript, startScript, dashboardEvents, ok } from './servers.js';
 import { freePort } from '../runtimes/processes/groups.js';
+import { ONE_RUNTIME } from './scope.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
@@ -151,7 +152,9 @@ export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
   );
 });
 
-test('--shard I/N on three processes then loadtest merge: the shards\' iterations add up exactly, one summary, the thresholds of the whole', async () => {
+// Shards are processes as --cores children are (the tests around it, on every runtime); what
+// merge makes of their results is the core's.
+test('--shard I/N on three processes then loadtest merge: the shards\' iterations add up exactly, one summary, the thresholds of the whole', { skip: ONE_RUNTIME }, async () => {
   await withScript(
     `import http from 'k6/http';
 import { check } from 'k6';

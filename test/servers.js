@@ -129,7 +129,7 @@ export function startScript(script, args, { onStdout, interruptAfterMs, timeoutM
       child.kill('SIGKILL');
     }, timeoutMs);
     // process.kill, not child.kill: deno's child_process misreports the exit code after the latter.
-    if (interruptAfterMs) setTimeout(() => globalThis.process.kill(child.pid, 'SIGINT'), interruptAfterMs);
+    const interrupt = interruptAfterMs ? setTimeout(() => globalThis.process.kill(child.pid, 'SIGINT'), interruptAfterMs) : null;
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (text) => {
@@ -148,6 +148,7 @@ export function startScript(script, args, { onStdout, interruptAfterMs, timeoutM
       ended = true;
       clearTimeout(timer);
       clearTimeout(grace);
+      clearTimeout(interrupt); // a process that ended first: no signal to a pid that may be another's
       if (timedOut) reject(new Error(`${script} ${args.join(' ')}: still running after ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
       else resolve({ code, signal, stdout, stderr });
     };
