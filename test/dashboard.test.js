@@ -13,7 +13,7 @@ import { serveDashboard } from '../runtimes/run-servers/dashboard.js';
 import { dashboardPage } from '../src/results/dashboard-page.js';
 import { CHROMIUM, CHROMIUM_OWN } from './chromium.js';
 import { fileURLToPath } from 'node:url';
-import { runCommand, sleep, rawServer, ok, startScript, until } from './servers.js';
+import { runCommand, sleep, rawServer, ok, startScript, until, paced } from './servers.js';
 import { oneRuntimeAnd } from './scope.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -325,7 +325,7 @@ test('the dashboard in headless Chromium: a run gone without its end leaves its 
 
 test('a real 3.5 s run with --dashboard: the page updates at least three times, then shows the run\'s own figures', { skip: oneRuntimeAnd(CHROMIUM ? false : 'no chromium at /usr/bin/chromium (apt-get install chromium)'), timeout: 120000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-dashboard-run-'));
-  const target = await rawServer(({ socket }) => socket.write(ok()));
+  const target = await rawServer(paced());
   const port = await new Promise((resolve) => {
     const s = net.createServer().listen(0, '127.0.0.1', () => {
       const p = s.address().port;
@@ -359,7 +359,7 @@ test('a real 3.5 s run with --dashboard: the page updates at least three times, 
 });
 
 test('--cores 2 with --dashboard: every second carries the whole run\'s p50 and p99, merged from the children\'s buckets', { timeout: 60000 }, async () => {
-  const target = await rawServer(({ socket }) => socket.write(ok()));
+  const target = await rawServer(paced());
   const port = await new Promise((resolve) => {
     const s = net.createServer().listen(0, '127.0.0.1', () => {
       const p = s.address().port;

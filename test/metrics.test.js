@@ -11,7 +11,7 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Histogram } from '../src/run/histogram.js';
 import { metricsText, cumulativeBuckets, BOUNDARIES } from '../src/results/metrics-text.js';
-import { rawServer, ok, spawnScript, startScript } from './servers.js';
+import { rawServer, ok, spawnScript, startScript, paced } from './servers.js';
 import { oneRuntimeAnd } from './scope.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -62,7 +62,7 @@ test('the text: counters by status and reason, gauges, a cumulative histogram in
 });
 
 test('the endpoint while a run goes: promtool accepts it; the counts grow; one line on bad HOST:PORT', { skip: PROMTOOL ? false : 'no promtool (apt-get install prometheus)' }, async () => {
-  const server = await rawServer(({ socket }) => socket.write(ok()));
+  const server = await rawServer(paced());
   const port = await freePort();
   try {
     const run = startScript(CLI, [server.url, '-t', '1', '-c', '2', '-k', '--quiet', '--metrics', `127.0.0.1:${port}`, '--metrics-linger', '0.5']);
@@ -137,7 +137,7 @@ async function untilAsync(condition, ms) {
 }
 
 test('--cores 2: the parent serves each child as its series (core="0", "1"); once done they sum to the result', { timeout: 60000 }, async () => {
-  const server = await rawServer(({ socket }) => socket.write(ok()));
+  const server = await rawServer(paced());
   const port = await freePort();
   try {
     const run = startScript(CLI, [server.url, '-t', '1', '-c', '4', '-k', '--cores', '2', '--json', '--metrics', `127.0.0.1:${port}`, '--metrics-linger', '2']);

@@ -6,7 +6,7 @@ import { progressLine, progressMode, fractionDone, currentRate, periodicLine, st
 import { runOnCores } from '../src/run/cores.js';
 import { runLoadTest } from '../src/index.js';
 import { Stats } from '../src/run/stats.js';
-import { rawServer, ok, runtimeCommand, spawnScript, until } from './servers.js';
+import { rawServer, ok, runtimeCommand, spawnScript, until, paced } from './servers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -136,7 +136,7 @@ test('quiet writes nothing', async () => {
 });
 
 test('with stdout a pipe, the CLI writes no \\r and no escape codes', async (t) => {
-  const server = await rawServer(({ socket }) => socket.write(ok()));
+  const server = await rawServer(paced());
   t.after(() => server.close());
   const { code, stdout } = await spawnScript(CLI, ['-t', '0.8', '-k', server.url], { env: { CI: '' } });
   assert.equal(code, 0);
@@ -170,7 +170,7 @@ function onPty(args, env, timeoutMs = 20000) {
 }
 
 test('on a terminal the CLI shows the live line, then erases it before the report', { skip: !hasScript && 'script(1) from util-linux is not installed' }, async (t) => {
-  const server = await rawServer(({ socket }) => socket.write(ok()));
+  const server = await rawServer(paced());
   t.after(() => server.close());
   const { code, out } = await onPty(['-t', '1.5', '-k', server.url], {});
   assert.equal(code, 0, out);
@@ -184,7 +184,7 @@ test('on a terminal the CLI shows the live line, then erases it before the repor
 });
 
 test('in CI, even on a terminal, no live line', { skip: !hasScript && 'script(1) from util-linux is not installed' }, async (t) => {
-  const server = await rawServer(({ socket }) => socket.write(ok()));
+  const server = await rawServer(paced());
   t.after(() => server.close());
   const { code, out } = await onPty(['-t', '1', '-k', server.url], { CI: '1' });
   assert.equal(code, 0, out);
@@ -231,7 +231,7 @@ test('with --cores the snapshot adds up the children\'s counters and takes the l
 });
 
 test('real --cores children report sent, completed and p99 several times a second', async (t) => {
-  const server = await rawServer(({ socket }) => socket.write(ok()));
+  const server = await rawServer(paced());
   t.after(() => server.close());
   let handle = null;
   const samples = [];

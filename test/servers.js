@@ -69,6 +69,13 @@ export function rawServer(respond, { pauseOnConnect = false, tls = null } = {}) 
   });
 }
 
+/**
+ * A rawServer responder that answers each request `ms` later: for runs bounded by time whose
+ * rate is not the point. At full speed a run and this server take a core each for as long as it
+ * lasts, which the other test files running beside it pay for.
+ */
+export const paced = (ms = 1) => ({ socket }) => setTimeout(() => !socket.destroyed && socket.write(ok()), ms);
+
 /** Writes `text` in pieces of `size` bytes, one per event-loop turn, so they arrive apart. */
 export function writeInPieces(socket, text, size, then) {
   const bytes = Buffer.from(text);
