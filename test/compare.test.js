@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { welchTest, twoSidedP, stars, logGamma, median } from '../src/compare/welch.js';
 import { parseCompareArgs, parseCpuList } from '../src/compare/args.js';
 import { summarize, formatTables, compareCsv } from '../src/compare/report.js';
-import { rawServer, ok, spawnScript, runtimeCommand } from './servers.js';
+import { rawServer, ok, spawnScript, runtimeCommand, paced } from './servers.js';
 import { freePort } from '../runtimes/processes/groups.js';
 import { ONE_RUNTIME } from './scope.js';
 
@@ -165,7 +165,8 @@ test('compare of two servers, 2 rounds of 0.5 s, prints every cell and writes th
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/`;
     const args = ['compare', '--server', serverCommand(port), '--name', 'a', '--server', serverCommand(port), '--name', 'b', '--url', url];
-    args.push('--rounds', '2', '-t', '0.5', '-c', '4', '--warmup', '0', '--json', join(dir, 'c.json'), '--csv', join(dir, 'c.csv'));
+    // A rate: the tables are the point, and full speed would take both cores from the files beside.
+    args.push('--rounds', '2', '-t', '0.5', '-c', '4', '--rps', '400', '--warmup', '0', '--json', join(dir, 'c.json'), '--csv', join(dir, 'c.csv'));
     const { code, stdout, stderr } = await spawnScript(CLI, args, { timeoutMs: 40000 });
     assert.equal(code, 0, stderr);
     assert.match(stderr, /round 2\/2, b \(2\/2\): loading 0.5 s/);
@@ -184,7 +185,7 @@ test('compare of two servers, 2 rounds of 0.5 s, prints every cell and writes th
     assert.equal(doc.summary.rps.length, 2);
     const csv = readFileSync(join(dir, 'c.csv'), 'utf8').trim().split('\n');
     assert.equal(csv.length, 5);
-    assert.match(csv[1], /^"old","b vs a","-t 0.5 -c 4 -k",\d+(\.\d)?,0\.\d+$/);
+    assert.match(csv[1], /^"old","b vs a","-t 0.5 -c 4 --rps 400 -k",\d+(\.\d)?,0\.\d+$/);
     assert.match(csv[2], /^"new","b vs a",/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -217,7 +218,7 @@ test('a candidate whose server exits at start: one line naming it, exit 1, no pr
 });
 
 test('compare --client on two runtimes loads the same server with each, interleaved', async () => {
-  const server = await rawServer(({ socket }) => socket.write(ok()));
+  const server = await rawServer(paced());
   try {
     const other = globalThis.Bun ? 'node' : 'bun';
     const here = globalThis.Bun ? 'bun' : globalThis.Deno ? 'deno' : 'node';
