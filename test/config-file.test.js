@@ -2,7 +2,8 @@
 // loadtest 8 reads it: its options apply unless a flag says otherwise, and a bad file is one
 // line naming it and exit 2, before any request. The CLI runs in a temporary folder holding it.
 
-import { test } from 'node:test';
+// Reading the file is the core's, the same on every runtime: under node (scope.js).
+import { oneRuntimeTest as test } from './scope.js';
 import assert from 'node:assert/strict';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';

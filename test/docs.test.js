@@ -2,7 +2,8 @@
 // heading when it names an anchor into a markdown file), and every flag that `loadtest --help` and
 // `loadtest compare --help` list is documented somewhere.
 
-import { test } from 'node:test';
+// The documents are the same on every runtime: under node (scope.js).
+import { oneRuntimeTest as test } from './scope.js';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -2,7 +2,8 @@
 // (hdr-histogram-js's HistogramLogReader and its decoder): what it decodes is the proof that
 // HdrHistogram's tools see the same histograms we recorded.
 
-import { test } from 'node:test';
+// The log's format is the core's: under node (scope.js).
+import { oneRuntimeTest as test } from './scope.js';
 import assert from 'node:assert/strict';
 import { HistogramLogReader, decodeFromCompressedBase64 } from 'hdr-histogram-js';
 import { Histogram } from '../src/run/histogram.js';

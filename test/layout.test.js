@@ -5,7 +5,8 @@
 // Only the doors, the commands and a --cores child (run/worker.js) take the runtime's
 // facilities from runtimes/: the core is handed an adapter, and never asks which runtime it is.
 
-import { test } from 'node:test';
+// The imports are the same on every runtime: under node (scope.js).
+import { oneRuntimeTest as test } from './scope.js';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

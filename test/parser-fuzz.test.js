@@ -5,12 +5,12 @@
 // more, never an exception; endless input keeps the parser's state bounded. `npm run fuzz`
 // runs the same cases for as long as asked (test/fuzz.js).
 
-import { test } from 'node:test';
+// The parsers are the core's pure logic: under node (scope.js).
+import { oneRuntimeTest as test } from './scope.js';
 import assert from 'node:assert/strict';
 import { fuzzCase } from './fuzz-cases.js';
 import { mulberry32 } from './random.js';
 import { ResponseParser, MAX_HEAD_BYTES } from '../src/http1/parser.js';
-import { ONE_RUNTIME } from './scope.js';
 
 // Seeds 1..n of each kind: a failure names its seed, and `node test/fuzz.js --kind K --seed S`
 // replays it.
@@ -24,14 +24,14 @@ function runCases(kind, n) {
   }
 }
 
-test('valid responses of every framing (length, chunked, close, 1xx, 204/304/HEAD) parse as built, in any split', { skip: ONE_RUNTIME }, () => runCases('valid', 1500));
-test('mutated responses end in a response, an error or a wait, never an exception, and alike in any split', { skip: ONE_RUNTIME }, () => runCases('mutated', 1500));
-test('random bytes end in an error or a wait, never an exception', { skip: ONE_RUNTIME }, () => runCases('random', 3000));
-test('valid WebSocket frames parse identically in any split', { skip: ONE_RUNTIME }, () => runCases('frames', 1000));
-test('mutated WebSocket frames end in messages or an error, never an exception, alike in any split', { skip: ONE_RUNTIME }, () => runCases('frames-mutated', 1500));
-test('HTTP/2 frames of every type and length up to the limit parse identically in any split', { skip: ONE_RUNTIME }, () => runCases('h2-frames', 400));
-test('mutated HTTP/2 frames end in frames or an error (a length over the limit), never an exception, alike in any split', { skip: ONE_RUNTIME }, () => runCases('h2-mutated', 600));
-test('HPACK blocks, ours and mutated, decode or fail with a reason, never an exception, alike with capture or not', { skip: ONE_RUNTIME }, () => runCases('hpack', 3000));
+test('valid responses of every framing (length, chunked, close, 1xx, 204/304/HEAD) parse as built, in any split', () => runCases('valid', 1500));
+test('mutated responses end in a response, an error or a wait, never an exception, and alike in any split', () => runCases('mutated', 1500));
+test('random bytes end in an error or a wait, never an exception', () => runCases('random', 3000));
+test('valid WebSocket frames parse identically in any split', () => runCases('frames', 1000));
+test('mutated WebSocket frames end in messages or an error, never an exception, alike in any split', () => runCases('frames-mutated', 1500));
+test('HTTP/2 frames of every type and length up to the limit parse identically in any split', () => runCases('h2-frames', 400));
+test('mutated HTTP/2 frames end in frames or an error (a length over the limit), never an exception, alike in any split', () => runCases('h2-mutated', 600));
+test('HPACK blocks, ours and mutated, decode or fail with a reason, never an exception, alike with capture or not', () => runCases('hpack', 3000));
 
 const enc = new TextEncoder();
 
@@ -57,7 +57,7 @@ function feedEndless(start, piece, { capture = true, maxBody = 0, isHead = false
   return { error, fed, kept, responses };
 }
 
-test('an endless status line, header name, header value or folded header fails at the 64 KiB head limit', { skip: ONE_RUNTIME }, () => {
+test('an endless status line, header name, header value or folded header fails at the 64 KiB head limit', () => {
   const cases = [
     ['HTTP/1.1 200 ', 'reason '],
     ['HTTP/1.1 200 OK\r\n', 'X-Long-Name-'],
@@ -73,7 +73,7 @@ test('an endless status line, header name, header value or folded header fails a
   }
 });
 
-test('endless chunk extensions and endless trailers fail at 64 KiB', { skip: ONE_RUNTIME }, () => {
+test('endless chunk extensions and endless trailers fail at 64 KiB', () => {
   const head = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n';
   const ext = feedEndless(head + '5', ';a=b');
   assert.equal(ext.error, 'chunk extensions over 64 KiB');
@@ -82,14 +82,14 @@ test('endless chunk extensions and endless trailers fail at 64 KiB', { skip: ONE
   assert.equal(trailers.error, 'trailers over 64 KiB');
 });
 
-test('an endless stream of 1xx interim responses holds one head at a time', { skip: ONE_RUNTIME }, () => {
+test('an endless stream of 1xx interim responses holds one head at a time', () => {
   const r = feedEndless('', 'HTTP/1.1 100 Continue\r\n\r\n');
   assert.equal(r.error, null);
   assert.equal(r.responses, 0);
   assert.ok(r.kept <= 65536, `held ${r.kept} bytes`);
 });
 
-test('an endless body without capture holds nothing; with maxBody it fails with the limit as its reason', { skip: ONE_RUNTIME }, () => {
+test('an endless body without capture holds nothing; with maxBody it fails with the limit as its reason', () => {
   const chunked = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n';
   const free = feedEndless(chunked, '10\r\n0123456789abcdef\r\n', { capture: false });
   assert.equal(free.error, null);

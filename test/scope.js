@@ -4,6 +4,7 @@
 // parts are covered by another test on all three) is skipped on bun and deno there, and
 // `npm run test:all` (CI) runs it on every runtime: LOADTEST_TESTS=all.
 
+import { test } from 'node:test';
 import { runtime } from '../runtimes/index.js';
 
 const every = runtime.name === 'node' || globalThis.process.env.LOADTEST_TESTS === 'all';
@@ -13,3 +14,9 @@ export const ONE_RUNTIME = every ? false : 'nothing runtime-specific: node runs 
 
 /** As ONE_RUNTIME when a test also needs `need` (false, or the reason it is missing). */
 export const oneRuntimeAnd = (need) => need || ONE_RUNTIME;
+
+/** node:test's test() for a file none of whose tests checks anything runtime-specific. */
+export function oneRuntimeTest(name, options, fn) {
+  if (typeof options === 'function') [options, fn] = [{}, options];
+  return test(name, { ...options, skip: options.skip || ONE_RUNTIME }, fn);
+}

@@ -1,7 +1,9 @@
 // --sweep 2,4,8: the same test at each concurrency level, one row per level; the JSON document
 // holds every level's result; bad lists and contradicting flags are one-line usage errors.
 
-import { test } from 'node:test';
+// --sweep is the same plan of runs on every runtime (the runs are other tests'): under node
+// (scope.js).
+import { oneRuntimeTest as test } from './scope.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

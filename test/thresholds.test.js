@@ -1,7 +1,9 @@
 // Thresholds: "p99<50ms", "errors<1%", "rps>=5000" parsed before a run, checked on its result,
 // listed in the report, and exit code 3 from the CLI (and from loadtest merge) when one fails.
 
-import { test } from 'node:test';
+// Thresholds are parsed and checked by the core, and the CLI's exit codes are cli.test.js's on
+// every runtime: these run under node (scope.js).
+import { oneRuntimeTest as test } from './scope.js';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { tmpdir, cpus } from 'node:os';

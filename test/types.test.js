@@ -2,7 +2,8 @@
 // one with mistakes that must not. tsc resolves 'loadtest' through package.json's "exports"
 // (a package may import itself by name), so the wiring is checked along with the declarations.
 
-import { test } from 'node:test';
+// tsc and deno check the declarations whichever runtime runs the test: under node (scope.js).
+import { oneRuntimeTest as test } from './scope.js';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from './servers.js';
