@@ -99,7 +99,9 @@ test('3 shards as separate processes, started together, merged: the totals the s
   });
   const dir = tempDir();
   try {
-    const startAt = Date.now() + 2500; // every runtime is up and prepared by then
+    // Every runtime is usually up and prepared by then; one that is not starts late, which changes
+    // none of the figures checked.
+    const startAt = Date.now() + 1200;
     const files = [1, 2, 3].map((i) => join(dir, `shard-${i}.json`));
     const runs = await Promise.all(files.map((file, i) => runCli(['-n', '1500', '-c', '6', '-k', '--index', 'N', '--shard', `${i + 1}/3`, '--start-at', String(startAt), '--json-file', file, '--quiet', server.url + 'r/N'])));
     for (const r of runs) assert.equal(r.code, 0, show(r));
@@ -136,7 +138,8 @@ test('3 shards as separate processes, started together, merged: the totals the s
   }
 });
 
-test('bad --shard, --start-at and merge input: one line, exit 2', async () => {
+// The checks are the core's; the way out of the CLI on each runtime is cli.test.js's.
+test('bad --shard, --start-at and merge input: one line, exit 2', { skip: ONE_RUNTIME }, async () => {
   const dir = tempDir();
   try {
     const notResult = join(dir, 'other.json');
