@@ -19,7 +19,7 @@
 // callbacks (forEach, map, filter, ...) are awaited in turn by src/script/loops.js.
 
 import { Parser } from 'acorn';
-import { ancestor as walkAncestor, base as walkBase } from 'acorn-walk';
+import { ancestor as walkAncestor, full as walkFull, base as walkBase } from 'acorn-walk';
 
 // Methods that return at once whatever object they are called on (none of k6's that wait:
 // those are http's get/post/..., request, batch, clickLink, submitForm, and sleep).
@@ -223,6 +223,7 @@ function asyncify(ast, edits, source) {
       owners.set(node.value, node);
     },
   });
+  const starts = statementStarts(ast);
   for (const [ctx, calls] of contexts) {
     if (ctx !== ast && ctx.async) continue; // a user's own async function awaits what it means to
     if (ctx !== ast) {
@@ -231,8 +232,24 @@ function asyncify(ast, edits, source) {
       if (ctx.generator || (owner && (owner.kind === 'get' || owner.kind === 'set' || owner.kind === 'constructor'))) continue;
       makeAsync(ctx, owner, edits, source);
     }
-    for (const { node, parent } of calls) wrapCall(node, parent, edits);
+    for (const { node, parent } of calls) wrapCall(node, parent, edits, starts);
   }
+}
+
+// Where the statements of a statement list begin that are expressions: a call rewritten there
+// starts with `(`, which without a semicolon before it would continue the line above (`x = y`,
+// then `http.get(u)` on the next line, is `x = y(...)`). A semicolon is written before it, where
+// a statement may stand alone (not as the body of an if, a loop or a label, where none is needed).
+function statementStarts(ast) {
+  const starts = new Set();
+  const add = (list) => {
+    for (const s of list) if (s.type === 'ExpressionStatement') starts.add(s.start);
+  };
+  walkFull(ast, (node) => {
+    if (node.type === 'Program' || node.type === 'BlockStatement' || node.type === 'StaticBlock') add(node.body);
+    else if (node.type === 'SwitchCase') add(node.consequent);
+  });
+  return starts;
 }
 
 function makeAsync(fn, owner, edits, source) {
@@ -246,7 +263,7 @@ function makeAsync(fn, owner, edits, source) {
   edits.insert(fn.start, 'async ', 0);
 }
 
-function wrapCall(node, parent, edits) {
+function wrapCall(node, parent, edits, starts) {
   // `a().then(...)`: a promise the user goes on with, left as it is; so are Promise.all(...)
   // and the like.
   if (parent && parent.type === 'MemberExpression' && parent.object === node && !parent.computed && ['then', 'catch', 'finally'].includes(parent.property.name)) return;
@@ -261,6 +278,7 @@ function wrapCall(node, parent, edits) {
     edits.insert(node.start, `${VU}.loops.${c.property.name}(`, size - 0.5);
     edits.replace(c.object.end, node.arguments.length ? node.arguments[0].start : node.end - 1, node.arguments.length ? ', ' : '');
   }
+  if (starts.delete(target.start)) edits.insert(target.start, ';', Infinity); // once, before all
   edits.insert(target.start, `(${T} = `, size);
   edits.insert(target.end, `, ${T} instanceof Promise ? await ${T} : ${T})`, -size);
 }

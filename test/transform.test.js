@@ -1,0 +1,145 @@
+// The script transform (src/script/transform.js) on code written without semicolons: a call it
+// rewrites at the start of a line must not continue the line above. Generated programs put each
+// kind of call that is rewritten after each kind of statement that could be continued, in each
+// place a statement may stand; the transformed module keeps the original's statements, one for
+// one, and running it makes the calls the original makes.
+
+// The transform is the core's pure logic: under node (scope.js).
+import { oneRuntimeTest as test } from './scope.js';
+import assert from 'node:assert/strict';
+import { Parser } from 'acorn';
+import { full as walkFull } from 'acorn-walk';
+import { transformModule } from '../src/script/transform.js';
+
+// Statements whose last token an opening parenthesis would continue (a call of what came before).
+const BEFORE = [
+  'const a = f',
+  'let b = f',
+  'var c = f',
+  'g = f',
+  'n++',
+  'n--',
+  'g = obj.fn',
+  'g = arr[0]',
+  'g = `t${n}`',
+  "g = 'text'",
+  'g = 1',
+  'g = f()',
+  'g = function () { return 1 }',
+  'g = () => 2',
+  'g = { x: 1 }',
+  'class K {}',
+  'g = obj?.fn',
+  'g = n > 1 ? f : obj.fn',
+];
+// Calls the transform rewrites, as a statement of their own.
+const CALLS = [
+  "http.get('/a')",
+  'sleep(0)',
+  "http.get('/b').json()",
+  "http.get('/c').status",
+  'helper()',
+  "http.get('/d').foo().bar()",
+  "obj.get('/e')",
+];
+// Where a statement stands: each wraps a list of lines.
+const PLACES = [
+  (lines) => lines,
+  (lines) => ['export default function () {', ...lines, '}'],
+  (lines) => ['if (n >= 0) {', ...lines, '}'],
+  (lines) => ['switch (n) {', 'case 0:', ...lines, '}'],
+  (lines) => ['for (let i = 0; i < 1; i++) {', ...lines, '}'],
+  (lines) => ['const o = {', 'm() {', ...lines, '}', '}', 'o.m()'],
+];
+const HEAD = [
+  "import http from 'k6/http'",
+  "import { sleep } from 'k6'",
+  'let n = 0',
+  'let g = null',
+  "const f = () => 'f'",
+  'const arr = [f]',
+  "const obj = { fn: f, get: (u) => u, foo() { return this }, bar() { return 1 } }",
+  "function helper() { return http.get('/h') }",
+];
+
+const parse = (code) => Parser.parse(code, { ecmaVersion: 'latest', sourceType: 'module' });
+
+// The number of statements in each block and each case below the top level, in source order
+// (empty statements left out: the transform may write a semicolon of its own).
+function blockShape(root) {
+  const lists = [];
+  walkFull(root, (node) => {
+    if (node === root) return;
+    if (node.type === 'BlockStatement' || node.type === 'StaticBlock') lists.push([node.start, node.body]);
+    else if (node.type === 'SwitchCase') lists.push([node.start, node.consequent]);
+  });
+  return lists.sort((a, b) => a[0] - b[0]).map(([, list]) => list.filter((s) => s.type !== 'EmptyStatement').length);
+}
+const topLevel = (list) => list.filter((s) => s.type !== 'EmptyStatement' && s.type !== 'ImportDeclaration').length;
+
+// The transformed module run with stand-ins for k6's modules: the calls it makes, in order.
+async function callsOf(code) {
+  const calls = [];
+  const response = { status: 200, json: () => ({}), foo() { return this; }, bar: () => 1 };
+  const http = { get: (u) => (calls.push(`get ${u}`), response) };
+  const k6 = { sleep: (s) => void calls.push(`sleep ${s}`) };
+  const vu = {
+    open: () => '',
+    console,
+    module: (name) => (name === 'k6/http' ? { default: http } : k6),
+    loops: {},
+  };
+  const url = `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
+  const exports = await (await import(url)).default(vu);
+  if (exports.default) await exports.default();
+  return calls;
+}
+
+test('a rewritten call on a line of its own after a statement without a semicolon stays a statement of its own', async () => {
+  let programs = 0;
+  for (const place of PLACES) {
+    for (const before of BEFORE) {
+      for (const call of CALLS) {
+        const source = [...HEAD, ...place([before, call])].join('\n') + '\n';
+        const { code } = transformModule(source, 'gen.js');
+        let transformed;
+        try {
+          transformed = parse(code);
+        } catch (err) {
+          assert.fail(`${err.message} in the transform of:\n${source}\n---\n${code}`);
+        }
+        // The module's body is the factory's async function: its statements are the original's,
+        // after one per import (the VU's bindings) and before the return of the exports.
+        const original = parse(source);
+        const inner = transformed.body.find((s) => s.type === 'ExportDefaultDeclaration').declaration.body.body.at(-1).argument.callee.body;
+        const imports = original.body.filter((s) => s.type === 'ImportDeclaration').length;
+        const why = `statements differ:\n${source}\n---\n${code}`;
+        assert.equal(topLevel(inner.body) - imports - 1, topLevel(original.body), why);
+        assert.deepEqual(blockShape(inner), blockShape(original), why);
+        programs++;
+      }
+    }
+  }
+  assert.equal(programs, PLACES.length * BEFORE.length * CALLS.length);
+});
+
+test('the calls a program without semicolons makes are those written', async () => {
+  const source = `import http from 'k6/http'
+import { sleep } from 'k6'
+const credentials = { user: 'u' }
+http.get('/login')
+let n = 1
+n++
+sleep(1)
+const xs = [1, 2]
+http.get('/after-array').json()
+export default function () {
+  const r = http.get('/first')
+  http.get('/second')
+  const t = \`\${r.status}\`
+  sleep(0.5)
+}
+`;
+  const { code } = transformModule(source, 'no-semicolons.js');
+  assert.deepEqual(await callsOf(code), ['get /login', 'sleep 1', 'get /after-array', 'get /first', 'get /second', 'sleep 0.5']);
+});
