@@ -15,7 +15,12 @@ const EXECUTORS = {
   'ramping-arrival-rate': ['startRate', 'timeUnit', 'stages', 'preAllocatedVUs', 'maxVUs'],
 };
 
+// k6 reads its whole numbers as Go does (strconv.ParseInt): a string of digits is one, as every
+// __ENV value is a string (`rate: __ENV.RPS`); '5.5' or 'x' is refused.
+const whole = (v) => (typeof v === 'string' && /^[+-]?\d+$/.test(v) ? Number(v) : v);
+
 const int = (v, what, min = 0) => {
+  v = whole(v);
   if (!Number.isInteger(v) || v < min) throw new Error(`${what} must be a whole number${min ? ` of at least ${min}` : ''}, not ${JSON.stringify(v)}`);
   return v;
 };
@@ -97,12 +102,12 @@ function scenario(name, s) {
       if (c.maxVUs < c.preAllocatedVUs) throw new Error(`${what}: maxVUs (${c.maxVUs}) is below preAllocatedVUs (${c.preAllocatedVUs})`);
       if (c.maxVUs < 1) throw new Error(`${what}: needs at least one VU (preAllocatedVUs)`);
       if (s.executor === 'constant-arrival-rate') {
-        if (!(typeof s.rate === 'number' && s.rate > 0)) throw new Error(`${what}: rate must be above 0`);
-        c.rate = s.rate;
+        // k6 refuses 5.5 as it refuses '5.5': a rate is a whole number of iterations per timeUnit.
+        c.rate = int(s.rate, `${what}: rate`, 1);
         if (s.duration === undefined) throw new Error(`${what}: constant-arrival-rate needs a duration`);
         c.durationMs = parseDuration(s.duration, `${what}: duration`);
       } else {
-        c.startRate = s.startRate ?? 0;
+        c.startRate = int(s.startRate ?? 0, `${what}: startRate`);
         c.stages = stagesOf(s.stages, what);
       }
       break;
