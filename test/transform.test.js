@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { Parser } from 'acorn';
 import { full as walkFull } from 'acorn-walk';
 import { transformModule } from '../src/script/transform.js';
+import { loops } from '../src/script/loops.js';
 
 // Statements whose last token an opening parenthesis would continue (a call of what came before).
 const BEFORE = [
@@ -83,11 +84,19 @@ async function callsOf(code) {
   const response = { status: 200, json: () => ({}), foo() { return this; }, bar: () => 1 };
   const http = { get: (u) => (calls.push(`get ${u}`), response) };
   const k6 = { sleep: (s) => void calls.push(`sleep ${s}`) };
+  // As k6's: the factory is called at once and must give an array.
+  class SharedArray {
+    constructor(name, factory) {
+      const rows = factory();
+      if (!Array.isArray(rows)) throw new Error(`SharedArray '${name}': not an array: ${rows}`);
+      calls.push(`shared ${JSON.stringify(rows)}`);
+    }
+  }
   const vu = {
     open: () => '',
     console,
-    module: (name) => (name === 'k6/http' ? { default: http } : k6),
-    loops: {},
+    module: (name) => (name === 'k6/http' ? { default: http } : name === 'k6/data' ? { SharedArray } : k6),
+    loops,
   };
   const url = `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
   const exports = await (await import(url)).default(vu);
@@ -142,4 +151,26 @@ export default function () {
 `;
   const { code } = transformModule(source, 'no-semicolons.js');
   assert.deepEqual(await callsOf(code), ['get /login', 'sleep 1', 'get /after-array', 'get /first', 'get /second', 'sleep 0.5']);
+});
+
+test('a loop whose callback makes no request stays the built-in: SharedArray\'s factory returns its array', async () => {
+  const source = `import http from 'k6/http'
+import { SharedArray } from 'k6/data'
+const open = () => 'user,pass\\nalice,a1\\n\\nbob,b2'
+const users = new SharedArray('users', function () {
+  return open().split('\\n').slice(1).filter((l) => l).map((line) => {
+    const [user, pass] = line.split(',')
+    return { user, pass }
+  })
+})
+const sorted = [3, 1, 2].sort((a, b) => a - b)
+export default function () {
+  // A callback that makes a request is awaited in turn, and so is one that calls such a callback.
+  const pages = ['/a', '/b'].map((p) => http.get(p).status)
+  ;[['/c'], ['/d']].forEach((group) => group.map((p) => http.get(p)))
+  http.get('/' + pages.join(',') + '/' + sorted.join(''))
+}
+`;
+  const { code } = transformModule(source, 'shared.js');
+  assert.deepEqual(await callsOf(code), ['shared [{"user":"alice","pass":"a1"},{"user":"bob","pass":"b2"}]', 'get /a', 'get /b', 'get /c', 'get /d', 'get /200,200/123']);
 });

@@ -16,7 +16,9 @@
 // What cannot work (doc/scripts.md): a request from a getter, a setter, a constructor, a
 // generator or a parameter's default value (none of them can be async); a callback that a
 // built-in calls synchronously (sort, replace, a JSON reviver) making a request. Array
-// callbacks (forEach, map, filter, ...) are awaited in turn by src/script/loops.js.
+// callbacks (forEach, map, filter, ...) that may wait are awaited in turn by
+// src/script/loops.js; a loop given a function written in place that does not wait stays the
+// built-in (asyncify below).
 
 import { Parser } from 'acorn';
 import { ancestor as walkAncestor, full as walkFull, base as walkBase } from 'acorn-walk';
@@ -171,6 +173,14 @@ function declaredNames(d) {
 
 const FUNCTION = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
 
+// The function written in place that a loop (forEach, map, ...) is given, or null.
+function inlineCallback(call) {
+  const c = call.callee;
+  if (c.type !== 'MemberExpression' || c.computed || c.property.type !== 'Identifier' || !LOOPS.has(c.property.name)) return null;
+  const fn = call.arguments[0];
+  return fn && (fn.type === 'FunctionExpression' || fn.type === 'ArrowFunctionExpression') && !fn.generator ? fn : null;
+}
+
 // Whether a call may wait (see the top of the file).
 function mayWait(call) {
   const c = call.callee;
@@ -204,14 +214,34 @@ function asyncify(ast, edits, source) {
     }
     return ast;
   };
+  const found = []; // every call that may wait: { node, parent, ctx, callback }
   const visit = (node, ancestors) => {
     if (!mayWait(node)) return;
     const ctx = contextOf(ancestors);
     if (ctx === null) return;
-    if (!contexts.has(ctx)) contexts.set(ctx, []);
-    contexts.get(ctx).push({ node, parent: ancestors[ancestors.length - 2] });
+    found.push({ node, parent: ancestors[ancestors.length - 2], ctx, callback: inlineCallback(node) });
   };
   walkAncestor(ast, { CallExpression: visit }, { ...walkBase });
+  // A loop given a function written in place waits only if that function does: `lines.map((l) =>
+  // l.split(','))` stays the built-in, so that what calls it synchronously (SharedArray's
+  // factory, a comparator) gets its value. Which functions wait depends on which loops do, and
+  // back: the least set that holds, grown until nothing changes (each round adds a function).
+  const waiting = new Set();
+  const waits = (f) => (f.callback ? f.callback.async || waiting.has(f.callback) : true);
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const f of found) {
+      if (f.ctx !== ast && !waiting.has(f.ctx) && waits(f)) {
+        waiting.add(f.ctx);
+        grown = true;
+      }
+    }
+  }
+  for (const f of found) {
+    if (!waits(f)) continue;
+    if (!contexts.has(f.ctx)) contexts.set(f.ctx, []);
+    contexts.get(f.ctx).push(f);
+  }
 
   // The object property or class member each function is the value of, if any.
   const owners = new Map();
