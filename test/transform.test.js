@@ -79,10 +79,16 @@ function blockShape(root) {
 const topLevel = (list) => list.filter((s) => s.type !== 'EmptyStatement' && s.type !== 'ImportDeclaration').length;
 
 // The transformed module run with stand-ins for k6's modules: the calls it makes, in order.
-async function callsOf(code) {
+// `later`: http's functions return promises, as ours do (k6's return at once).
+async function callsOf(code, { later = false } = {}) {
   const calls = [];
   const response = { status: 200, json: () => ({}), foo() { return this; }, bar: () => 1 };
-  const http = { get: (u) => (calls.push(`get ${u}`), response) };
+  const answer = (value) => (later ? Promise.resolve(value) : value);
+  const http = {
+    get: (u) => (calls.push(`get ${u}`), answer(response)),
+    batch: (list) => (calls.push(`batch ${list.length}`), answer(list.map(() => response))),
+    asyncRequest: (method, u) => (calls.push(`asyncRequest ${u}`), Promise.resolve(response)),
+  };
   const k6 = { sleep: (s) => void calls.push(`sleep ${s}`) };
   // As k6's: the factory is called at once and must give an array.
   class SharedArray {
@@ -173,4 +179,31 @@ export default function () {
 `;
   const { code } = transformModule(source, 'shared.js');
   assert.deepEqual(await callsOf(code), ['shared [{"user":"alice","pass":"a1"},{"user":"bob","pass":"b2"}]', 'get /a', 'get /b', 'get /c', 'get /d', 'get /200,200/123']);
+});
+
+test('in an async function of the script, what returns at once in k6 is not a promise; asyncRequest still is', async () => {
+  const source = `import http from 'k6/http'
+import { sleep } from 'k6'
+function helper() { return http.get('/h') }
+const api = { list() { return http.batch(['/l1', '/l2']) } }
+export default async function () {
+  await Promise.resolve()
+  const r = http.get('/x')
+  sleep(r.status)
+  const b = http.batch(['/a'])
+  sleep(b.length)
+  const p = http.asyncRequest('GET', '/y')
+  sleep(p instanceof Promise ? 1 : 0)
+  sleep((await p).status)
+  sleep(helper().status)
+  sleep(api.list().length)
+  const own = await http.get('/awaited')
+  sleep(own.status)
+}
+`;
+  const { code } = transformModule(source, 'async.js');
+  assert.deepEqual(await callsOf(code, { later: true }), [
+    'get /x', 'sleep 200', 'batch 1', 'sleep 1', 'asyncRequest /y', 'sleep 1', 'sleep 200',
+    'get /h', 'sleep 200', 'batch 2', 'sleep 2', 'get /awaited', 'sleep 200',
+  ]);
 });

@@ -254,8 +254,15 @@ function asyncify(ast, edits, source) {
     },
   });
   const starts = statementStarts(ast);
+  const k6Sync = syncInK6(ast, waiting, owners);
   for (const [ctx, calls] of contexts) {
-    if (ctx !== ast && ctx.async) continue; // a user's own async function awaits what it means to
+    if (ctx !== ast && ctx.async) {
+      // A user's own async function awaits what it means to; but what returns at once in k6
+      // (http.get, sleep, a helper of the script that makes requests) must not be a promise
+      // there either: such calls are awaited, unless the script awaits them itself.
+      for (const { node, parent } of calls) if (k6Sync(node) && !(parent && parent.type === 'AwaitExpression')) wrapCall(node, parent, edits, starts);
+      continue;
+    }
     if (ctx !== ast) {
       // Getters, setters, constructors and generators cannot be async: left as written.
       const owner = owners.get(ctx);
@@ -264,6 +271,40 @@ function asyncify(ast, edits, source) {
     }
     for (const { node, parent } of calls) wrapCall(node, parent, edits, starts);
   }
+}
+
+// Whether a call returns at once in k6 though it may return a promise here: a k6 function other
+// than asyncRequest (`http.get`, `sleep`, `group`), a function of the script that the transform
+// makes async (by its name: a declaration, a variable, a method), or one a user module exports
+// (transformed the same way). A promise the script means to have (`http.asyncRequest`, its own
+// async functions) is left to it.
+function syncInK6(ast, waiting, owners) {
+  const k6Objects = new Set(WAITING_OBJECTS);
+  const k6Functions = new Set();
+  const userImports = new Set();
+  for (const d of ast.body) {
+    if (d.type !== 'ImportDeclaration') continue;
+    const from = d.source.value;
+    for (const sp of d.specifiers) {
+      if (K6_MODULES.has(from) && sp.type !== 'ImportSpecifier') k6Objects.add(sp.local.name);
+      else if (K6_MODULES.has(from) && sp.imported.name !== 'asyncRequest') k6Functions.add(sp.local.name);
+      else if (from.startsWith('.') || from.startsWith('/')) userImports.add(sp.local.name);
+    }
+  }
+  const made = new Set(); // names of the functions made async
+  walkFull(ast, (node) => {
+    if (node.type === 'FunctionDeclaration' && node.id && waiting.has(node) && !node.async) made.add(node.id.name);
+    else if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init && waiting.has(node.init) && !node.init.async) made.add(node.id.name);
+  });
+  const methods = new Set();
+  for (const [fn, owner] of owners) if (waiting.has(fn) && !fn.async && !owner.computed && owner.key.type === 'Identifier') methods.add(owner.key.name);
+  return (call) => {
+    const c = call.callee;
+    if (c.type === 'Identifier') return k6Functions.has(c.name) || made.has(c.name) || userImports.has(c.name);
+    if (c.type !== 'MemberExpression' || c.computed || c.property.type !== 'Identifier') return false;
+    if (c.object.type === 'Identifier' && k6Objects.has(c.object.name)) return c.property.name !== 'asyncRequest';
+    return methods.has(c.property.name) || (c.object.type === 'Identifier' && userImports.has(c.object.name));
+  };
 }
 
 // Where the statements of a statement list begin that are expressions: a call rewritten there
