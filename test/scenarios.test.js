@@ -1,9 +1,10 @@
-// A script's scenarios from its options (src/script/scenarios.js), as k6 v1.3 reads them.
+// A script's scenarios and options (src/script/scenarios.js, options.js), as k6 v1.3 reads them.
 
 // The options' checks are the core's pure logic: under node (scope.js).
 import { oneRuntimeTest as test } from './scope.js';
 import assert from 'node:assert/strict';
 import { scenariosOf } from '../src/script/scenarios.js';
+import { checkOptions } from '../src/script/options.js';
 
 test('whole numbers given as strings of digits are numbers, as k6 parses them (every __ENV value is a string)', () => {
   const [open] = scenariosOf({ scenarios: { a: { executor: 'constant-arrival-rate', rate: '20', timeUnit: '1s', duration: '1s', preAllocatedVUs: '2', maxVUs: '+4' } } });
@@ -19,4 +20,25 @@ test('whole numbers given as strings of digits are numbers, as k6 parses them (e
   assert.throws(rate('x'), /rate must be a whole number/);
   assert.throws(rate(0), /rate must be a whole number of at least 1, not 0/);
   assert.throws(() => scenariosOf({ vus: 'x', iterations: 7 }), /vus must be a whole number of at least 1, not "x"/);
+});
+
+test("k6's options: each honored or refused in one line; at the value that asks for what happens here anyway, taken; unknown names warned of", () => {
+  const warned = [];
+  const check = (options) => checkOptions(options, (line) => warned.push(line));
+  // As public scripts write them: defaults spelled out, k6 Cloud's metadata.
+  check({ vus: 2, duration: '1s', noConnectionReuse: false, noVUConnectionReuse: false, hosts: {}, throw: false, httpDebug: '', minIterationDuration: '0s', ext: { loadimpact: { name: 'x' } }, setupTimeout: '2m', discardResponseBodies: true });
+  assert.deepEqual(warned, []);
+  for (const [options, message] of [
+    [{ hosts: { 'test.local': '127.0.0.1' } }, /the option 'hosts' is not supported by loadtest run \(not yet: give the address in the URL\): leave it out$/],
+    [{ noConnectionReuse: true }, /'noConnectionReuse'/],
+    [{ httpDebug: 'full' }, /'httpDebug'/],
+    [{ rps: 100 }, /'rps' .*constant-arrival-rate/],
+    [{ batchPerHost: 6 }, /'batchPerHost'/],
+    [{ systemTags: ['status'] }, /'systemTags'/],
+    [{ minIterationDuration: '1s' }, /'minIterationDuration'/],
+  ]) {
+    assert.throws(() => check(options), message);
+  }
+  check({ iterations: 1, myThing: 3, other: 'x' });
+  assert.deepEqual(warned, ['there were unknown fields in the options exported in the script: myThing, other (not k6 options: nothing uses them)']);
 });

@@ -9,6 +9,8 @@ import { VU, Interruption } from './vu.js';
 import { Network } from './client.js';
 import { CookieJar } from './k6/cookies.js';
 import { scenariosOf, scenarioMs, segmentOf } from './scenarios.js';
+import { checkOptions } from './options.js';
+import { parseDuration } from './duration.js';
 import { parseThresholds, evaluateThresholds } from './thresholds.js';
 import { summaryData } from './summary-data.js';
 import * as sharedIterations from './executors/shared-iterations.js';
@@ -31,7 +33,7 @@ const EXECUTORS = {
 const MANY_VUS = 1000;
 
 // k6's exit codes (errext/exitcodes).
-export const EXIT = { thresholds: 99, invalidConfig: 104, scriptException: 107, scriptAborted: 108 };
+export const EXIT = { thresholds: 99, setupTimeout: 100, teardownTimeout: 101, invalidConfig: 104, scriptException: 107, scriptAborted: 108 };
 
 export class ScriptRunError extends Error {
   constructor(message, code) {
@@ -128,7 +130,12 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
   shared.globalTags = options.tags ? { ...options.tags } : {};
   shared.network = new Network((origin) => facilities.adapterFor({ ...origin, insecure: Boolean(options.insecureSkipTLSVerify) }));
   let scenarios;
+  let setupMs;
+  let teardownMs;
   try {
+    checkOptions(options, (m) => state.warn(m));
+    setupMs = parseDuration(options.setupTimeout ?? '60s', 'setupTimeout');
+    teardownMs = parseDuration(options.teardownTimeout ?? '60s', 'teardownTimeout');
     scenarios = scenariosOf(options, (m) => state.warn(m));
     // Many VUs: memory, not speed, is what runs out first (every VU holds its module state,
     // its connections and its iteration's objects while it sleeps).
@@ -173,14 +180,16 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
     const go = await hooks.ready();
     dataJson = go.dataJson;
     if (go.startAt > Date.now()) await sleep(go.startAt - Date.now());
-  } else if (typeof exports0.setup === 'function') {
+  } else if (typeof exports0.setup === 'function' && !options.noSetup) {
     first.scenario = null;
+    let r;
     try {
-      const r = await inGroup(first, 'setup', () => exports0.setup());
-      data = r === undefined ? undefined : JSON.parse(JSON.stringify(r));
+      r = await withinTime(inGroup(first, 'setup', () => exports0.setup()), setupMs, 'setup');
     } catch (err) {
+      if (err instanceof ScriptRunError) throw err;
       throw new ScriptRunError(`setup() failed: ${messageOf(err)}`, EXIT.scriptException);
     }
+    data = r === undefined ? undefined : JSON.parse(JSON.stringify(r));
   }
   if (!child) dataJson = data === undefined ? undefined : JSON.stringify(data);
   if (startAt > Date.now()) await sleep(startAt - Date.now());
@@ -347,10 +356,11 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
   const elapsedMs = performance.now() - shared.startedAt;
   finished = true;
 
-  if (!child && typeof exports0.teardown === 'function') {
+  if (!child && typeof exports0.teardown === 'function' && !options.noTeardown) {
     try {
-      await inGroup(first, 'teardown', () => exports0.teardown(data === undefined ? undefined : JSON.parse(dataJson)));
+      await withinTime(inGroup(first, 'teardown', () => exports0.teardown(data === undefined ? undefined : JSON.parse(dataJson))), teardownMs, 'teardown');
     } catch (err) {
+      if (err instanceof ScriptRunError) throw err;
       state.warn(`teardown() failed: ${messageOf(err)}`);
     }
   }
@@ -372,6 +382,16 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
     iterationsInterrupted: shared.iterationsInterrupted,
     data: summaryData({ registry, state, thresholds: results, options, elapsedMs, md5: facilities.md5Hex }),
   };
+}
+
+// setup() and teardown() each within its time (setupTimeout, teardownTimeout: 60 s by default),
+// or the run ends with k6's line and exit code (100, 101).
+function withinTime(promise, ms, place) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new ScriptRunError(`${place}() execution timed out after ${Math.round(ms / 1000)} seconds`, place === 'setup' ? EXIT.setupTimeout : EXIT.teardownTimeout)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 // setup() and teardown() run in groups of their own, as in k6 (their checks show under them),

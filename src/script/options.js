@@ -1,0 +1,64 @@
+// A script's options against k6 v1.3's (lib/options.go): each one is honored, or refused before
+// the run with one line naming it; none is taken and then ignored. doc/scripts.md#options has
+// the table and why each refused one is.
+
+// Honored: the run does what k6 does with them.
+const HONORED = new Set([
+  'vus', 'duration', 'iterations', 'stages', 'scenarios', 'thresholds', 'tags',
+  'summaryTrendStats', 'summaryTimeUnit', 'insecureSkipTLSVerify', 'maxRedirects', 'userAgent',
+  'discardResponseBodies', 'setupTimeout', 'teardownTimeout', 'noSetup', 'noTeardown',
+]);
+
+// k6 itself uses these only for k6 Cloud: a local `k6 run` ignores them, and so does this one.
+const CLOUD_ONLY = new Set(['cloud', 'ext']);
+
+// k6's options that loadtest does not do yet, and what a script may do instead. Each is taken
+// at the value that asks for what happens here anyway (`noConnectionReuse: false`, as many
+// scripts write it, or an empty list): `as` says which.
+const off = (v) => v === false || v === null;
+const none = (v) => v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && Object.keys(v).length === 0);
+const zero = (v) => v === null || v === 0 || v === '0' || v === '0s' || v === '';
+const REFUSED = {
+  paused: ['a run starts at once here', off],
+  executionSegment: ['give loadtest run --shard I/N', (v) => v === null || v === '' || v === '0:1'],
+  executionSegmentSequence: ['give loadtest run --shard I/N', (v) => v === null || v === ''],
+  rps: ['use an arrival-rate scenario (constant-arrival-rate) for a rate', zero],
+  dns: ["the runtime's resolver is used", none],
+  batch: ['http.batch sends all its requests at once here', () => false],
+  batchPerHost: ['http.batch sends all its requests at once here', () => false],
+  httpDebug: ['not yet: --log-file of a load run has the requests', (v) => off(v) || v === ''],
+  tlsCipherSuites: ["the runtime's TLS defaults are used", none],
+  tlsVersion: ["the runtime's TLS defaults are used", none],
+  tlsAuth: ['client certificates are not supported in scripts yet', none],
+  throw: ['not yet: check res.error or res.status', off],
+  blacklistIPs: ['not yet', none],
+  blockHostnames: ['not yet', none],
+  hosts: ['not yet: give the address in the URL', none],
+  noConnectionReuse: ['connections are kept alive here', off],
+  noVUConnectionReuse: ['connections are kept alive here', off],
+  minIterationDuration: ['not yet: sleep() the rest of the iteration', zero],
+  systemTags: ["every sample carries k6's default system tags here", () => false],
+  metricSamplesBufferSize: ['samples are not buffered that way here', () => false],
+  noCookiesReset: ['the cookie jar is reset each iteration here', off],
+};
+
+/**
+ * Checks `options` (the script's, after the flags): throws the first refused one's line, and
+ * `warn(line)`s the names that are no k6 option, as k6 does (and ignores them, as k6 does).
+ */
+export function checkOptions(options, warn) {
+  const unknown = [];
+  for (const key of Object.keys(options)) {
+    if (options[key] === undefined || HONORED.has(key) || CLOUD_ONLY.has(key) || INTERNAL.has(key)) continue;
+    if (Object.hasOwn(REFUSED, key)) {
+      const [why, asHere] = REFUSED[key];
+      if (asHere(options[key])) continue;
+      throw new Error(`the option '${key}' is not supported by loadtest run (${why}): leave it out`);
+    }
+    unknown.push(key);
+  }
+  if (unknown.length) warn(`there were unknown fields in the options exported in the script: ${unknown.join(', ')} (not k6 options: nothing uses them)`);
+}
+
+// What the command line puts in the options besides k6's own.
+const INTERNAL = new Set(['noThresholds']);
