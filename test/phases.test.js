@@ -68,9 +68,11 @@ test('keep-alive: wait ≈ 30 ms and receive ≈ 40 ms at the median; connect on
     assert.equal(r.phases.connect.count, r.connections);
     assert.equal(r.phases.tls.count, 0, 'no tls over http');
     perResponse(r);
-    // The phases of a request add up to no more than its latency: the median latency holds a
-    // wait and a receive.
-    assert.ok(r.percentiles[50] >= r.phases.wait.p50 + r.phases.receive.p50 - 1, `p50 ${r.percentiles[50]} < wait + receive`);
+    // The phases of a request add up to no more than its latency: every latency holds the
+    // server's two delays (each timer a millisecond early at most), so its median does too. (Not
+    // the medians' sum: the median of sums may be below it, and was, 72.1 ms under load.)
+    assert.ok(r.percentiles[50] >= HEAD_MS + BODY_MS - 2, `p50 ${r.percentiles[50]} < ${HEAD_MS} + ${BODY_MS} ms`);
+    assert.ok(r.percentiles[50] >= r.phases.wait.p50 && r.percentiles[50] >= r.phases.receive.p50, 'a latency holds each of its phases');
   } finally {
     await server.close();
   }
