@@ -514,3 +514,46 @@ export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
     },
   );
 });
+
+test('TypeScript: a .ts script and the .ts module it imports run with their types removed; an import used only as a type is left out; what cannot be stripped is one line at its place', async () => {
+  await withScript(
+    'export default function () {}',
+    async ({ dir, server }) => {
+      const run = (file) => spawnScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, join(dir, file)], { timeoutMs: 60000 });
+      const ok = await run('script.ts');
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.equal(server.requests, 8);
+      assert.match(ok.stdout, /checks\.+: 100\.00% ✓ 8 /);
+      const bad = await run('bad.ts');
+      assert.equal(bad.code, 107);
+      assert.equal(bad.stderr, `loadtest run: ${join(dir, 'bad.ts')}:3:1: TypeScript enum is not supported in strip-only mode\n`);
+    },
+    {
+      'helpers.ts': `import http from 'k6/http'
+import type { RefinedResponse, ResponseType } from 'k6/http'
+export interface Credentials { user: string; pass: string }
+export function login(base: string, c: Credentials): number {
+  const res = http.post(\`\${base}/login\`, { user: c.user }) as RefinedResponse<ResponseType>
+  return res.status
+}
+`,
+      'script.ts': `import http from 'k6/http'
+import { check } from 'k6'
+import { Options } from 'k6/options'
+import { login, Credentials } from './helpers.ts'
+export const options: Options = { vus: 2, iterations: 4 }
+const who: Credentials = { user: 'alice', pass: 'x' }
+export default function (): void {
+  const status: number = login(__ENV.BASE, who)
+  const res = http.get(\`\${__ENV.BASE}/items\`)
+  check(res, { 'is 200': (r) => r.status === 200, 'logged in': () => status === 200 })
+}
+`,
+      'bad.ts': `import http from 'k6/http'
+// k6's esbuild compiles an enum; a type stripper cannot
+enum Color { Red, Green }
+export default function () { http.get(__ENV.BASE) }
+`,
+    },
+  );
+});

@@ -11,6 +11,27 @@ import { pathToFileURL } from 'node:url';
 import process from 'node:process';
 import { Buffer } from 'node:buffer';
 
+// TypeScript, as k6 v1 runs it: the types removed, nothing checked. amaro (Node.js's own type
+// stripper, swc in WebAssembly) writes blanks where the types were, so that every line and
+// column stays the .ts file's own; it is loaded only for a .ts script (7 MB of WebAssembly).
+// What strip-only cannot do (an enum, a namespace, a parameter property) is one line naming
+// the file, line and column, as a syntax error is.
+const TYPESCRIPT = /\.(ts|mts|cts)$/;
+let amaro = null;
+
+async function typeStripper() {
+  amaro = amaro || (await import('amaro')).default;
+  // An error with the place it names (1-based line and column), for the transform to report.
+  return (source, name) => {
+    try {
+      return amaro.transformSync(source, { mode: 'strip-only', filename: name }).code;
+    } catch (err) {
+      if (typeof err.startLine !== 'number') throw err;
+      throw Object.assign(new Error(String(err.message).split('\n')[0].trim()), { line: err.startLine, column: err.startColumn + 1 });
+    }
+  };
+}
+
 /**
  * Transforms `path` and the user modules it imports, writes them, and imports the entry.
  * Returns { factory, cleanup }. `transform(source, name, { sibling })` → { code, imports }.
@@ -32,7 +53,7 @@ export async function loadScript(path, transform) {
   const tag = `${process.pid}-${Math.floor(Math.random() * 1e9)}`;
   const siblingName = (file) => `.${basename(file)}.loadtest-${tag}.mjs`;
   const seen = new Map();
-  const visit = (file) => {
+  const visit = async (file) => {
     if (seen.has(file)) return seen.get(file);
     const out = join(dirname(file), siblingName(file));
     seen.set(file, out);
@@ -42,7 +63,10 @@ export async function loadScript(path, transform) {
     } catch (err) {
       throw new Error(`cannot read ${file} (${err.code || err.message})`);
     }
-    const { code, imports } = transform(source, file === entry ? path : file, {
+    const name = file === entry ? path : file;
+    const stripTypes = TYPESCRIPT.test(file) ? await typeStripper() : null;
+    const { code, imports } = transform(source, name, {
+      stripTypes,
       sibling: (spec) => {
         const dir = spec.slice(0, spec.lastIndexOf('/') + 1);
         return (dir.startsWith('.') || dir.startsWith('/') ? dir : './' + dir) + siblingName(spec);
@@ -54,14 +78,14 @@ export async function loadScript(path, transform) {
       throw new Error(`cannot write the transformed script beside ${file} (${err.code || err.message}): the script's folder must be writable`);
     }
     written.push(out);
-    for (const spec of imports) visit(resolvePath(dirname(file), spec));
+    for (const spec of imports) await visit(resolvePath(dirname(file), spec));
     return out;
   };
   const entry = resolvePath(path);
   let factory;
   let file;
   try {
-    file = visit(entry);
+    file = await visit(entry);
     factory = (await import(pathToFileURL(file).href)).default;
   } catch (err) {
     cleanup();

@@ -65,7 +65,16 @@ export class ScriptError extends Error {}
  * specifier a relative import of a user module becomes (its own transformed file).
  * Returns { code, imports }: imports are the relative user modules it names, as written.
  */
-export function transformModule(source, name, { sibling = (s) => s } = {}) {
+export function transformModule(source, name, { sibling = (s) => s, stripTypes = null } = {}) {
+  if (stripTypes !== null) {
+    // TypeScript: its types removed first (runtimes/scripts/load.js), every place kept.
+    try {
+      source = stripTypes(source, name);
+    } catch (err) {
+      if (typeof err.line !== 'number') throw err;
+      throw new ScriptError(`${name}:${err.line}:${err.column}: ${err.message}`);
+    }
+  }
   let ast;
   try {
     ast = Parser.parse(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true });
@@ -75,6 +84,7 @@ export function transformModule(source, name, { sibling = (s) => s } = {}) {
   }
   const edits = new Edits(source);
   const where = (node) => `${name}:${node.loc.start.line}:${node.loc.start.column + 1}`;
+  if (stripTypes !== null) elideTypeImports(ast);
   const head = []; // on line 1, before the factory: the imports a module keeps as they are
   const inside = []; // at the top of the factory: the imports bound per VU
   const exported = new Map(); // exported name -> local expression
@@ -84,18 +94,20 @@ export function transformModule(source, name, { sibling = (s) => s } = {}) {
   for (const node of ast.body) {
     if (node.type === 'ImportDeclaration') {
       const spec = node.source.value;
-      if (spec.startsWith('k6')) {
+      if (node.elided === 'all') {
+        edits.blank(node.start, node.end);
+      } else if (spec.startsWith('k6')) {
         if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: module '${spec}' is not supported here (doc/scripts.md lists what is)`);
         inside.push(bindings(node, `${VU}.module(${JSON.stringify(spec)})`));
       } else if (/^https?:\/\//.test(spec)) {
         throw new ScriptError(`${where(node)}: remote module '${spec}' is not supported: download it next to the script and import it by its path`);
-      } else if ((spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) && /\.(m?js)$/.test(spec) && !node.attributes?.length) {
+      } else if ((spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) && /\.(m?js|m?ts)$/.test(spec) && !node.attributes?.length) {
         const local = `__loadtest_m${moduleIndex++}`;
         imports.push(spec);
         head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
         inside.push(bindings(node, `(await ${VU}.load(${local}))`));
       } else {
-        head.push(source.slice(node.start, node.end).replace(/\s*\n\s*/g, ' '));
+        head.push(importText(node, source));
       }
       edits.blank(node.start, node.end);
     } else if (node.type === 'ExportNamedDeclaration') {
@@ -139,6 +151,34 @@ export function transformModule(source, name, { sibling = (s) => s } = {}) {
   const prefix = `${head.join('')}export default function (${VU}) { const open = ${VU}.open, console = ${VU}.console; let ${T}; return (async () => { ${inside.join(' ')} `;
   const suffix = `\nreturn { ${returned} };\n})(); }\n`;
   return { code: prefix + edits.apply() + suffix, imports };
+}
+
+// TypeScript's imports of names used only as types (`import { Options } from 'k6/options'`):
+// with the types gone nothing uses them, and they are left out, as TypeScript and esbuild
+// (k6's) leave them out. An import left with no name is dropped; `import 'x'` stays.
+function elideTypeImports(ast) {
+  const used = new Set();
+  for (const d of ast.body) {
+    if (d.type === 'ImportDeclaration') continue;
+    walkFull(d, (node) => {
+      if (node.type === 'Identifier') used.add(node.name);
+    });
+  }
+  for (const d of ast.body) {
+    if (d.type !== 'ImportDeclaration' || d.specifiers.length === 0) continue;
+    const kept = d.specifiers.filter((sp) => used.has(sp.local.name));
+    if (kept.length === d.specifiers.length) continue;
+    d.specifiers = kept;
+    d.elided = kept.length === 0 ? 'all' : 'some';
+  }
+}
+
+// An import as written, but for the names elideTypeImports left out.
+function importText(node, source) {
+  if (!node.elided) return source.slice(node.start, node.end).replace(/\s*\n\s*/g, ' ');
+  const named = node.specifiers.filter((s) => s.type === 'ImportSpecifier').map((s) => `${source.slice(s.imported.start, s.imported.end)} as ${s.local.name}`);
+  const first = node.specifiers.filter((s) => s.type !== 'ImportSpecifier').map((s) => (s.type === 'ImportDefaultSpecifier' ? s.local.name : `* as ${s.local.name}`));
+  return `import ${[...first, ...(named.length ? [`{ ${named.join(', ')} }`] : [])].join(', ')} from ${JSON.stringify(node.source.value)};`;
 }
 
 // `import a, { b as c } from 'x'` as `const { default: a, b: c } = EXPR;`, `* as ns` as `const ns = EXPR;`.
