@@ -557,3 +557,71 @@ export default function () { http.get(__ENV.BASE) }
     },
   );
 });
+
+test('CommonJS as k6 loads it: require() of k6 modules and the script\'s files, module.exports and exports, an entry in CommonJS, a UMD bundle, imported by name and by default', async () => {
+  await withScript(
+    `import { check } from 'k6';
+import { getItems, helpers } from './lib.js';
+import util from './util.js';
+import Csv from './umd.js';
+const lib = require('./lib.js');
+const rows = Csv.parse('a,1\\nb,2');
+export const options = { iterations: 2 };
+export default function () {
+  check(getItems(__ENV.BASE), { 'items 200': (r) => r.status === 200 });
+  for (const [name] of rows) lib.getItems(\`\${__ENV.BASE}/\${name}\`);
+  console.log(helpers.label, lib.version, util.double(21), util.name, Csv.version);
+}`,
+    async ({ run, server, dir }) => {
+      const r = await run('-q');
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(server.requests, 2 * 3);
+      assert.deepEqual([...r.stderr.matchAll(/msg="([^"]*)"/g)].map((m) => m[1]), ['lib 2 42 util 1.0', 'lib 2 42 util 1.0']);
+      const entry = await spawnScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, join(dir, 'entry.js')]);
+      assert.equal(entry.code, 0, entry.stderr);
+      assert.equal(server.requests, 6 + 3);
+      assert.match(entry.stdout, /checks\.+: 100\.00% ✓ 3 /);
+      // As k6 v1.3: no extension is added; an ES module is imported, not required.
+      for (const [file, message] of [['no-extension.js', /cannot read .*\/util \(ENOENT\)/], ['require-esm.js', /require\(\) of an ES module/]]) {
+        const bad = await spawnScript(CLI, ['run', '-q', join(dir, file)]);
+        assert.notEqual(bad.code, 0);
+        assert.match(bad.stderr, message);
+        assert.equal(bad.stderr.trim().split('\n').length, 1, bad.stderr);
+      }
+    },
+    {
+      'lib.js': `const http = require('k6/http')
+function getItems(base) { return http.get(base + '/items') }
+module.exports = { getItems, helpers: { label: 'lib' } }
+module.exports.version = 2
+`,
+      'util.js': `exports.double = function (x) { return x * 2 }
+exports.name = 'util'
+`,
+      'umd.js': `(function (root, factory) {
+  if (typeof define === 'function' && define.amd) define([], factory)
+  else if (typeof module === 'object' && module.exports) module.exports = factory()
+  else root.Csv = factory()
+})(this, function () {
+  function parse(text) { return text.trim().split('\\n').map((line) => line.split(',')) }
+  return { parse: parse, version: '1.0' }
+})
+`,
+      'entry.js': `const http = require('k6/http')
+const { check } = require('k6')
+const { double } = require('./util.js')
+module.exports.options = { vus: 1, iterations: 3 }
+module.exports.default = function () {
+  check(http.get(\`\${__ENV.BASE}/x/\${double(2)}\`), { 'x 200': (r) => r.status === 200 })
+}
+`,
+      'no-extension.js': `const util = require('./util')
+module.exports.default = function () {}
+`,
+      'esm.js': 'export const x = 1;\n',
+      'require-esm.js': `const { x } = require('./esm.js')
+module.exports.default = function () {}
+`,
+    },
+  );
+});

@@ -43,7 +43,7 @@ const WAITING_OBJECTS = new Set(['http']);
 const SYNC_GLOBALS = new Set([
   'parseInt', 'parseFloat', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'isNaN', 'isFinite',
   'encodeURIComponent', 'decodeURIComponent', 'encodeURI', 'decodeURI', 'escape', 'unescape', 'Array', 'Object',
-  'Date', 'RegExp', 'Error', 'TypeError', 'RangeError', 'atob', 'btoa', 'fail', 'randomSeed', 'open',
+  'Date', 'RegExp', 'Error', 'TypeError', 'RangeError', 'atob', 'btoa', 'fail', 'randomSeed', 'open', 'require',
 ]);
 // Whole objects whose functions all return at once.
 const SYNC_NAMESPACES = new Set(['Math', 'JSON', 'Object', 'Array', 'Number', 'String', 'Date', 'console', 'Reflect', 'Symbol', 'encoding', 'exec', 'execution']);
@@ -101,7 +101,7 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
         inside.push(bindings(node, `${VU}.module(${JSON.stringify(spec)})`));
       } else if (/^https?:\/\//.test(spec)) {
         throw new ScriptError(`${where(node)}: remote module '${spec}' is not supported: download it next to the script and import it by its path`);
-      } else if ((spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) && /\.(m?js|m?ts)$/.test(spec) && !node.attributes?.length) {
+      } else if ((spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) && /\.(m?js|cjs|m?ts)$/.test(spec) && !node.attributes?.length) {
         const local = `__loadtest_m${moduleIndex++}`;
         imports.push(spec);
         head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
@@ -133,7 +133,39 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
     }
   }
 
-  asyncify(ast, edits, source);
+  // CommonJS (`require`, `module.exports`, `exports`), as k6 loads it: a module with no import or
+  // export of its own gets `module` and `exports`, and returns module.exports; `require('k6/…')`
+  // is the VU's k6 module, `require('./x.js')` the VU's instance of that user module, given at
+  // once (src/script/vu.js require()).
+  const commonJS = !ast.body.some((n) => /^(Import|Export)/.test(n.type)) && usesCommonJS(ast);
+  const waitingObjects = new Set(WAITING_OBJECTS);
+  for (const node of ast.body) {
+    if (node.type !== 'ImportDeclaration' || node.source.value !== 'k6/http') continue;
+    for (const sp of node.specifiers) if (sp.type !== 'ImportSpecifier') waitingObjects.add(sp.local.name);
+  }
+  walkAncestor(ast, {
+    CallExpression(node, _state, ancestors) {
+      const spec = requiredSpec(node);
+      if (spec === null) return;
+      const parent = ancestors[ancestors.length - 2];
+      if (spec === 'k6/http' && parent.type === 'VariableDeclarator' && parent.id.type === 'Identifier') waitingObjects.add(parent.id.name);
+      if (spec.startsWith('k6')) {
+        if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: module '${spec}' is not supported here (doc/scripts.md lists what is)`);
+        edits.replace(node.start, node.end, `${VU}.module(${JSON.stringify(spec)})`);
+      } else if (spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) {
+        if (spec.endsWith('.json')) throw new ScriptError(`${where(node)}: require('${spec}'): read JSON with JSON.parse(open('${spec}'))`);
+        // As k6: the path as written, no extension added (k6 v1.3 cannot open './util').
+        const local = `__loadtest_m${moduleIndex++}`;
+        imports.push(spec);
+        head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
+        edits.replace(node.start, node.end, `${VU}.require(${local})`);
+      } else {
+        throw new ScriptError(`${where(node)}: require('${spec}'): only k6's modules and the script's own files can be required`);
+      }
+    },
+  });
+
+  asyncify(ast, edits, source, waitingObjects);
 
   // __VU and __ITER: the VU's own, read when used (__ITER changes each iteration).
   walkAncestor(ast, {
@@ -148,9 +180,34 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   });
 
   const returned = [...exported].map(([n, local]) => `${JSON.stringify(n)}: ${local}`).join(', ');
+  if (commonJS) {
+    // `module` comes from the VU (require() reads module.exports as soon as the body has run up
+    // to its first wait); what an import of it sees: module.exports as the default, its
+    // properties as names.
+    const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = ${VU}.open, console = ${VU}.console; let ${T}, exports = module.exports; return (async () => { `;
+    const suffix = `\nreturn Object.assign({ default: module.exports }, module.exports);\n})(); }\n`;
+    return { code: prefix + edits.apply() + suffix, imports };
+  }
   const prefix = `${head.join('')}export default function (${VU}) { const open = ${VU}.open, console = ${VU}.console; let ${T}; return (async () => { ${inside.join(' ')} `;
   const suffix = `\nreturn { ${returned} };\n})(); }\n`;
   return { code: prefix + edits.apply() + suffix, imports };
+}
+
+// `require('x')` with a string: 'x', else null.
+function requiredSpec(node) {
+  const a = node.arguments;
+  return node.callee.type === 'Identifier' && node.callee.name === 'require' && a.length === 1 && a[0].type === 'Literal' && typeof a[0].value === 'string' ? a[0].value : null;
+}
+
+// Whether a module speaks CommonJS: it names module.exports or exports, or calls require().
+function usesCommonJS(ast) {
+  let found = false;
+  walkFull(ast, (node) => {
+    if (found) return;
+    if (node.type === 'MemberExpression' && node.object.type === 'Identifier' && ((node.object.name === 'module' && !node.computed && node.property.name === 'exports') || node.object.name === 'exports')) found = true;
+    else if (node.type === 'CallExpression' && requiredSpec(node) !== null) found = true;
+  });
+  return found;
 }
 
 // TypeScript's imports of names used only as types (`import { Options } from 'k6/options'`):
@@ -221,13 +278,14 @@ function inlineCallback(call) {
   return fn && (fn.type === 'FunctionExpression' || fn.type === 'ArrowFunctionExpression') && !fn.generator ? fn : null;
 }
 
-// Whether a call may wait (see the top of the file).
-function mayWait(call) {
+// Whether a call may wait (see the top of the file). `waitingObjects`: the names k6/http is bound
+// to in this module (`http`, or whatever the script imports or requires it as).
+function mayWait(call, waitingObjects) {
   const c = call.callee;
   if (c.type === 'Identifier') return !SYNC_GLOBALS.has(c.name);
   if (c.type === 'MemberExpression' && !c.computed && c.property.type === 'Identifier') {
     const o = c.object;
-    if (o.type === 'Identifier' && WAITING_OBJECTS.has(o.name)) return true;
+    if (o.type === 'Identifier' && waitingObjects.has(o.name)) return true;
     if (o.type === 'Identifier' && SYNC_NAMESPACES.has(o.name)) return false;
     if (LOOPS.has(c.property.name)) return true;
     return !SYNC_METHODS.has(c.property.name);
@@ -239,7 +297,7 @@ function mayWait(call) {
  * Marks every function whose own body has a call that may wait async, and wraps those calls
  * in it (and at the module's top level, which runs in an async function already) in an await.
  */
-function asyncify(ast, edits, source) {
+function asyncify(ast, edits, source, waitingObjects) {
   // A context: the module, or a function. `calls`: its own calls that may wait.
   const contexts = new Map();
   const contextOf = (ancestors) => {
@@ -256,7 +314,7 @@ function asyncify(ast, edits, source) {
   };
   const found = []; // every call that may wait: { node, parent, ctx, callback }
   const visit = (node, ancestors) => {
-    if (!mayWait(node)) return;
+    if (!mayWait(node, waitingObjects)) return;
     const ctx = contextOf(ancestors);
     if (ctx === null) return;
     found.push({ node, parent: ancestors[ancestors.length - 2], ctx, callback: inlineCallback(node) });
@@ -294,7 +352,7 @@ function asyncify(ast, edits, source) {
     },
   });
   const starts = statementStarts(ast);
-  const k6Sync = syncInK6(ast, waiting, owners);
+  const k6Sync = syncInK6(ast, waiting, owners, waitingObjects);
   for (const [ctx, calls] of contexts) {
     if (ctx !== ast && ctx.async) {
       // A user's own async function awaits what it means to; but what returns at once in k6
@@ -318,8 +376,8 @@ function asyncify(ast, edits, source) {
 // makes async (by its name: a declaration, a variable, a method), or one a user module exports
 // (transformed the same way). A promise the script means to have (`http.asyncRequest`, its own
 // async functions) is left to it.
-function syncInK6(ast, waiting, owners) {
-  const k6Objects = new Set(WAITING_OBJECTS);
+function syncInK6(ast, waiting, owners, waitingObjects) {
+  const k6Objects = new Set(waitingObjects);
   const k6Functions = new Set();
   const userImports = new Set();
   for (const d of ast.body) {

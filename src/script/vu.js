@@ -52,6 +52,7 @@ export class VU {
     this.interrupted = false;
     this.modules = new Map();
     this.instances = new Map();
+    this.required = new Map(); // a CommonJS module of the script → its module object
     this.loops = loops;
     this.exports = null;
     this.timers = new Map(); // a sleep's timer → its resolve
@@ -74,12 +75,32 @@ export class VU {
 
   /** This VU's instance of one of the script's own modules (its transformed namespace). */
   async load(namespace) {
+    if (namespace.__loadtest_cjs) this.require(namespace);
     let exports = this.instances.get(namespace);
     if (exports === undefined) {
       exports = namespace.default(this);
       this.instances.set(namespace, exports);
     }
     return exports;
+  }
+
+  /**
+   * require() of one of the script's own modules: its module.exports at once, as CommonJS gives
+   * it (what the module's body has set before its first wait, which is all of it unless its
+   * top level makes a request).
+   */
+  require(namespace) {
+    if (!namespace.__loadtest_cjs) {
+      // An ES module's instance is a promise: an import of it, not require(), gives its names.
+      throw new Error('require() of an ES module (one with import or export): import it instead');
+    }
+    let module = this.required.get(namespace);
+    if (module === undefined) {
+      module = { exports: {} };
+      this.required.set(namespace, module);
+      this.instances.set(namespace, namespace.default(this, module));
+    }
+    return module.exports;
   }
 
   /** This VU's client for the URL's origin: at once when it has one, else a Promise (DNS). */
