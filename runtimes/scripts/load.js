@@ -4,7 +4,8 @@
 // from there. The files are removed when the run ends (and at exit, if it is cut short).
 // node:fs, node:crypto and node:path are the same on all three runtimes.
 
-import { readFileSync, writeFileSync, unlinkSync } from 'node:fs';
+import { readFileSync, writeFileSync, unlinkSync, mkdirSync, existsSync, renameSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { dirname, basename, resolve as resolvePath, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -32,6 +33,44 @@ async function typeStripper() {
   };
 }
 
+// Remote modules (`import { randomIntBetween } from 'https://jslib.k6.io/k6-utils/1.4.0/index.js'`)
+// as k6 resolves them, fetched when the script loads and kept in a cache on disk, so that the
+// next run needs no network: $LOADTEST_CACHE, else $XDG_CACHE_HOME/loadtest, else
+// ~/.cache/loadtest; modules/ in it. The runtime's fetch() and its trust store (NODE_EXTRA_CA_CERTS
+// on node and bun, DENO_CERT on deno).
+const FETCH_TIMEOUT_MS = 30000;
+
+function cacheDir() {
+  const base = process.env.LOADTEST_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'loadtest');
+  const dir = join(base, 'modules');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+const hashOf = (url) => createHash('sha256').update(url).digest('hex').slice(0, 32);
+
+async function fetchModule(url, importedAt) {
+  const cached = join(cacheDir(), `${hashOf(url)}.js`);
+  if (existsSync(cached)) return readFileSync(cached, 'utf8');
+  // `located`: the message names its place already (the import's file, line and column).
+  const fail = (why) => Object.assign(new Error(`${importedAt ? `${importedAt}: ` : ''}cannot load ${url}: ${why}`), { located: Boolean(importedAt), failed: true });
+  let text;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
+    if (res.status !== 200) throw fail(`the server answered ${res.status}`);
+    text = await res.text();
+  } catch (err) {
+    if (err.failed) throw err;
+    const cause = err.cause ? err.cause.code || err.cause.message : null;
+    throw fail(cause || err.message);
+  }
+  // Written whole, then renamed: two runs at once never read half a module.
+  const part = `${cached}.${process.pid}.part`;
+  writeFileSync(part, text);
+  renameSync(part, cached);
+  return text;
+}
+
 /**
  * Transforms `path` and the user modules it imports, writes them, and imports the entry.
  * Returns { factory, cleanup }. `transform(source, name, { sibling })` → { code, imports }.
@@ -52,22 +91,32 @@ export async function loadScript(path, transform) {
   // same pid) beside one script folder.
   const tag = `${process.pid}-${Math.floor(Math.random() * 1e9)}`;
   const siblingName = (file) => `.${basename(file)}.loadtest-${tag}.mjs`;
+  // A module is a file, or an https:// URL (a remote module: fetched once into the cache, its
+  // transformed form written there too, and its own relative imports URLs again).
+  const remote = (key) => key.startsWith('https://');
+  const outOf = (key) => (remote(key) ? join(cacheDir(), `.${hashOf(key)}.loadtest-${tag}.mjs`) : join(dirname(key), siblingName(key)));
+  const keyOf = (importer, spec) => (remote(spec) || remote(importer) ? new URL(spec, remote(importer) ? importer : pathToFileURL(importer)).href : resolvePath(dirname(importer), spec));
   const seen = new Map();
-  const visit = async (file) => {
+  const visit = async (file, importedAt) => {
     if (seen.has(file)) return seen.get(file);
-    const out = join(dirname(file), siblingName(file));
+    const out = outOf(file);
     seen.set(file, out);
     let source;
-    try {
-      source = readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new Error(`cannot read ${file} (${err.code || err.message})`);
+    if (remote(file)) {
+      source = await fetchModule(file, importedAt);
+    } else {
+      try {
+        source = readFileSync(file, 'utf8');
+      } catch (err) {
+        throw new Error(`cannot read ${file} (${err.code || err.message})`);
+      }
     }
     const name = file === entry ? path : file;
     const stripTypes = TYPESCRIPT.test(file) ? await typeStripper() : null;
-    const { code, imports } = transform(source, name, {
+    const { code, imports, importedAt: places } = transform(source, name, {
       stripTypes,
       sibling: (spec) => {
+        if (remote(spec) || remote(file)) return pathToFileURL(outOf(keyOf(file, spec))).href;
         const dir = spec.slice(0, spec.lastIndexOf('/') + 1);
         return (dir.startsWith('.') || dir.startsWith('/') ? dir : './' + dir) + siblingName(spec);
       },
@@ -78,7 +127,7 @@ export async function loadScript(path, transform) {
       throw new Error(`cannot write the transformed script beside ${file} (${err.code || err.message}): the script's folder must be writable`);
     }
     written.push(out);
-    for (const spec of imports) await visit(resolvePath(dirname(file), spec));
+    for (const spec of imports) await visit(keyOf(file, spec), places && places.get(spec));
     return out;
   };
   const entry = resolvePath(path);

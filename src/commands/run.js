@@ -209,7 +209,8 @@ export async function runCommand(argv) {
   try {
     loaded = await loadScript(cli.script, transformModule);
   } catch (err) {
-    return fail(err instanceof ScriptError ? err.message : `${cli.script}: ${messageOf(err)}`, err instanceof ScriptError ? EXIT.scriptException : 2);
+    const located = err instanceof ScriptError || err.located === true;
+    return fail(located ? err.message : `${cli.script}: ${messageOf(err)}`, located ? EXIT.scriptException : 2);
   }
   const facilities = facilitiesOf(cli.script);
   // --metrics: served from the start; the run's figures once it has begun.

@@ -63,7 +63,8 @@ export class ScriptError extends Error {}
 /**
  * Transforms one module's source. `name`: its file name for errors; `sibling(specifier)`: the
  * specifier a relative import of a user module becomes (its own transformed file).
- * Returns { code, imports }: imports are the relative user modules it names, as written.
+ * Returns { code, imports, importedAt }: imports are the user modules it names (relative, or
+ * https:// URLs), as written; importedAt the place of each one's import.
  */
 export function transformModule(source, name, { sibling = (s) => s, stripTypes = null } = {}) {
   if (stripTypes !== null) {
@@ -89,6 +90,7 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   const inside = []; // at the top of the factory: the imports bound per VU
   const exported = new Map(); // exported name -> local expression
   const imports = [];
+  const importedAt = new Map(); // spec → 'file:line:column' of its import, for the loader's errors
   let moduleIndex = 0;
 
   for (const node of ast.body) {
@@ -99,11 +101,13 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
       } else if (spec.startsWith('k6')) {
         if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: module '${spec}' is not supported here (doc/scripts.md lists what is)`);
         inside.push(bindings(node, `${VU}.module(${JSON.stringify(spec)})`));
-      } else if (/^https?:\/\//.test(spec)) {
-        throw new ScriptError(`${where(node)}: remote module '${spec}' is not supported: download it next to the script and import it by its path`);
-      } else if ((spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) && /\.(m?js|cjs|m?ts)$/.test(spec) && !node.attributes?.length) {
+      } else if (/^http:\/\//.test(spec)) {
+        throw new ScriptError(`${where(node)}: only supported schemes for imports are file and https, ${spec} has \`http\` (as in k6)`);
+      } else if (spec.startsWith('https://') || ((spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) && /\.(m?js|cjs|m?ts)$/.test(spec) && !node.attributes?.length)) {
+        // The script's own modules, and remote ones (runtimes/scripts/load.js fetches them).
         const local = `__loadtest_m${moduleIndex++}`;
         imports.push(spec);
+        importedAt.set(spec, where(node.source));
         head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
         inside.push(bindings(node, `(await ${VU}.load(${local}))`));
       } else {
@@ -157,6 +161,7 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
         // As k6: the path as written, no extension added (k6 v1.3 cannot open './util').
         const local = `__loadtest_m${moduleIndex++}`;
         imports.push(spec);
+        importedAt.set(spec, where(node));
         head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
         edits.replace(node.start, node.end, `${VU}.require(${local})`);
       } else {
@@ -186,11 +191,11 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
     // properties as names.
     const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = ${VU}.open, console = ${VU}.console; let ${T}, exports = module.exports; return (async () => { `;
     const suffix = `\nreturn Object.assign({ default: module.exports }, module.exports);\n})(); }\n`;
-    return { code: prefix + edits.apply() + suffix, imports };
+    return { code: prefix + edits.apply() + suffix, imports, importedAt };
   }
   const prefix = `${head.join('')}export default function (${VU}) { const open = ${VU}.open, console = ${VU}.console; let ${T}; return (async () => { ${inside.join(' ')} `;
   const suffix = `\nreturn { ${returned} };\n})(); }\n`;
-  return { code: prefix + edits.apply() + suffix, imports };
+  return { code: prefix + edits.apply() + suffix, imports, importedAt };
 }
 
 // `require('x')` with a string: 'x', else null.
