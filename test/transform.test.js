@@ -9,7 +9,10 @@ import { oneRuntimeTest as test } from './scope.js';
 import assert from 'node:assert/strict';
 import { Parser } from 'acorn';
 import { full as walkFull } from 'acorn-walk';
-import { transformModule } from '../src/script/transform.js';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { transformModule, ScriptError } from '../src/script/transform.js';
 import { loops } from '../src/script/loops.js';
 
 // Statements whose last token an opening parenthesis would continue (a call of what came before).
@@ -63,7 +66,7 @@ const HEAD = [
   "function helper() { return http.get('/h') }",
 ];
 
-const parse = (code) => Parser.parse(code, { ecmaVersion: 'latest', sourceType: 'module' });
+const parse = (code) => Parser.parse(code, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
 
 // The number of statements in each block and each case below the top level, in source order
 // (empty statements left out: the transform may write a semicolon of its own).
@@ -206,4 +209,65 @@ export default async function () {
     'get /x', 'sleep 200', 'batch 1', 'sleep 1', 'asyncRequest /y', 'sleep 1', 'sleep 200',
     'get /h', 'sleep 200', 'batch 2', 'sleep 2', 'get /awaited', 'sleep 200',
   ]);
+});
+
+// Every JavaScript file of the packages npm installed for this repository (over a thousand: acorn,
+// htmlparser2, mitata, loadtest 8 and their own dependencies), as a script's module: what the
+// transform takes must come out as a module that parses. (A module it refuses, such as one that
+// requires an npm package, is one line, not a broken file.)
+test('the transform of every module in node_modules parses', () => {
+  const root = fileURLToPath(new URL('../node_modules/', import.meta.url));
+  const files = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && /\.(m?js|cjs)$/.test(e.name) && statSync(p).size < 1e6) files.push(p);
+    }
+  };
+  walk(root);
+  let transformed = 0;
+  const broken = [];
+  for (const file of files) {
+    const source = readFileSync(file, 'utf8');
+    try {
+      parse(source);
+    } catch {
+      continue; // not a module (a script that only a sloppy-mode engine reads)
+    }
+    let code;
+    try {
+      code = transformModule(source, file).code;
+    } catch (err) {
+      if (err instanceof ScriptError) continue;
+      broken.push(`${file}: the transform threw ${err.message}`);
+      continue;
+    }
+    try {
+      parse(code);
+      transformed++;
+    } catch (err) {
+      broken.push(`${file}: ${err.message}`);
+    }
+  }
+  assert.deepEqual(broken, []);
+  assert.ok(transformed > 500, `${transformed} modules transformed of ${files.length} files`);
+});
+
+test('shapes the corpus of modules found: a loop given a parenthesized callback, a minified private method, a #! line, imports without semicolons', async () => {
+  const sources = [
+    "import http from 'k6/http'\nconst rows = Object.keys({ a: 1 }).map((function (k) { return http.get(k) })).sort()\nexport default function () {}\n",
+    "import http from 'k6/http'\nclass C{static#m(u){return http.get(u)}static run(u){return C.#m(u)}}\nexport default function () { C.run('/x') }\n",
+    "#!/usr/bin/env k6\nimport http from 'k6/http'\nexport default function () { http.get('/x') }\n",
+    "import http from 'k6/http'\nimport * as a from 'node:path'\nimport * as b from 'node:url'\nexport default function () { http.get(a.sep + typeof b) }\n",
+    "import http from 'k6/http'\nexport default function () {\n  ['/a', '/b']\n    .forEach(\n      (u) => http.get(u),\n    )\n  http.get('/line-6')\n}\n",
+  ];
+  for (const source of sources) {
+    const { code } = transformModule(source, 'shape.js');
+    assert.doesNotThrow(() => parse(code), code);
+  }
+  // The forEach's lines are kept: the call after it is still on line 7.
+  const { code } = transformModule(sources[4], 'lines.js');
+  assert.match(code.split('\n')[6], /http\.get\('\/line-6'\)/);
+  assert.deepEqual(await callsOf(transformModule(sources[1], 'c.js').code), ['get /x']);
 });

@@ -85,6 +85,8 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   }
   const edits = new Edits(source);
   const where = (node) => `${name}:${node.loc.start.line}:${node.loc.start.column + 1}`;
+  // A `#!` line is allowed only at a file's very start, where the factory's head now goes.
+  if (source.startsWith('#!')) edits.blank(0, source.indexOf('\n') < 0 ? source.length : source.indexOf('\n'));
   if (stripTypes !== null) elideTypeImports(ast);
   const head = []; // on line 1, before the factory: the imports a module keeps as they are
   const inside = []; // at the top of the factory: the imports bound per VU
@@ -111,7 +113,8 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
         head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
         inside.push(bindings(node, `(await ${VU}.load(${local}))`));
       } else {
-        head.push(importText(node, source));
+        // Ended with a semicolon: the next import follows on the same line.
+        head.push(importText(node, source).replace(/;?$/, ';'));
       }
       edits.blank(node.start, node.end);
     } else if (node.type === 'ExportNamedDeclaration') {
@@ -431,10 +434,11 @@ function makeAsync(fn, owner, edits, source) {
     // `name() {}` → `async name() {}`; `static name() {}` → `static async name() {}`.
     const key = owner.key;
     const at = owner.computed ? source.lastIndexOf('[', key.start) : key.start;
-    edits.insert(at, 'async ', 0);
+    // `static#m(){}` (minified): a space too, or it would read `staticasync`.
+    edits.insert(at, /[\w$]/.test(source[at - 1] || '') ? ' async ' : 'async ', 0);
     return;
   }
-  edits.insert(fn.start, 'async ', 0);
+  edits.insert(fn.start, /[\w$]/.test(source[fn.start - 1] || '') ? ' async ' : 'async ', 0);
 }
 
 function wrapCall(node, parent, edits, starts) {
@@ -449,8 +453,13 @@ function wrapCall(node, parent, edits, starts) {
   const size = target.end - target.start;
   if (c.type === 'MemberExpression' && !c.computed && LOOPS.has(c.property.name) && !node.optional && !c.optional && target === node) {
     // `xs.forEach(fn, ...)` → `VU.loops.forEach(xs, fn, ...)`: an async callback is awaited in turn.
+    // From the dot (after any parentheses around the object) to the first argument, its line
+    // breaks kept so that the lines after keep their numbers.
     edits.insert(node.start, `${VU}.loops.${c.property.name}(`, size - 0.5);
-    edits.replace(c.object.end, node.arguments.length ? node.arguments[0].start : node.end - 1, node.arguments.length ? ', ' : '');
+    // To the call's own parenthesis, not the first argument's start: `.map((function () {}))`.
+    const dot = edits.source.lastIndexOf('.', c.property.start);
+    const to = edits.source.indexOf('(', c.property.end) + 1;
+    edits.replace(dot, to, (node.arguments.length ? ', ' : '') + edits.source.slice(dot, to).replace(/[^\n]/g, ''));
   }
   if (starts.delete(target.start)) edits.insert(target.start, ';', Infinity); // once, before all
   edits.insert(target.start, `(${T} = `, size);
