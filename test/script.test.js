@@ -286,7 +286,7 @@ test('bad scripts: a syntax error with file:line:column, a module not supported,
   const cases = [
     ['import http from "k6/http";\nexport default function () {\n  http.get(;\n}\n', 107, /test\.js:3:12: Unexpected token/],
     ['import ws from "k6/ws";\nexport default function () {}\n', 107, /test\.js:1:1: module 'k6\/ws' is not supported/],
-    ['import x from "https://jslib.k6.io/k6-utils/1.4.0/index.js";\nexport default function () {}\n', 107, /remote module/],
+    ['import x from "http://127.0.0.1:9/index.js";\nexport default function () {}\n', 107, /test\.js:1:1: only supported schemes for imports are file and https/],
     ['export const options = {};\nexport function other() {}\n', 104, /no default export function/],
     ["export const options = { scenarios: { a: { executor: 'nope' } } };\nexport default function () {}\n", 104, /executor 'nope' is not one of/],
     ["export const options = { scenarios: { a: { executor: 'constant-vus', vus: 1, duration: '1s', rate: 3 } } };\nexport default function () {}\n", 104, /'rate' is not an option of constant-vus/],
