@@ -582,7 +582,7 @@ export default function () {
       assert.equal(server.requests, 6 + 3);
       assert.match(entry.stdout, /checks\.+: 100\.00% ✓ 3 /);
       // As k6 v1.3: no extension is added; an ES module is imported, not required.
-      for (const [file, message] of [['no-extension.js', /cannot read .*\/util \(ENOENT\)/], ['require-esm.js', /require\(\) of an ES module/]]) {
+      for (const [file, message] of [['no-extension.js', /cannot read .*\/util \(ENOENT\)/], ['require-esm.js', /an ES module \(one with import or export\) cannot be required/]]) {
         const bad = await spawnScript(CLI, ['run', '-q', join(dir, file)]);
         assert.notEqual(bad.code, 0);
         assert.match(bad.stderr, message);

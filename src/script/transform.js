@@ -141,9 +141,9 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   }
 
   // CommonJS (`require`, `module.exports`, `exports`), as k6 loads it: a module with no import or
-  // export of its own gets `module` and `exports`, and returns module.exports; `require('k6/…')`
-  // is the VU's k6 module, `require('./x.js')` the VU's instance of that user module, given at
-  // once (src/script/vu.js require()).
+  // export of its own gets `module` and `exports`, and returns module.exports; a require of
+  // 'k6/…' is the VU's k6 module, of './x.js' the VU's instance of that user module, given at
+  // once (src/script/vu.js commonJS()).
   const commonJS = !ast.body.some((n) => /^(Import|Export)/.test(n.type)) && usesCommonJS(ast);
   const waitingObjects = new Set(WAITING_OBJECTS);
   for (const node of ast.body) {
@@ -160,15 +160,15 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
         if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: module '${spec}' is not supported here (doc/scripts.md lists what is)`);
         edits.replace(node.start, node.end, `${VU}.module(${JSON.stringify(spec)})`);
       } else if (spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) {
-        if (spec.endsWith('.json')) throw new ScriptError(`${where(node)}: require('${spec}'): read JSON with JSON.parse(open('${spec}'))`);
+        if (spec.endsWith('.json')) throw new ScriptError(`${where(node)}: '${spec}' cannot be required: read JSON with JSON.parse(open('${spec}'))`);
         // As k6: the path as written, no extension added (k6 v1.3 cannot open './util').
         const local = `__loadtest_m${moduleIndex++}`;
         imports.push(spec);
         importedAt.set(spec, where(node));
         head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
-        edits.replace(node.start, node.end, `${VU}.require(${local})`);
+        edits.replace(node.start, node.end, `${VU}.commonJS(${local})`);
       } else {
-        throw new ScriptError(`${where(node)}: require('${spec}'): only k6's modules and the script's own files can be required`);
+        throw new ScriptError(`${where(node)}: '${spec}' cannot be required: only k6's modules and the script's own files can be`);
       }
     },
   });
@@ -189,7 +189,7 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
 
   const returned = [...exported].map(([n, local]) => `${JSON.stringify(n)}: ${local}`).join(', ');
   if (commonJS) {
-    // `module` comes from the VU (require() reads module.exports as soon as the body has run up
+    // `module` comes from the VU (a require reads module.exports as soon as the body has run up
     // to its first wait); what an import of it sees: module.exports as the default, its
     // properties as names.
     const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = ${VU}.open, console = ${VU}.console; let ${T}, exports = module.exports; return (async () => { `;
@@ -201,13 +201,13 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   return { code: prefix + edits.apply() + suffix, imports, importedAt };
 }
 
-// `require('x')` with a string: 'x', else null.
+// A require call with a string, `require 'x'`: 'x', else null.
 function requiredSpec(node) {
   const a = node.arguments;
   return node.callee.type === 'Identifier' && node.callee.name === 'require' && a.length === 1 && a[0].type === 'Literal' && typeof a[0].value === 'string' ? a[0].value : null;
 }
 
-// Whether a module speaks CommonJS: it names module.exports or exports, or calls require().
+// Whether a module speaks CommonJS: it names module.exports or exports, or requires a module.
 function usesCommonJS(ast) {
   let found = false;
   walkFull(ast, (node) => {

@@ -75,7 +75,7 @@ export class VU {
 
   /** This VU's instance of one of the script's own modules (its transformed namespace). */
   async load(namespace) {
-    if (namespace.__loadtest_cjs) this.require(namespace);
+    if (namespace.__loadtest_cjs) this.commonJS(namespace);
     let exports = this.instances.get(namespace);
     if (exports === undefined) {
       exports = namespace.default(this);
@@ -85,14 +85,14 @@ export class VU {
   }
 
   /**
-   * require() of one of the script's own modules: its module.exports at once, as CommonJS gives
+   * A require of one of the script's own modules: its module.exports at once, as CommonJS gives
    * it (what the module's body has set before its first wait, which is all of it unless its
    * top level makes a request).
    */
-  require(namespace) {
+  commonJS(namespace) {
     if (!namespace.__loadtest_cjs) {
-      // An ES module's instance is a promise: an import of it, not require(), gives its names.
-      throw new Error('require() of an ES module (one with import or export): import it instead');
+      // An ES module's instance is a promise: an import of it, not a require, gives its names.
+      throw new Error('an ES module (one with import or export) cannot be required: import it instead');
     }
     let module = this.required.get(namespace);
     if (module === undefined) {
