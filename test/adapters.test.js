@@ -251,3 +251,26 @@ test('asking for an adapter this runtime lacks, or an unknown one, is a one-line
   assert.throws(() => pickAdapter(missing), new RegExp(`socket adapter '${missing}' needs the ${missing} runtime`));
   assert.throws(() => pickAdapter('uv'), /unknown socket adapter 'uv'/);
 });
+
+// Deno throws EBADF from setNoDelay() on a connection the peer closed between the connect and
+// then (seen under load: the testserver's child gone at SIGTERM). It is that connection's error.
+test('deno: a connection gone before its socket options are set is an error, then close(), not an exception', { skip: runtime.name === 'deno' ? false : 'Deno.connect only' }, async () => {
+  const real = globalThis.Deno.connect;
+  const conn = {
+    setNoDelay() {
+      throw new Error('Bad file descriptor (os error 9)');
+    },
+    close() {},
+  };
+  globalThis.Deno.connect = () => Promise.resolve(conn);
+  try {
+    const r = recorder();
+    pickAdapter('deno').connect('127.0.0.1', 9, r.handlers);
+    await within(r.closed, 5000, 'deno');
+    assert.equal(r.errors.length, 1);
+    assert.match(r.errors[0].message, /Bad file descriptor/);
+    assert.equal(r.closes, 1);
+  } finally {
+    globalThis.Deno.connect = real;
+  }
+});

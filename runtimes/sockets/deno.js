@@ -140,8 +140,16 @@ class DenoSocket {
     if (this.dead) return this.failOpen(conn, null);
     if (tls && this.handlers.secured) this.handlers.secured();
     if (this.dead) return this.failOpen(conn, null);
+    if (conn.setNoDelay) {
+      try {
+        conn.setNoDelay(true);
+      } catch (err) {
+        // The peer closed it between the connect and now: Deno throws EBADF ("Bad file
+        // descriptor"), which must end this connection, not the process.
+        return this.failOpen(conn, err);
+      }
+    }
     this.conn = conn;
-    if (conn.setNoDelay) conn.setNoDelay(true);
     // Bytes that came with a proxy's answer, before the target's own.
     if (this.early !== null && this.early.length > 0) this.handlers.data(this.early);
     this.early = null;
