@@ -237,7 +237,9 @@ test('the transform of every module in node_modules parses', () => {
     }
     let code;
     try {
-      code = transformModule(source, file).code;
+      // With an import of k6/http, as a script's module: without one, a module is taken as a
+      // library that cannot wait and is left as written (nothing of the transform to test).
+      code = transformModule(`import http from 'k6/http';${source.replace(/^#!.*/, '')}`, file).code;
     } catch (err) {
       if (err instanceof ScriptError) continue;
       broken.push(`${file}: the transform threw ${err.message}`);
@@ -270,4 +272,27 @@ test('shapes the corpus of modules found: a loop given a parenthesized callback,
   const { code } = transformModule(sources[4], 'lines.js');
   assert.match(code.split('\n')[6], /http\.get\('\/line-6'\)/);
   assert.deepEqual(await callsOf(transformModule(sources[1], 'c.js').code), ['get /x']);
+});
+
+test('a module that imports nothing is a library left as written; a function used as a constructor stays one', async () => {
+  // papaparse's shape: unknown calls everywhere, classes from functions and prototypes.
+  const library = `function Base(x) { this.x = helper(x) }
+function helper(x) { return x * 2 }
+function Child(x) { Base.call(this, x) }
+Child.prototype = Object.create(Base.prototype)
+export function parse(text) { return { data: text.split(',').map((v) => new Child(Number(v)).x) } }
+`;
+  assert.doesNotMatch(transformModule(library, 'lib.js').code, /async function|\bawait\b/);
+  // In a script (it imports k6/http), a function used with new or through its prototype is not
+  // made async either, though it calls what may wait; its methods are.
+  const script = `import http from 'k6/http'
+function Client(base) { this.base = normalize(base) }
+function normalize(base) { return base.replace(/\\/$/, '') }
+Client.prototype.get = function (path) { return http.get(this.base + path) }
+const c = new Client('/api/')
+export default function () { http.get('/status/' + c.get('/x').status) }
+`;
+  const { code } = transformModule(script, 'client.js');
+  assert.match(code, /function Client\(base\)/);
+  assert.deepEqual(await callsOf(code), ['get /api/x', 'get /status/200']);
 });

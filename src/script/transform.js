@@ -173,7 +173,11 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
     },
   });
 
-  asyncify(ast, edits, source, waitingObjects);
+  // A module that imports or requires nothing (a library: papaparse, a webpack bundle) cannot
+  // reach a call that waits (k6's are all in k6's modules): it runs exactly as written, its
+  // functions returning their values, not promises. What it calls back (a function a script
+  // gives it) is the script's own, transformed where it was written.
+  if (imports.length > 0 || inside.length > 0 || usesRequire(ast)) asyncify(ast, edits, source, waitingObjects);
 
   // __VU and __ITER: the VU's own, read when used (__ITER changes each iteration).
   walkAncestor(ast, {
@@ -205,6 +209,14 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
 function requiredSpec(node) {
   const a = node.arguments;
   return node.callee.type === 'Identifier' && node.callee.name === 'require' && a.length === 1 && a[0].type === 'Literal' && typeof a[0].value === 'string' ? a[0].value : null;
+}
+
+function usesRequire(ast) {
+  let found = false;
+  walkFull(ast, (node) => {
+    if (!found && node.type === 'CallExpression' && requiredSpec(node) !== null) found = true;
+  });
+  return found;
 }
 
 // Whether a module speaks CommonJS: it names module.exports or exports, or requires a module.
@@ -320,25 +332,34 @@ function asyncify(ast, edits, source, waitingObjects) {
     }
     return ast;
   };
-  const found = []; // every call that may wait: { node, parent, ctx, callback }
+  // every call that may wait: { node, parent, ctx, callback, named }. `named`: a method taken to
+  // return at once by its name (get, find, ...), which waits after all if this module defines a
+  // method of that name that waits (`Client.prototype.get = function () { return http.get(...) }`).
+  const found = [];
   const visit = (node, ancestors) => {
-    if (!mayWait(node, waitingObjects)) return;
+    const wait = mayWait(node, waitingObjects);
+    const named = wait ? null : methodName(node);
+    if (!wait && named === null) return;
     const ctx = contextOf(ancestors);
     if (ctx === null) return;
-    found.push({ node, parent: ancestors[ancestors.length - 2], ctx, callback: inlineCallback(node) });
+    found.push({ node, parent: ancestors[ancestors.length - 2], ctx, callback: inlineCallback(node), named });
   };
   walkAncestor(ast, { CallExpression: visit }, { ...walkBase });
+  const methodOf = methodNames(ast);
+  const waitingMethods = new Set();
   // A loop given a function written in place waits only if that function does: `lines.map((l) =>
   // l.split(','))` stays the built-in, so that what calls it synchronously (SharedArray's
   // factory, a comparator) gets its value. Which functions wait depends on which loops do, and
   // back: the least set that holds, grown until nothing changes (each round adds a function).
   const waiting = new Set();
-  const waits = (f) => (f.callback ? f.callback.async || waiting.has(f.callback) : true);
+  const waits = (f) => (f.named !== null ? waitingMethods.has(f.named) : f.callback ? f.callback.async || waiting.has(f.callback) : true);
+  const builders = constructorsOf(ast);
   for (let grown = true; grown; ) {
     grown = false;
     for (const f of found) {
-      if (f.ctx !== ast && !waiting.has(f.ctx) && waits(f)) {
+      if (f.ctx !== ast && !waiting.has(f.ctx) && !builders.has(f.ctx) && waits(f)) {
         waiting.add(f.ctx);
+        if (methodOf.has(f.ctx) && !f.ctx.async) waitingMethods.add(methodOf.get(f.ctx));
         grown = true;
       }
     }
@@ -372,11 +393,51 @@ function asyncify(ast, edits, source, waitingObjects) {
     if (ctx !== ast) {
       // Getters, setters, constructors and generators cannot be async: left as written.
       const owner = owners.get(ctx);
-      if (ctx.generator || (owner && (owner.kind === 'get' || owner.kind === 'set' || owner.kind === 'constructor'))) continue;
+      if (ctx.generator || builders.has(ctx) || (owner && (owner.kind === 'get' || owner.kind === 'set' || owner.kind === 'constructor'))) continue;
       makeAsync(ctx, owner, edits, source);
     }
     for (const { node, parent } of calls) wrapCall(node, parent, edits, starts);
   }
+}
+
+// The name a call of a method is by, when that name alone would take it to return at once.
+function methodName(call) {
+  const c = call.callee;
+  if (c.type !== 'MemberExpression' || c.computed || c.property.type !== 'Identifier' || !SYNC_METHODS.has(c.property.name)) return null;
+  if (c.object.type === 'Identifier' && SYNC_NAMESPACES.has(c.object.name)) return null;
+  return c.property.name;
+}
+
+// Each function that is a method, with its name: an object's or a class's, or one assigned to a
+// property (`C.prototype.get = function () {}`).
+function methodNames(ast) {
+  const names = new Map();
+  walkFull(ast, (node) => {
+    if ((node.type === 'Property' || node.type === 'MethodDefinition') && !node.computed && node.key.type === 'Identifier' && FUNCTION.has(node.value.type)) names.set(node.value, node.key.name);
+    else if (node.type === 'AssignmentExpression' && node.left.type === 'MemberExpression' && !node.left.computed && node.left.property.type === 'Identifier' && FUNCTION.has(node.right.type)) names.set(node.right, node.left.property.name);
+  });
+  return names;
+}
+
+// Functions used as constructors (`new F()`, `F.prototype`, `F.call(this, ...)` in another's
+// body): an async function has no prototype and cannot be called with new, so these stay as
+// written (UMD bundles such as papaparse build their classes this way).
+function constructorsOf(ast) {
+  const names = new Set();
+  walkFull(ast, (node) => {
+    if (node.type === 'NewExpression' && node.callee.type === 'Identifier') names.add(node.callee.name);
+    else if (node.type === 'MemberExpression' && !node.computed && node.object.type === 'Identifier' && node.property.type === 'Identifier') {
+      if (node.property.name === 'prototype') names.add(node.object.name);
+    }
+  });
+  const fns = new Set();
+  walkFull(ast, (node) => {
+    if (node.type === 'FunctionDeclaration' && node.id && names.has(node.id.name)) fns.add(node);
+    else if (node.type === 'FunctionExpression' && node.id && names.has(node.id.name)) fns.add(node);
+    else if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && names.has(node.id.name) && node.init && node.init.type === 'FunctionExpression') fns.add(node.init);
+    else if (node.type === 'AssignmentExpression' && node.left.type === 'Identifier' && names.has(node.left.name) && node.right.type === 'FunctionExpression') fns.add(node.right);
+  });
+  return fns;
 }
 
 // Whether a call returns at once in k6 though it may return a promise here: a k6 function other
