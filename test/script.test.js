@@ -558,25 +558,26 @@ export default function () { http.get(__ENV.BASE) }
   );
 });
 
-test('CommonJS as k6 loads it: require() of k6 modules and the script\'s files, module.exports and exports, an entry in CommonJS, a UMD bundle, imported by name and by default', async () => {
+test('CommonJS as k6 loads it: require() of k6 modules and the script\'s files, module.exports and exports, an entry in CommonJS, a UMD bundle, a webpack library, imported by name and by default', async () => {
   await withScript(
     `import { check } from 'k6';
 import { getItems, helpers } from './lib.js';
 import util from './util.js';
 import Csv from './umd.js';
+import { twice } from './webpack.js';
 const lib = require('./lib.js');
 const rows = Csv.parse('a,1\\nb,2');
 export const options = { iterations: 2 };
 export default function () {
   check(getItems(__ENV.BASE), { 'items 200': (r) => r.status === 200 });
   for (const [name] of rows) lib.getItems(\`\${__ENV.BASE}/\${name}\`);
-  console.log(helpers.label, lib.version, util.double(21), util.name, Csv.version);
+  console.log(helpers.label, lib.version, util.double(21), util.name, Csv.version, twice(2));
 }`,
     async ({ run, server, dir }) => {
       const r = await run('-q');
       assert.equal(r.code, 0, r.stderr);
       assert.equal(server.requests, 2 * 3);
-      assert.deepEqual([...r.stderr.matchAll(/msg="([^"]*)"/g)].map((m) => m[1]), ['lib 2 42 util 1.0', 'lib 2 42 util 1.0']);
+      assert.deepEqual([...r.stderr.matchAll(/msg="([^"]*)"/g)].map((m) => m[1]), ['lib 2 42 util 1.0 4', 'lib 2 42 util 1.0 4']);
       const entry = await spawnScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, join(dir, 'entry.js')]);
       assert.equal(entry.code, 0, entry.stderr);
       assert.equal(server.requests, 6 + 3);
@@ -607,6 +608,8 @@ exports.name = 'util'
   return { parse: parse, version: '1.0' }
 })
 `,
+      // webpack's library output (jslib's url/1.0.0): its exports handed to it as \`exports\`.
+      'webpack.js': '!function(t,e){for(var r in e)t[r]=e[r]}(exports,(()=>{var m={1:(t)=>{t.exports={twice:(x)=>2*x}}};var c={};function r(i){if(c[i])return c[i].exports;var t=c[i]={exports:{}};m[i](t);return t.exports}return r(1)})());\n',
       'entry.js': `const http = require('k6/http')
 const { check } = require('k6')
 const { double } = require('./util.js')

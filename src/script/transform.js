@@ -219,15 +219,20 @@ function usesRequire(ast) {
   return found;
 }
 
-// Whether a module speaks CommonJS: it names module.exports or exports, or requires a module.
+// Whether a module speaks CommonJS: it names module.exports or exports (webpack passes `exports`
+// to its bundle's function), or requires a module.
 function usesCommonJS(ast) {
   let found = false;
-  walkFull(ast, (node) => {
-    if (found) return;
-    if (node.type === 'MemberExpression' && node.object.type === 'Identifier' && ((node.object.name === 'module' && !node.computed && node.property.name === 'exports') || node.object.name === 'exports')) found = true;
-    else if (node.type === 'CallExpression' && requiredSpec(node) !== null) found = true;
+  walkAncestor(ast, {
+    Identifier(node, _state, ancestors) {
+      if (found || (node.name !== 'exports' && node.name !== 'module')) return;
+      const parent = ancestors[ancestors.length - 2];
+      if (parent.type === 'MemberExpression' && parent.property === node && !parent.computed) return;
+      if ((parent.type === 'Property' || parent.type === 'MethodDefinition') && parent.key === node && !parent.computed) return;
+      if (node.name === 'exports' || (parent.type === 'MemberExpression' && parent.object === node && !parent.computed && parent.property.name === 'exports')) found = true;
+    },
   });
-  return found;
+  return found || usesRequire(ast);
 }
 
 // TypeScript's imports of names used only as types (`import { Options } from 'k6/options'`):
