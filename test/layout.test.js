@@ -85,3 +85,13 @@ test('no file in src/ is over 600 lines but the HTTP/1.1 response parser (one st
     assert.ok(lines <= 600, `${file}: ${lines} lines`);
   }
 });
+
+test('scripts import nothing from the commands, and no two commands import each other', () => {
+  const isCommand = (path) => path.startsWith('src/commands/');
+  const edges = new Map(files.map((f) => [`src/${f}`, importsOf(f)]));
+  for (const [file, targets] of edges) {
+    if (file.startsWith('src/script/')) assert.deepEqual(targets.filter(isCommand), [], `${file} imports a command`);
+    if (!isCommand(file)) continue;
+    for (const t of targets.filter(isCommand)) assert.ok(!(edges.get(t) || []).includes(file), `${file} and ${t} import each other`);
+  }
+});

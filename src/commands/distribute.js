@@ -10,6 +10,7 @@ import { mergeResults } from '../results/merge.js';
 import { parseThreshold, checkThresholds, failedThresholds } from '../results/thresholds.js';
 import { isShardResult, mergeShards } from '../script/shards.js';
 import { summaryText } from '../script/summary.js';
+import { legacyExport } from '../script/legacy-export.js';
 import { writeOutputs } from './output.js';
 import { runCommand, imageContents, findRuntime, runtime, writeText, writeFile, exit, onInterrupt, wantsColor, cwdPath, tempPath, removeFile, md5Hex, pathOf } from '../../runtimes/index.js';
 import { VERSION } from '../version.js';
@@ -230,7 +231,6 @@ async function collect(shards, { kind, plan, thresholds, fail }) {
     const merged = mergeShards(got.map((s) => s.doc), names, md5Hex);
     writeText('stdout', summaryText(merged.data, { color: wantsColor() }));
     if (plan.output.summaryExport) {
-      const { legacyExport } = await import('./run.js');
       await writeFile(plan.output.summaryExport, JSON.stringify(legacyExport(merged.data), null, 2) + '\n');
     }
     const failed = merged.thresholds.filter((t) => !t.ok);

@@ -10,7 +10,7 @@ import { parseThreshold, checkThresholds, failedThresholds } from '../results/th
 import { readFile, writeFile, writeText, exit, wantsColor, md5Hex } from '../../runtimes/index.js';
 import { isShardResult, mergeShards } from '../script/shards.js';
 import { summaryText } from '../script/summary.js';
-import { legacyExport } from './run.js';
+import { legacyExport } from '../script/legacy-export.js';
 import { EXIT } from '../script/runner.js';
 
 const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--html F] [--threshold T ...], or SHARD.json ... [--summary-export F] (loadtest run --shard --result)';

@@ -5,9 +5,11 @@ import mri from 'mri';
 import { transformModule, ScriptError } from '../script/transform.js';
 import { runScript, ScriptRunError, EXIT, messageOf } from '../script/runner.js';
 import { summaryText } from '../script/summary.js';
+import { legacyExport } from '../script/legacy-export.js';
+import { facilitiesOf, openOutputs } from '../../runtimes/scripts/host.js';
 import { checkTrendStats } from '../script/metrics.js';
 import { parseDuration } from '../script/duration.js';
-import { loadScript, scriptFacilities, pickAdapter, resolveHost, writeFile, writeText, openLogFile, startThread, wantsColor, exit, onInterrupt, terminal, envVar, runtime, spawnChild, pathOf, availableCores, preferSmallHeap, md5Hex } from '../../runtimes/index.js';
+import { loadScript, writeFile, writeText, wantsColor, exit, onInterrupt, terminal, envVar, runtime, spawnChild, pathOf, availableCores } from '../../runtimes/index.js';
 import { startProgress } from '../results/progress.js';
 import { metricsText, childrenText } from '../results/metrics-text.js';
 import { serveMetrics } from '../../runtimes/run-servers/metrics.js';
@@ -18,13 +20,10 @@ import { escapeHtml } from '../results/svg-chart.js';
 import { VERSION } from '../version.js';
 import { remoteRun } from '../script/cores.js';
 import { shardResult } from '../script/shards.js';
-import { CSV_HEADER } from '../script/sample-lines.js';
-import { SampleQueue } from '../script/sample-queue.js';
 import { parseShard, shardFromEnv } from '../run/options.js';
 import { wantsDistribution } from '../distribute/flags.js';
 
 const WORKER = pathOf(new URL('../script/worker.js', import.meta.url));
-const OUT_THREAD = pathOf(new URL('../script/out-thread.js', import.meta.url));
 
 const USAGE = `Usage: loadtest run [flags] SCRIPT
 
@@ -352,73 +351,6 @@ function dashboardEnd(script, { data, state }) {
   };
 }
 
-/** What the k6 modules of a run ask of this runtime (its sockets, DNS, files, hashes). */
-export function facilitiesOf(script) {
-  return {
-    ...scriptFacilities(script),
-    preferSmallHeap,
-    md5Hex,
-    version: VERSION,
-    resolve: resolveHost,
-    adapterFor: ({ hostname, tls, insecure }) => {
-      if (!tls) return pickAdapter();
-      const isIp = /^[0-9.]+$/.test(hostname) || hostname.includes(':');
-      return pickAdapter(null, { servername: isIp ? null : hostname, rejectUnauthorized: !insecure, ca: null, cert: null, key: null, alpn: null });
-    },
-  };
-}
-
-// --out json=F and csv=F: every sample as k6 writes it, formatted and written by a thread of its
-// own (src/script/out-thread.js) from the numbers the run queues (src/script/sample-queue.js).
-export async function openOutputs(outs, { append = false } = {}) {
-  if (outs.length === 0) return null;
-  for (const o of outs) {
-    try {
-      // The file is made empty (with the CSV's header) here, so that a bad path is said before the
-      // run; the thread appends. --cores: the parent makes it, each child (`append`) adds whole
-      // lines at its end.
-      if (!append) await (await openLogFile(o.file, { append: false, header: o.kind === 'csv' ? CSV_HEADER : '' })).close();
-      else await (await openLogFile(o.file, { append: true })).close();
-    } catch (err) {
-      throw new Error(`--out ${o.kind}=${o.file}: ${String(err.message).replace(/^--log-file [^:]*: /, '')}`);
-    }
-  }
-  let failed = null;
-  let done = null;
-  const finished = new Promise((resolve) => (done = resolve));
-  const thread = startThread(
-    OUT_THREAD,
-    { outs },
-    (message) => {
-      if (message.reuse) queue.reuse(message.reuse);
-      if (message.done) {
-        failed = failed || message.error;
-        done();
-      }
-    },
-    (err) => {
-      failed = failed || String(err.message || err);
-      done();
-    },
-  );
-  const queue = new SampleQueue((batch) => thread.post(batch, [batch.samples]));
-  // Lines reach the file at least each second, whatever the rate.
-  const timer = setInterval(() => queue.flush(true), 1000);
-  if (timer.unref) timer.unref();
-  return {
-    sample: (metric, value, tags) => queue.sample(metric, value, tags),
-    async close() {
-      clearInterval(timer);
-      queue.flush(true);
-      thread.hold();
-      thread.post({ end: true });
-      await finished;
-      await thread.terminate();
-      if (failed) throw new Error(failed);
-    },
-  };
-}
-
 async function writeOutputs(cli, result) {
   const handle = result.exports.handleSummary;
   if (typeof handle === 'function') {
@@ -442,24 +374,4 @@ async function writeOutputs(cli, result) {
     writeText('stdout', summaryText(result.data, { color: wantsColor('stdout') }));
   }
   if (cli.summaryExport) await writeFile(cli.summaryExport, JSON.stringify(legacyExport(result.data), null, 2) + '\n');
-}
-
-// --summary-export: k6's legacy shape, each metric's values flat, thresholds by source.
-export function legacyExport(data) {
-  const metrics = {};
-  for (const [name, m] of Object.entries(data.metrics)) {
-    const v = { ...m.values };
-    if (m.type === 'rate') {
-      v.value = v.rate;
-      delete v.rate;
-    }
-    if (m.thresholds) v.thresholds = Object.fromEntries(Object.entries(m.thresholds).map(([k, t]) => [k, !t.ok]));
-    metrics[name] = v;
-  }
-  return { root_group: byName(data.root_group), metrics };
-}
-
-// The legacy export's groups and checks are objects keyed by name, not lists.
-function byName(g) {
-  return { ...g, groups: Object.fromEntries(g.groups.map((x) => [x.name, byName(x)])), checks: Object.fromEntries(g.checks.map((c) => [c.name, c])) };
 }

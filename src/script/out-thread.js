@@ -1,4 +1,4 @@
-// The thread that writes --out's lines (started by src/commands/run.js's openOutputs): takes the
+// The thread that writes --out's lines (started by runtimes/scripts/host.js's openOutputs): takes the
 // run's batches of samples (src/script/sample-queue.js), formats them (sample-lines.js) and
 // appends them to each file, then hands each batch back to be reused.
 

@@ -3,7 +3,7 @@
 // and sends back what it measured, in one line.
 
 import { runScript, ScriptRunError, EXIT, messageOf } from './runner.js';
-import { facilitiesOf, openOutputs } from '../commands/run.js';
+import { facilitiesOf, openOutputs } from '../../runtimes/scripts/host.js';
 import { onStdinLine, writeLine, onInterrupt, exit, importUserModule } from '../../runtimes/index.js';
 
 // The script's console goes to the parent's stderr (this process's stdout is the pipe).

@@ -1,0 +1,77 @@
+// What a scripted run asks of this runtime, for the command (src/commands/run.js) and for each
+// child of --cores (src/script/worker.js) alike: the k6 modules' facilities (sockets, DNS, files,
+// hashes) and --out's writer, a thread of its own.
+
+import { scriptFacilities, pickAdapter, resolveHost, preferSmallHeap, md5Hex, openLogFile, startThread, pathOf } from '../index.js';
+import { CSV_HEADER } from '../../src/script/sample-lines.js';
+import { SampleQueue } from '../../src/script/sample-queue.js';
+import { VERSION } from '../../src/version.js';
+
+const OUT_THREAD = pathOf(new URL('../../src/script/out-thread.js', import.meta.url));
+
+/** What the k6 modules of a run ask of this runtime (its sockets, DNS, files, hashes). */
+export function facilitiesOf(script) {
+  return {
+    ...scriptFacilities(script),
+    preferSmallHeap,
+    md5Hex,
+    version: VERSION,
+    resolve: resolveHost,
+    adapterFor: ({ hostname, tls, insecure }) => {
+      if (!tls) return pickAdapter();
+      const isIp = /^[0-9.]+$/.test(hostname) || hostname.includes(':');
+      return pickAdapter(null, { servername: isIp ? null : hostname, rejectUnauthorized: !insecure, ca: null, cert: null, key: null, alpn: null });
+    },
+  };
+}
+
+// --out json=F and csv=F: every sample as k6 writes it, formatted and written by a thread of its
+// own (src/script/out-thread.js) from the numbers the run queues (src/script/sample-queue.js).
+export async function openOutputs(outs, { append = false } = {}) {
+  if (outs.length === 0) return null;
+  for (const o of outs) {
+    try {
+      // The file is made empty (with the CSV's header) here, so that a bad path is said before the
+      // run; the thread appends. --cores: the parent makes it, each child (`append`) adds whole
+      // lines at its end.
+      if (!append) await (await openLogFile(o.file, { append: false, header: o.kind === 'csv' ? CSV_HEADER : '' })).close();
+      else await (await openLogFile(o.file, { append: true })).close();
+    } catch (err) {
+      throw new Error(`--out ${o.kind}=${o.file}: ${String(err.message).replace(/^--log-file [^:]*: /, '')}`);
+    }
+  }
+  let failed = null;
+  let done = null;
+  const finished = new Promise((resolve) => (done = resolve));
+  const thread = startThread(
+    OUT_THREAD,
+    { outs },
+    (message) => {
+      if (message.reuse) queue.reuse(message.reuse);
+      if (message.done) {
+        failed = failed || message.error;
+        done();
+      }
+    },
+    (err) => {
+      failed = failed || String(err.message || err);
+      done();
+    },
+  );
+  const queue = new SampleQueue((batch) => thread.post(batch, [batch.samples]));
+  // Lines reach the file at least each second, whatever the rate.
+  const timer = setInterval(() => queue.flush(true), 1000);
+  if (timer.unref) timer.unref();
+  return {
+    sample: (metric, value, tags) => queue.sample(metric, value, tags),
+    async close() {
+      clearInterval(timer);
+      queue.flush(true);
+      thread.hold();
+      thread.post({ end: true });
+      await finished;
+      await thread.terminate();
+      if (failed) throw new Error(failed);
+    },
+  };
+}
