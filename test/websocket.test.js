@@ -190,7 +190,7 @@ test('echo against the test server over ws:// counts every message: the server e
   try {
     const result = await loadTest({ url: `ws://127.0.0.1:${server.port}/chat`, maxRequests: 1000, concurrency: 10 });
     assert.equal(result.totalRequests, 1000);
-    assert.equal(result.totalErrors, 0);
+    assert.equal(result.totalErrors, 0, JSON.stringify(result.errorCodes));
     assert.equal(server.messages, 1000);
     assert.equal(server.requests, 0, 'a handshake is not an HTTP request served');
     assert.deepEqual(result.statusCodes, { 101: 1000 });
