@@ -398,6 +398,9 @@ function withinTime(promise, ms, place) {
 // and their durations count in iteration_duration, tagged with the group.
 async function inGroup(vu, name, fn) {
   vu.enterGroup(`::${name}`, name);
+  // k6 v1.3 lists setup's and teardown's groups only when something was checked or grouped in
+  // them (v0.49 always listed setup's).
+  vu.shared.state.groupsByPath.get(`::${name}`).implicit = true;
   const start = performance.now();
   try {
     return await fn();

@@ -53,7 +53,7 @@ function groupData(g, md5) {
     name: g.name,
     path: g.path,
     id: md5(g.path),
-    groups: [...g.groups.values()].map((x) => groupData(x, md5)),
+    groups: [...g.groups.values()].filter((x) => !x.implicit || x.checks.size > 0 || x.groups.size > 0).map((x) => groupData(x, md5)),
     checks: [...g.checks.values()].map((c) => ({ name: c.name, path: c.path, id: md5(c.path), passes: c.passes, fails: c.fails })),
   };
 }

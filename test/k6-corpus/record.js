@@ -87,7 +87,7 @@ export function consoleLines(stderr) {
 /** The scripts of the corpus: every .js file here but this one. */
 export function corpusScripts() {
   return readdirSync(HERE)
-    .filter((f) => f.endsWith('.js') && !f.startsWith('.') && f !== basename(fileURLToPath(import.meta.url)))
+    .filter((f) => /\.(js|ts)$/.test(f) && !f.startsWith('.') && f !== basename(fileURLToPath(import.meta.url)))
     .sort();
 }
 

@@ -2,13 +2,14 @@
 // (logrus) writes when stderr is not a terminal, so that stdout holds only the summary or what
 // handleSummary() writes there. console.log and info are level info, warn warning, error
 // error; console.debug is k6's -v only, dropped here. The arguments are joined with spaces, a
-// string as it is, anything else as k6 hands goja's value over: JSON (an Error is {}, a function
-// null), or its text when JSON has none.
+// string as it is, an Error as its text ('Error: oops', as k6 v1.3; v0.49 gave {}), anything
+// else as k6 hands sobek's value over: JSON (a function null), or its text when JSON has none.
 
 const LEVELS = { log: 'info', info: 'info', warn: 'warning', error: 'error' };
 
 function text(v) {
   if (typeof v === 'string') return v;
+  if (v instanceof Error) return String(v);
   if ((v !== null && typeof v === 'object') || typeof v === 'function') {
     try {
       const json = JSON.stringify(v);
