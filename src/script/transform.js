@@ -144,7 +144,7 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   // export of its own gets `module` and `exports`, and returns module.exports; a require of
   // 'k6/…' is the VU's k6 module, of './x.js' the VU's instance of that user module, given at
   // once (src/script/vu.js commonJS()).
-  const commonJS = !ast.body.some((n) => /^(Import|Export)/.test(n.type)) && usesCommonJS(ast);
+  let requires = 0;
   const waitingObjects = new Set(WAITING_OBJECTS);
   for (const node of ast.body) {
     if (node.type !== 'ImportDeclaration' || node.source.value !== 'k6/http') continue;
@@ -154,6 +154,7 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
     CallExpression(node, _state, ancestors) {
       const spec = requiredSpec(node);
       if (spec === null) return;
+      requires++;
       const parent = ancestors[ancestors.length - 2];
       if (spec === 'k6/http' && parent.type === 'VariableDeclarator' && parent.id.type === 'Identifier') waitingObjects.add(parent.id.name);
       if (spec.startsWith('k6')) {
@@ -177,7 +178,8 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   // reach a call that waits (k6's are all in k6's modules): it runs exactly as written, its
   // functions returning their values, not promises. What it calls back (a function a script
   // gives it) is the script's own, transformed where it was written.
-  if (imports.length > 0 || inside.length > 0 || usesRequire(ast)) asyncify(ast, edits, source, waitingObjects);
+  if (imports.length > 0 || inside.length > 0 || requires > 0) asyncify(ast, edits, source, waitingObjects);
+  const commonJS = !ast.body.some((n) => /^(Import|Export)/.test(n.type)) && (requires > 0 || namesExports(ast));
 
   // __VU and __ITER: the VU's own, read when used (__ITER changes each iteration).
   walkAncestor(ast, {
@@ -211,17 +213,9 @@ function requiredSpec(node) {
   return node.callee.type === 'Identifier' && node.callee.name === 'require' && a.length === 1 && a[0].type === 'Literal' && typeof a[0].value === 'string' ? a[0].value : null;
 }
 
-function usesRequire(ast) {
-  let found = false;
-  walkFull(ast, (node) => {
-    if (!found && node.type === 'CallExpression' && requiredSpec(node) !== null) found = true;
-  });
-  return found;
-}
-
-// Whether a module speaks CommonJS: it names module.exports or exports (webpack passes `exports`
-// to its bundle's function), or requires a module.
-function usesCommonJS(ast) {
+// Whether a module names module.exports or exports (webpack passes `exports` to its bundle's
+// function): with a require, what makes it CommonJS.
+function namesExports(ast) {
   let found = false;
   walkAncestor(ast, {
     Identifier(node, _state, ancestors) {
@@ -232,7 +226,7 @@ function usesCommonJS(ast) {
       if (node.name === 'exports' || (parent.type === 'MemberExpression' && parent.object === node && !parent.computed && parent.property.name === 'exports')) found = true;
     },
   });
-  return found || usesRequire(ast);
+  return found;
 }
 
 // TypeScript's imports of names used only as types (`import { Options } from 'k6/options'`):
