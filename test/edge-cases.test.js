@@ -468,10 +468,11 @@ test('open model: the server closes idle connections after 50 ms, requests come 
     assert.equal(result.totalErrors, 0, JSON.stringify(result.errorCodes));
     assert.equal(result.requestsSent + result.notSent, 10);
     assert.ok(result.requestsSent >= 9, `sent ${result.requestsSent}`);
-    assert.ok(server.requests >= result.totalRequests && server.requests <= result.requestsSent);
     // The closes come 50 ms before the next request, unless the machine stood still that long:
     // then the request met the closing connection and went again on a new one (a retry, still
-    // no error). Seen once with the suite and a bench at a load average of 6.
+    // no error; the server may have read it on both). Seen with the suite and a bench at a load
+    // average of 6, and under deno on node:net in CI's run.
+    assert.ok(server.requests >= result.totalRequests && server.requests <= result.requestsSent + result.retries, `server ${server.requests}, sent ${result.requestsSent}, retries ${result.retries}`);
     if (result.retries === 0) assert.equal(server.connections, server.requests, 'each request found its connection closed and opened a new one');
   } finally {
     await server.close();
