@@ -386,7 +386,8 @@ function asyncify(ast, edits, source, waitingObjects) {
       // A user's own async function awaits what it means to; but what returns at once in k6
       // (http.get, sleep, a helper of the script that makes requests) must not be a promise
       // there either: such calls are awaited, unless the script awaits them itself.
-      for (const { node, parent } of calls) if (k6Sync(node) && !(parent && parent.type === 'AwaitExpression')) wrapCall(node, parent, edits, starts);
+      // A loop whose callback waits is one of them: k6 runs its callbacks one after the other.
+      for (const { node, parent, callback } of calls) if ((k6Sync(node) || callback) && !(parent && parent.type === 'AwaitExpression')) wrapCall(node, parent, edits, starts);
       continue;
     }
     if (ctx !== ast) {
