@@ -1,23 +1,33 @@
 // Array callbacks that may wait: `xs.forEach(fn)` in a script becomes loops.forEach(xs, fn)
-// (src/script/transform.js). A callback that returns at once runs as the built-in runs it; one
-// that returns a promise (it makes a request) is awaited before the next element, as k6 would
-// have run it, one element after the other. Not an array (a Map, a k6/html Selection): its own
-// method, as written.
+// (src/script/transform.js). A callback that returns at once runs as the built-in runs it, and
+// the loop returns its value at once; one that waits (it returns a marked promise:
+// src/script/wait.js) is awaited before the next element, as k6 would have run it, one element
+// after the other, and the loop returns a marked promise. A promise the script makes itself (an
+// async callback) is a value, as to the built-in. Not an array (a Map, a k6/html Selection): its
+// own method, as written.
 
-async function rest(xs, fn, thisArg, from, first, each) {
+import { isWait, waiting, MADE } from './wait.js';
+
+// What a callback's result is to wait for: a marked promise, or any promise of a callback the
+// transform made async (src/script/suspend.js).
+const isPromise = (r) => r instanceof Promise;
+const waitsOf = (fn) => (fn[MADE] === true ? isPromise : isWait);
+
+async function rest(xs, fn, thisArg, from, first, each, waits) {
   let r = await first;
   if (each(from, r) === false) return;
   for (let i = from + 1; i < xs.length; i++) {
     r = fn.call(thisArg, xs[i], i, xs);
-    if (r instanceof Promise) r = await r;
+    if (waits(r)) r = await r;
     if (each(i, r) === false) return;
   }
 }
 
 function run(xs, fn, thisArg, each, done) {
+  const waits = waitsOf(fn);
   for (let i = 0; i < xs.length; i++) {
     const r = fn.call(thisArg, xs[i], i, xs);
-    if (r instanceof Promise) return rest(xs, fn, thisArg, i, r, each).then(done);
+    if (waits(r)) return waiting(rest(xs, fn, thisArg, i, r, each, waits).then(done));
     if (each(i, r) === false) break;
   }
   return done();
@@ -72,9 +82,9 @@ export const loops = {
     if (!isArray(xs)) return xs.findLastIndex(fn, thisArg);
     const r = loops.findIndex(xs.slice().reverse(), fn, thisArg);
     const flip = (k) => (k < 0 ? -1 : xs.length - 1 - k);
-    return r instanceof Promise ? r.then(flip) : flip(r);
+    return isWait(r) ? waiting(r.then(flip)) : flip(r);
   },
-  async reduce(xs, fn, ...init) {
+  reduce(xs, fn, ...init) {
     if (!isArray(xs)) return xs.reduce(fn, ...init);
     let i = 0;
     let acc;
@@ -84,10 +94,20 @@ export const loops = {
       acc = xs[0];
       i = 1;
     }
+    const waits = waitsOf(fn);
     for (; i < xs.length; i++) {
       acc = fn(acc, xs[i], i, xs);
-      if (acc instanceof Promise) acc = await acc;
+      if (waits(acc)) return waiting(reduceFrom(xs, fn, i, acc, waits));
     }
     return acc;
   },
 };
+
+async function reduceFrom(xs, fn, i, pending, waits) {
+  let acc = await pending;
+  for (i++; i < xs.length; i++) {
+    acc = fn(acc, xs[i], i, xs);
+    if (waits(acc)) acc = await acc;
+  }
+  return acc;
+}

@@ -5,6 +5,7 @@
 import { parseDocument } from 'htmlparser2';
 import { selectAll, is as matches } from 'css-select';
 import { textContent, getOuterHTML, getInnerHTML, getChildren, getParent } from 'domutils';
+import { isWait, waiting } from '../wait.js';
 
 // An element (domhandler's node types: a tag, a script or a style).
 const isTag = (n) => n.type === 'tag' || n.type === 'script' || n.type === 'style';
@@ -121,24 +122,27 @@ export class Selection {
   toArray() {
     return this.nodes.map((n) => new Selection([n]));
   }
-  // each() and map() with a callback made async (it makes a request) await it in turn.
+  // each() and map() with a callback that waits (it makes a request) await it in turn.
   each(fn) {
     for (let i = 0; i < this.nodes.length; i++) {
       const r = fn(i, new Element(this.nodes[i]));
-      if (r instanceof Promise) return this.eachFrom(fn, i, r);
+      if (isWait(r)) return waiting(this.eachFrom(fn, i, r));
     }
     return this;
   }
   async eachFrom(fn, i, pending) {
     await pending;
-    for (let k = i + 1; k < this.nodes.length; k++) await fn(k, new Element(this.nodes[k]));
+    for (let k = i + 1; k < this.nodes.length; k++) {
+      const r = fn(k, new Element(this.nodes[k]));
+      if (isWait(r)) await r;
+    }
     return this;
   }
   map(fn) {
     const out = [];
     for (let i = 0; i < this.nodes.length; i++) {
       const r = fn(i, new Selection([this.nodes[i]]));
-      if (r instanceof Promise) return this.mapFrom(fn, i, r, out);
+      if (isWait(r)) return waiting(this.mapFrom(fn, i, r, out));
       if (r !== undefined && r !== null) out.push(r);
     }
     return out;
@@ -147,7 +151,8 @@ export class Selection {
     const first = await pending;
     if (first !== undefined && first !== null) out.push(first);
     for (let k = i + 1; k < this.nodes.length; k++) {
-      const r = await fn(k, new Selection([this.nodes[k]]));
+      let r = fn(k, new Selection([this.nodes[k]]));
+      if (isWait(r)) r = await r;
       if (r !== undefined && r !== null) out.push(r);
     }
     return out;

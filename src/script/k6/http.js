@@ -6,6 +6,7 @@ import { encodeRequest } from '../../http1/request.js';
 import { joinChunks } from '../../http1/parser.js';
 import { CookieJar } from './cookies.js';
 import { Response, canonicalName } from './http-response.js';
+import { waiting } from '../wait.js';
 
 const encoder = new TextEncoder();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -27,7 +28,9 @@ export function expectedStatuses(...args) {
 
 /** The k6/http module of one VU (`vu`: src/script/vu.js). */
 export function httpModule(vu) {
-  const request = (method, url, body, params) => send(vu, String(method).toUpperCase(), url, body, params);
+  // What returns at once in k6 returns a marked promise here (src/script/wait.js); asyncRequest's
+  // promise is the script's own.
+  const request = (method, url, body, params) => waiting(send(vu, String(method).toUpperCase(), url, body, params));
   const api = {
     request,
     get: (url, params) => request('GET', url, null, params),
@@ -37,8 +40,8 @@ export function httpModule(vu) {
     patch: (url, body, params) => request('PATCH', url, body, params),
     del: (url, body, params) => request('DELETE', url, body, params),
     options: (url, body, params) => request('OPTIONS', url, body, params),
-    asyncRequest: (method, url, body, params) => request(method, url, body, params),
-    batch: (requests) => batch(vu, requests),
+    asyncRequest: (method, url, body, params) => send(vu, String(method).toUpperCase(), url, body, params),
+    batch: (requests) => waiting(batch(vu, requests)),
     cookieJar: () => vu.jar,
     CookieJar,
     expectedStatuses,

@@ -1,5 +1,7 @@
 // The k6 module: check, group, sleep, fail, randomSeed, for one VU.
 
+import { isWait, waiting } from '../wait.js';
+
 /** Each check's name → its function (or a value) over `value`; true when all pass. */
 function check(vu, value, sets, tags) {
   const names = Object.keys(sets || {});
@@ -21,8 +23,9 @@ function check(vu, value, sets, tags) {
     });
     return all;
   };
-  // An async-made check function (it called something that may wait) returns a promise.
-  if (results.some((r) => r instanceof Promise)) return Promise.all(results).then(record);
+  // A check function that waited (it made a request) returns a marked promise; one the script
+  // made async returns a promise, which is a true value, as in k6.
+  if (results.some(isWait)) return waiting(Promise.all(results).then(record));
   return record(results);
 }
 
@@ -44,14 +47,15 @@ function group(vu, name, fn) {
     end();
     throw err;
   }
+  // k6 has no async groups; a promise the script's function returns is awaited all the same.
   if (r instanceof Promise) {
-    return r.then(
+    return waiting(r.then(
       (v) => (end(), v),
       (err) => {
         end();
         throw err;
       },
-    );
+    ));
   }
   end();
   return r;
@@ -60,7 +64,7 @@ function group(vu, name, fn) {
 function sleep(vu, seconds) {
   const ms = Number(seconds) * 1000;
   if (!(ms > 0)) return undefined;
-  return vu.sleep(ms);
+  return waiting(vu.sleep(ms));
 }
 
 // mulberry32, seeded: randomSeed(n) makes Math.random repeatable (for every VU of this process:

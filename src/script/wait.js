@@ -1,0 +1,57 @@
+// What waits in a script, told apart from what does not, at run time.
+//
+// A call that returns at once in k6 but waits here (http.get, sleep, a script's function that
+// made a request) returns a promise marked WAIT; the code the transform writes around a call
+// (src/script/transform.js) suspends its VU on a marked promise and on nothing else. A promise
+// the script means to have (http.asyncRequest, its own async functions) is not marked and
+// reaches it as it would in k6.
+//
+// A function of the script that may wait runs as a generator driven by drive(): as long as
+// nothing it calls waits, it runs to its end at once and returns its value, exactly as written
+// (so a built-in that calls it synchronously, such as SharedArray's factory, sort's comparator
+// or a getter, gets that value); the first marked promise it meets makes it go on later, and
+// it returns a marked promise of its value.
+
+export const WAIT = Symbol('loadtest.wait');
+
+/** `p`, marked as a wait. */
+export function waiting(p) {
+  p[WAIT] = true;
+  return p;
+}
+
+// A function the transform made async where only code of ours calls it (src/script/suspend.js):
+// whatever promise it returns is a wait.
+export const MADE = Symbol('loadtest.made');
+
+export function made(fn) {
+  fn[MADE] = true;
+  return fn;
+}
+
+export function isWait(v) {
+  return v instanceof Promise && v[WAIT] === true;
+}
+
+/** Runs a generator made by the transform: its value at once, or a marked promise of it. */
+export function drive(gen) {
+  const r = gen.next();
+  if (r.done) return r.value;
+  return waiting(resume(gen, r.value));
+}
+
+async function resume(gen, wait) {
+  for (;;) {
+    let value;
+    let failed = false;
+    try {
+      value = await wait;
+    } catch (err) {
+      failed = true;
+      value = err;
+    }
+    const r = failed ? gen.throw(value) : gen.next(value);
+    if (r.done) return r.value;
+    wait = r.value;
+  }
+}
