@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformModule, ScriptError } from '../src/script/transform.js';
 import { loops } from '../src/script/loops.js';
-import { drive, made, waiting, WAIT } from '../src/script/wait.js';
+import { drive, made, waiting, isWait } from '../src/script/wait.js';
 
 // Statements whose last token an opening parenthesis would continue (a call of what came before).
 const BEFORE = [
@@ -123,7 +123,7 @@ async function callsOf(code, { later = false } = {}) {
     loops,
     drive,
     made,
-    WAIT,
+    isWait,
   };
   const url = `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
   const exports = await (await import(url)).default(vu);

@@ -13,7 +13,7 @@
 //   function login(u) { BODY }
 //   → function login(u) { return VU.drive(function* () { BODY' }.call(this)); }
 //
-// and in BODY' each call that may wait is `(t = call(), t?.[W] ? yield t : t)`: a value is used
+// and in BODY' each call that may wait is `(t = call(), W(t) ? yield t : t)`: a value is used
 // at once, a marked promise suspends the generator until it settles (in the module's top level
 // and in the script's own async functions, `await` in place of `yield`). The function keeps its
 // name, parameters, `this`, `arguments`, prototype and place of declaration; it can be called
@@ -437,8 +437,9 @@ function statementStarts(ast) {
   return starts;
 }
 
-// `call` → `(t = call, t?.[W] ? yield t : t)` (or await): a marked promise suspends, anything
-// else is the call's value at once.
+// `call` → `(t = call, W(t) ? yield t : t)` (or await): a marked promise suspends, anything else
+// is the call's value at once. (W is isWait: a property read on whatever a call returns would run
+// a Proxy's get trap, and chai's records what it is asked.)
 function wrapCall(node, parent, edits, starts, suspend) {
   // `a().then(...)`: a promise the script goes on with, left as it is; so are Promise.all(...)
   // and the like.
@@ -461,5 +462,5 @@ function wrapCall(node, parent, edits, starts, suspend) {
   }
   if (starts.delete(target.start)) edits.insert(target.start, ';', STATEMENT); // once, before all
   edits.insert(target.start, `(${T} = `, size);
-  edits.insert(target.end, `, ${T}?.[${W}] ? ${suspend} ${T} : ${T})`, -size);
+  edits.insert(target.end, `, ${W}(${T}) ? ${suspend} ${T} : ${T})`, -size);
 }

@@ -160,11 +160,11 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
     // `module` comes from the VU (a require reads module.exports as soon as the body has run up
     // to its first wait); what an import of it sees: module.exports as the default, its
     // properties as names.
-    const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = ${VU}.open, console = ${VU}.console; let ${T}, ${W} = ${VU}.WAIT, exports = module.exports; return (async () => { `;
+    const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = ${VU}.open, console = ${VU}.console; let ${T}, ${W} = ${VU}.isWait, exports = module.exports; return (async () => { `;
     const suffix = `\nreturn Object.assign({ default: module.exports }, module.exports);\n})(); }\n`;
     return { code: prefix + edits.apply() + suffix, imports, importedAt };
   }
-  const prefix = `${head.join('')}export default function (${VU}) { const open = ${VU}.open, console = ${VU}.console; let ${T}, ${W} = ${VU}.WAIT; return (async () => { ${inside.join(' ')} `;
+  const prefix = `${head.join('')}export default function (${VU}) { const open = ${VU}.open, console = ${VU}.console; let ${T}, ${W} = ${VU}.isWait; return (async () => { ${inside.join(' ')} `;
   const suffix = `\nreturn { ${returned} };\n})(); }\n`;
   return { code: prefix + edits.apply() + suffix, imports, importedAt };
 }

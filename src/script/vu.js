@@ -5,7 +5,7 @@
 import { CookieJar } from './k6/cookies.js';
 import { OriginClient } from './client.js';
 import { loops } from './loops.js';
-import { drive, made, WAIT } from './wait.js';
+import { drive, made, isWait } from './wait.js';
 import { k6Module } from './k6/k6.js';
 import { httpModule } from './k6/http.js';
 import { metricsModule } from './k6/metrics.js';
@@ -56,7 +56,7 @@ export class VU {
     this.required = new Map(); // a CommonJS module of the script → its module object
     this.loops = loops;
     this.drive = drive; // for the script's functions that may wait (src/script/wait.js)
-    this.WAIT = WAIT;
+    this.isWait = isWait;
     this.made = made;
     this.exports = null;
     this.timers = new Map(); // a sleep's timer → its resolve
