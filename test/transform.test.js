@@ -314,3 +314,81 @@ export default function () { http.get('/status/' + c.get('/x').status) }
   assert.match(code, /function Client\(/);
   assert.deepEqual(await callsOf(code), ['get /api/x', 'get /status/200']);
 });
+
+// What the transform guarantees (src/script/suspend.js): code that does not wait at run time
+// behaves exactly as written. Each program runs twice with the same stand-ins, once as written
+// and once transformed, and must leave the same log: getters, setters, constructors, a sort
+// comparator, a replacer, a Proxy's trap, `arguments`, a function expression that names itself,
+// labels, finally, private methods, a generator, default values with side effects, each calling
+// functions the transform cannot tell from ones that make requests.
+const SAME = [
+  `import http from 'k6/http'
+const log = globalThis.__log
+function helper(x) { return String(x) }
+function label(x) { return helper(x) + '!' }
+function cmp(a, b) { return Number(helper(a)) - Number(helper(b)) }
+function throwing() { throw new Error(label('boom')) }
+const o = { get name() { return label('g') }, set name(v) { log.push('set ' + label(v)) }, m(x) { return label(x) + this.k }, k: 'k' }
+class C {
+  constructor(a, b = log.push('default ' + a)) { this.a = label(a) }
+  static make(...xs) { return new C(...xs) }
+  get twice() { return label(this.a) + label(this.a) }
+  set one(v) { this.a = label(v) }
+  #p(x) { return label(x) }
+  callP(x) { return this.#p(x) }
+}
+export default function () {
+  log.push(o.name); o.name = 'v'; log.push(o.m('m'))
+  log.push([3, 1, 2].sort((a, b) => cmp(a, b)).join())
+  const c = C.make('x'); c.one = 'y'
+  log.push(c.a, c.twice, c.callP('p'), c instanceof C, C.length, label.length, C.name, label.name, o.m.length)
+  log.push(JSON.stringify({ a: 1, b: 2 }, (k, v) => (typeof v === 'number' ? label(v) : v)))
+  log.push('abc'.replace(/b/, (m) => label(m.toUpperCase())))
+  function args() { return [].slice.call(arguments).map((a) => label(a)).join() + arguments.length }
+  log.push(args(1, 2, 3), args())
+  const fact = function f(n) { return n <= 1 ? 1 : n * f(n - 1) + Number(helper(0)) }
+  log.push(fact(5))
+  let n = 0
+  outer: for (const i of [1, 2, 3]) { for (const j of [1, 2]) { if (label(j) === '2!') continue outer; n += i } }
+  log.push(n)
+  try { throwing() } catch (e) { log.push('caught ' + e.message) } finally { log.push(label('finally')) }
+  const trapped = new Proxy({}, { get: (t, k) => (log.push('trap ' + String(k)), label(String(k))) })
+  const give = () => trapped
+  log.push(give().x, typeof give())
+  const gen = function* () { yield label(1); yield label(2) }
+  log.push([...gen()].join())
+  log.push(Object.entries({ a: 1 }).map(([k, v]) => label(k + v)).join())
+  log.push([1, 2, 3].reduce((acc, x) => acc + Number(helper(x)), 0))
+  log.push(new (function Old(x) { this.x = label(x) })('o').x)
+  const count = { n: 0 }
+  const withDefault = ({ a = count.n++ } = {}, b = label(count.n++)) => a + b
+  log.push(withDefault(), count.n, withDefault({ a: 5 }, 'b'), count.n)
+  log.push([[1, 2], [3]].flatMap((xs) => xs.map((x) => label(x))).join())
+  http.get('/done')
+}
+`,
+];
+
+test('code that does not wait at run time behaves as written: the same effects in the same order', async () => {
+  for (const source of SAME) {
+    const run = async (code, vu) => {
+      const log = [];
+      globalThis.__log = log;
+      globalThis.__http = { get: (u) => void log.push(`get ${u}`) };
+      const url = `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
+      const ns = await import(url);
+      const exports = vu ? await ns.default(vu) : ns;
+      const r = exports.default();
+      if (r instanceof Promise) await r;
+      return log;
+    };
+    const written = await run(source.replace("import http from 'k6/http'", 'const http = globalThis.__http'));
+    const vu = { open: () => '', console, module: () => ({ default: globalThis.__http }), loops, drive, made, isWait };
+    const { code } = transformModule(source, 'same.js');
+    assert.ok(code.includes('drive'), 'the program has functions the transform drives');
+    assert.deepEqual(await run(code, vu), written);
+    assert.equal(written.at(-1), 'get /done');
+  }
+  delete globalThis.__log;
+  delete globalThis.__http;
+});
