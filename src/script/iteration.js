@@ -1,0 +1,47 @@
+// One iteration of a VU in a scenario, as k6 runs one (k6's VU.runFn): its counters and
+// environment, a new cookie jar, the scenario's function, the iteration's duration when it ends
+// (an interrupted one is not counted), then what the options ask for after it.
+
+import { CookieJar } from './k6/cookies.js';
+import { Interruption } from './vu.js';
+import { messageOf } from './messages.js';
+
+/** Runs one iteration of `vu` in scenario `s`; resolves when it ends or is cut short. */
+export async function iterate(vu, s, ctx, run) {
+  const { shared, state } = run;
+  const options = shared.options;
+  vu.busy = true;
+  vu.scenario = s;
+  vu.iteration++;
+  vu.iterationInScenario++;
+  vu.iterationInInstance++;
+  vu.scenarioIteration = s.iterationsStarted++;
+  vu.env = Object.keys(s.env).length ? { ...shared.env, ...s.env } : shared.env;
+  vu.jar = new CookieJar(); // k6 empties the VU's jar at each iteration
+  vu.groupPath = '';
+  if (vu.data === undefined && run.dataJson !== undefined) vu.data = JSON.parse(run.dataJson);
+  const fn = vu.exports[s.exec];
+  const t0 = performance.now();
+  const p = (async () => {
+    try {
+      const r = fn(vu.data);
+      if (r instanceof Promise) await r;
+      if (vu.interrupted) return;
+      shared.iterationsCompleted++;
+      state.iteration(performance.now() - t0, vu.tags());
+    } catch (err) {
+      if (err instanceof Interruption || vu.interrupted) return;
+      state.warn(messageOf(err));
+      shared.iterationsCompleted++;
+      state.iteration(performance.now() - t0, vu.tags());
+    }
+  })();
+  const cut = new Promise((resolve) => (vu.cut = resolve));
+  const ended = Promise.race([p, cut]);
+  ctx.running.add(ended);
+  await ended;
+  ctx.running.delete(ended);
+  vu.cut = null;
+  if (vu.interrupted) shared.iterationsInterrupted++;
+  vu.busy = false;
+}
