@@ -29,16 +29,16 @@ test("k6's options: each honored or refused in one line; at the value that asks 
   check({ vus: 2, duration: '1s', noConnectionReuse: false, noVUConnectionReuse: false, hosts: {}, throw: false, httpDebug: '', minIterationDuration: '0s', ext: { loadimpact: { name: 'x' } }, setupTimeout: '2m', discardResponseBodies: true });
   assert.deepEqual(warned, []);
   for (const [options, message] of [
-    [{ hosts: { 'test.local': '127.0.0.1' } }, /the option 'hosts' is not supported by loadtest run \(not yet: give the address in the URL\): leave it out$/],
-    [{ noConnectionReuse: true }, /'noConnectionReuse'/],
-    [{ httpDebug: 'full' }, /'httpDebug'/],
-    [{ rps: 100 }, /'rps' .*constant-arrival-rate/],
-    [{ batchPerHost: 6 }, /'batchPerHost'/],
+    [{ dns: { ttl: '1m', select: 'random' } }, /the option 'dns' is not supported by loadtest run \(the runtime's resolver is used\): leave it out$/],
+    [{ tlsVersion: { min: 'tls1.2' } }, /'tlsVersion'/],
+    [{ tlsAuth: [{ domains: ['x'], cert: 'c', key: 'k' }] }, /'tlsAuth'/],
     [{ systemTags: ['status'] }, /'systemTags'/],
-    [{ minIterationDuration: '1s' }, /'minIterationDuration'/],
+    [{ paused: true }, /'paused'/],
   ]) {
     assert.throws(() => check(options), message);
   }
+  // Honored now: taken at any value of the right type.
+  check({ hosts: { 'test.local': '127.0.0.1' }, noConnectionReuse: true, httpDebug: 'full', rps: '100', batchPerHost: 6, minIterationDuration: '1s', throw: true, blockHostnames: ['*.x'], blacklistIPs: ['10.0.0.0/8'] });
   check({ iterations: 1, myThing: 3, other: 'x' });
   assert.deepEqual(warned, ['there were unknown fields in the options exported in the script: myThing, other (not k6 options: nothing uses them)']);
 });

@@ -41,6 +41,10 @@ Runs a k6 script (an ES module with export default function and export const opt
       --no-thresholds            thresholds not checked
       --no-summary               no end-of-test summary
       --insecure-skip-tls-verify certificates not checked
+  k6's options as flags (doc/scripts.md#options): --http-debug[=full], --no-connection-reuse,
+      --no-vu-connection-reuse, -w/--throw, --rps N, --batch N, --batch-per-host N,
+      --min-iteration-duration D, --blacklist-ip CIDR, --block-hostnames P, --user-agent S,
+      --max-redirects N, --discard-response-bodies, --no-setup, --no-teardown
       --metrics HOST:PORT        the run's figures for a Prometheus, as a load run's (ours)
       --metrics-linger S         keep --metrics and --dashboard up S seconds after the run (ours)
       --dashboard [PORT]         a live page of the run at http://127.0.0.1:PORT/ (ours)
@@ -51,10 +55,11 @@ Runs a k6 script (an ES module with export default function and export const opt
       --on swarm|kubernetes --shards N   the run as N shards there, merged (ours; doc/distributed.md)
 Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 108 aborted.`;
 
-const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result'];
+const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result',
+  'http-debug', 'rps', 'batch', 'batch-per-host', 'min-iteration-duration', 'blacklist-ip', 'block-hostnames', 'user-agent', 'max-redirects'];
 // mri reads --no-thresholds as thresholds: false.
-const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help'];
-const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help' };
+const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown'];
+const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help', w: 'throw' };
 
 class UsageError extends Error {}
 
@@ -72,7 +77,41 @@ function pairs(values, flag) {
   return out;
 }
 
+// k6 run's flags for its options: each the option of the same name, over the script's.
+function k6OptionFlags(args, flags, whole) {
+  const debug = last(args['http-debug']);
+  if (debug !== undefined) {
+    if (debug !== 'headers' && debug !== 'full') throw new UsageError(`--http-debug '${debug}': headers or full`);
+    flags.httpDebug = debug;
+  }
+  if (args['connection-reuse'] === false) flags.noConnectionReuse = true;
+  if (args['vu-connection-reuse'] === false) flags.noVUConnectionReuse = true;
+  if (args.throw) flags.throw = true;
+  if (args['discard-response-bodies']) flags.discardResponseBodies = true;
+  if (args.setup === false) flags.noSetup = true;
+  if (args.teardown === false) flags.noTeardown = true;
+  flags.rps = whole('rps');
+  flags.batch = whole('batch');
+  flags.batchPerHost = whole('batch-per-host');
+  flags.maxRedirects = whole('max-redirects');
+  const min = last(args['min-iteration-duration']);
+  if (min !== undefined) {
+    try {
+      parseDuration(min, '--min-iteration-duration');
+    } catch (err) {
+      throw new UsageError(err.message);
+    }
+    flags.minIterationDuration = String(min);
+  }
+  const commaList = (v) => list(v).flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter((x) => x);
+  if (args['blacklist-ip'] !== undefined) flags.blacklistIPs = commaList(args['blacklist-ip']);
+  if (args['block-hostnames'] !== undefined) flags.blockHostnames = commaList(args['block-hostnames']);
+  if (args['user-agent'] !== undefined) flags.userAgent = String(last(args['user-agent']));
+}
+
 function flagsOf(argv) {
+  // --http-debug alone is 'headers' (k6: a value only after '=').
+  argv = argv.map((a) => (a === '--http-debug' ? '--http-debug=headers' : a));
   const args = mri(argv, { string: STRING_FLAGS, boolean: BOOLEAN_FLAGS, alias: ALIASES, default: { thresholds: true, summary: true } });
   const known = new Set([...STRING_FLAGS, ...BOOLEAN_FLAGS, ...Object.keys(ALIASES), '_']);
   for (const k of Object.keys(args)) if (!known.has(k)) throw new UsageError(`unknown flag ${k.length === 1 ? '-' : '--'}${k} (see loadtest run --help)`);
@@ -147,6 +186,7 @@ function flagsOf(argv) {
       throw new UsageError(`--summary-trend-stats: ${err.message}`);
     }
   }
+  k6OptionFlags(args, flags, whole);
   for (const k of Object.keys(flags)) if (flags[k] === undefined) delete flags[k];
   const outs = list(args.out).map((o) => {
     const m = /^(json|csv)=(.+)$/.exec(String(o));

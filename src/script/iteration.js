@@ -17,7 +17,7 @@ export async function iterate(vu, s, ctx, run) {
   vu.iterationInInstance++;
   vu.scenarioIteration = s.iterationsStarted++;
   vu.env = Object.keys(s.env).length ? { ...shared.env, ...s.env } : shared.env;
-  vu.jar = new CookieJar(); // k6 empties the VU's jar at each iteration
+  if (!options.noCookiesReset) vu.jar = new CookieJar(); // k6 empties the VU's jar at each iteration
   vu.groupPath = '';
   if (vu.data === undefined && run.dataJson !== undefined) vu.data = JSON.parse(run.dataJson);
   const fn = vu.exports[s.exec];
@@ -43,5 +43,11 @@ export async function iterate(vu, s, ctx, run) {
   ctx.running.delete(ended);
   vu.cut = null;
   if (vu.interrupted) shared.iterationsInterrupted++;
+  // noVUConnectionReuse: the iteration's connections closed at its end (k6 closes the idle ones).
+  if (options.noVUConnectionReuse) vu.close();
+  // minIterationDuration: a full iteration shorter than it is followed by a sleep for the rest,
+  // not counted in iteration_duration (the run's end wakes the VU).
+  const rest = shared.minIterationMs - (performance.now() - t0);
+  if (rest > 0 && !vu.interrupted && !ctx.stopped) await vu.sleep(rest);
   vu.busy = false;
 }

@@ -7,6 +7,8 @@ const HONORED = new Set([
   'vus', 'duration', 'iterations', 'stages', 'scenarios', 'thresholds', 'tags',
   'summaryTrendStats', 'summaryTimeUnit', 'insecureSkipTLSVerify', 'maxRedirects', 'userAgent',
   'discardResponseBodies', 'setupTimeout', 'teardownTimeout', 'noSetup', 'noTeardown',
+  'hosts', 'blockHostnames', 'blacklistIPs', 'noConnectionReuse', 'noVUConnectionReuse', 'noCookiesReset',
+  'batch', 'batchPerHost', 'rps', 'throw', 'minIterationDuration', 'httpDebug',
 ]);
 
 // k6 itself uses these only for k6 Cloud: a local `k6 run` ignores them, and so does this one.
@@ -17,29 +19,16 @@ const CLOUD_ONLY = new Set(['cloud', 'ext']);
 // scripts write it, or an empty list): `as` says which.
 const off = (v) => v === false || v === null;
 const none = (v) => v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && Object.keys(v).length === 0);
-const zero = (v) => v === null || v === 0 || v === '0' || v === '0s' || v === '';
 const REFUSED = {
   paused: ['a run starts at once here', off],
   executionSegment: ['give loadtest run --shard I/N', (v) => v === null || v === '' || v === '0:1'],
   executionSegmentSequence: ['give loadtest run --shard I/N', (v) => v === null || v === ''],
-  rps: ['use an arrival-rate scenario (constant-arrival-rate) for a rate', zero],
   dns: ["the runtime's resolver is used", none],
-  batch: ['http.batch sends all its requests at once here', () => false],
-  batchPerHost: ['http.batch sends all its requests at once here', () => false],
-  httpDebug: ['not yet: --log-file of a load run has the requests', (v) => off(v) || v === ''],
   tlsCipherSuites: ["the runtime's TLS defaults are used", none],
   tlsVersion: ["the runtime's TLS defaults are used", none],
   tlsAuth: ['client certificates are not supported in scripts yet', none],
-  throw: ['not yet: check res.error or res.status', off],
-  blacklistIPs: ['not yet', none],
-  blockHostnames: ['not yet', none],
-  hosts: ['not yet: give the address in the URL', none],
-  noConnectionReuse: ['connections are kept alive here', off],
-  noVUConnectionReuse: ['connections are kept alive here', off],
-  minIterationDuration: ['not yet: sleep() the rest of the iteration', zero],
   systemTags: ["every sample carries k6's default system tags here", () => false],
   metricSamplesBufferSize: ['samples are not buffered that way here', () => false],
-  noCookiesReset: ['the cookie jar is reset each iteration here', off],
 };
 
 /**
@@ -47,6 +36,7 @@ const REFUSED = {
  * `warn(line)`s the names that are no k6 option, as k6 does (and ignores them, as k6 does).
  */
 export function checkOptions(options, warn) {
+  checkValues(options);
   const unknown = [];
   for (const key of Object.keys(options)) {
     if (options[key] === undefined || HONORED.has(key) || CLOUD_ONLY.has(key) || INTERNAL.has(key)) continue;
@@ -58,6 +48,23 @@ export function checkOptions(options, warn) {
     unknown.push(key);
   }
   if (unknown.length) warn(`there were unknown fields in the options exported in the script: ${unknown.join(', ')} (not k6 options: nothing uses them)`);
+}
+
+// The honored options whose values are not checked where they are used: k6's types for them.
+function checkValues(o) {
+  for (const k of ['batch', 'batchPerHost', 'rps']) numberOption(o[k], k);
+  for (const k of ['noConnectionReuse', 'noVUConnectionReuse', 'noCookiesReset', 'throw']) {
+    if (o[k] !== undefined && o[k] !== null && typeof o[k] !== 'boolean') throw new Error(`${k}: true or false, not ${JSON.stringify(o[k])}`);
+  }
+  if (o.httpDebug !== undefined && o.httpDebug !== null && typeof o.httpDebug !== 'string' && typeof o.httpDebug !== 'boolean') throw new Error(`httpDebug: 'headers' or 'full', not ${JSON.stringify(o.httpDebug)}`);
+}
+
+/** A whole number option (batch, rps) that may be written as a string of digits, as k6 reads it; 0 when unset. */
+export function numberOption(value, what) {
+  if (value === undefined || value === null) return 0;
+  const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${what}: a whole number, not ${JSON.stringify(value)}`);
+  return n;
 }
 
 // What the command line puts in the options besides k6's own.

@@ -7,7 +7,9 @@ import { RunState } from './run-state.js';
 import { VU } from './vu.js';
 import { Network } from './client.js';
 import { scenariosOf, segmentOf } from './scenarios.js';
-import { checkOptions } from './options.js';
+import { checkOptions, numberOption } from './options.js';
+import { dialerOf } from './k6/dialer.js';
+import { rpsLimiter } from './k6/rps.js';
 import { parseDuration } from './duration.js';
 import { parseThresholds, evaluateThresholds } from './thresholds.js';
 import { summaryData } from './summary-data.js';
@@ -69,7 +71,7 @@ export function withFlags(options, flags) {
     }
     if (flags.vus !== undefined) o.vus = flags.vus;
   }
-  for (const k of ['summaryTrendStats', 'noThresholds', 'insecureSkipTLSVerify', 'maxRedirects', 'userAgent', 'discardResponseBodies']) {
+  for (const k of ['summaryTrendStats', 'noThresholds', 'insecureSkipTLSVerify', 'maxRedirects', 'userAgent', 'discardResponseBodies', 'httpDebug', 'noConnectionReuse', 'noVUConnectionReuse', 'throw', 'rps', 'batch', 'batchPerHost', 'minIterationDuration', 'blacklistIPs', 'blockHostnames', 'noSetup', 'noTeardown']) {
     if (flags[k] !== undefined) o[k] = flags[k];
   }
   if (flags.tags) o.tags = { ...(o.tags || {}), ...flags.tags };
@@ -94,7 +96,10 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
   await setup(run, plan, startAt);
   const elapsedMs = await scenarios(factory, run, plan);
   await teardown(run, plan);
-  for (const vu of [plan.first, ...plan.vus]) vu.close();
+  for (const vu of [plan.first, ...plan.vus]) {
+    vu.wake(); // one sleeping out its minIterationDuration
+    vu.close();
+  }
   run.shared.network.close();
   const results = evaluateThresholds(plan.thresholds, elapsedMs / 1000);
   const { shared, state, registry } = run;
@@ -162,6 +167,10 @@ function newRun(facilities, flags, hooks, segment, remote) {
     },
     network: null,
     segment,
+    dialer: null,
+    rps: null,
+    httpDebug: '',
+    minIterationMs: 0,
   };
   run.flags = flags;
   return run;
@@ -186,6 +195,12 @@ async function init(factory, run) {
     checkOptions(options, (m) => state.warn(m));
     setupMs = parseDuration(options.setupTimeout ?? '60s', 'setupTimeout');
     teardownMs = parseDuration(options.teardownTimeout ?? '60s', 'teardownTimeout');
+    shared.dialer = dialerOf(options);
+    // rps is the whole run's: a --cores child takes its share.
+    const rps = numberOption(options.rps, 'rps');
+    shared.rps = rps > 0 ? rpsLimiter(run.child ? rps / segment.count : rps) : null;
+    shared.httpDebug = options.httpDebug === true ? 'headers' : options.httpDebug || '';
+    shared.minIterationMs = options.minIterationDuration ? parseDuration(options.minIterationDuration, 'minIterationDuration') : 0;
     list = scenariosOf(options, (m) => state.warn(m));
     // Many VUs: memory, not speed, is what runs out first (every VU holds its module state,
     // its connections and its iteration's objects while it sleeps).

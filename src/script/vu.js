@@ -14,6 +14,7 @@ import { encodingModule } from './k6/encoding.js';
 import { cryptoModule } from './k6/crypto.js';
 import { dataModule } from './k6/data.js';
 import { htmlModule } from './k6/html.js';
+import { dial } from './k6/dialer.js';
 import { scriptConsole } from './k6/console.js';
 
 const MODULES = {
@@ -116,10 +117,14 @@ export class VU {
   async newClient(url) {
     const tls = url.protocol === 'https:';
     const port = url.port ? Number(url.port) : tls ? 443 : 80;
-    const address = await this.shared.resolve(url.hostname);
+    // hosts, blockHostnames and blacklistIPs (src/script/k6/dialer.js), or the resolver alone.
+    const dialer = this.shared.dialer;
+    const to = dialer ? await dial(dialer, url.hostname, port, this.shared.resolve) : { address: await this.shared.resolve(url.hostname), port };
     let client = this.clients.get(url.origin);
     if (client === undefined) {
-      client = new OriginClient(this.shared.network, { address, port, hostname: url.hostname, tls }, 0);
+      client = new OriginClient(this.shared.network, { address: to.address, port: to.port, hostname: url.hostname, tls }, 0);
+      // noConnectionReuse: a connection for each request, closed after it (k6: Go's DisableKeepAlives).
+      client.keepAlive = !this.options.noConnectionReuse;
       this.clients.set(url.origin, client);
     }
     return client;
@@ -148,16 +153,21 @@ export class VU {
     });
   }
 
-  // Cut short (gracefulStop, gracefulRampDown, an abort): the iteration ends now for the run
-  // (`cut`), its sleeps end, and whatever of its code still runs throws at its next request. An
-  // interrupted VU stays so: the executors take a new one for its place.
-  interrupt() {
-    this.interrupted = true;
+  /** Ends the VU's sleeps now. */
+  wake() {
     for (const [t, resolve] of this.timers) {
       clearTimeout(t);
       resolve();
     }
     this.timers.clear();
+  }
+
+  // Cut short (gracefulStop, gracefulRampDown, an abort): the iteration ends now for the run
+  // (`cut`), its sleeps end, and whatever of its code still runs throws at its next request. An
+  // interrupted VU stays so: the executors take a new one for its place.
+  interrupt() {
+    this.interrupted = true;
+    this.wake();
     if (this.cut !== null) this.cut();
   }
 

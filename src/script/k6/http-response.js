@@ -5,6 +5,8 @@
 import { parseHTML } from './html.js';
 
 const ERROR_CODES = [
+  [/^ip is blacklisted$/, 1110],
+  [/^hostname is blocked$/, 1111],
   [/^timeout$/, 1050],
   [/^ECONNREFUSED$/, 1212],
   [/^ECONNRESET$/, 1220],
@@ -89,7 +91,6 @@ export class Response {
     this.#cookieLines = r.cookies;
     this.#request = r.request;
     this.status = r.status;
-    this.status_text = r.status ? `${r.status}` : '';
     this.body = r.body;
     this.url = r.url;
     this.timings = r.timings;
@@ -112,6 +113,11 @@ export class Response {
   set cookies(value) {
     this.#cookies = value;
   }
+  // Go's resp.Status ('200 OK'), read from the head when the script asks.
+  get status_text() {
+    return this.status ? statusText(this.#head, this.status) : '';
+  }
+
   get request() {
     if (typeof this.#request === 'function') this.#request = this.#request();
     return this.#request;
@@ -190,6 +196,17 @@ function select(value, keys) {
     else return undefined;
   }
   return value;
+}
+
+// Go's resp.Status, as k6 gives it: '200 OK', from the final response's status line.
+function statusText(head, status) {
+  if (!head) return String(status);
+  let from = 0;
+  for (let at = head.indexOf('\nHTTP/'); at >= 0; at = head.indexOf('\nHTTP/', at + 1)) from = at + 1;
+  const end = head.indexOf('\n', from);
+  const line = head.slice(from, end < 0 ? head.length : end).replace(/\r$/, '');
+  const m = /^HTTP\/\d(?:\.\d)? (\d{3}(?: .*)?)$/.exec(line);
+  return m ? m[1] : String(status);
 }
 
 function codeOf(reason) {

@@ -7,6 +7,7 @@ import { joinChunks } from '../../http1/parser.js';
 import { CookieJar } from './cookies.js';
 import { Response, canonicalName } from './http-response.js';
 import { waiting } from '../wait.js';
+import { DialError } from './dialer.js';
 
 const encoder = new TextEncoder();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -69,24 +70,71 @@ export function httpModule(vu) {
   return { default: api, ...api };
 }
 
-// batch([...]): each request on its own connection, all at once; the responses in the same
+// batch([...]): the requests at once, each on a connection of its own, at most `batch` (20) at a
+// time and `batchPerHost` (6) to one host and port, as k6 runs them; the responses in the same
 // shape (an array, or an object by key).
 async function batch(vu, requests) {
   const one = (r) => {
-    if (typeof r === 'string') return send(vu, 'GET', r, null, undefined);
-    if (Array.isArray(r)) return send(vu, String(r[0]).toUpperCase(), r[1], r[2], r[3]);
-    if (r && typeof r === 'object') return send(vu, String(r.method || 'GET').toUpperCase(), r.url, r.body, r.params);
+    if (typeof r === 'string') return ['GET', r, null, undefined];
+    if (Array.isArray(r)) return [String(r[0]).toUpperCase(), r[1], r[2], r[3]];
+    if (r && typeof r === 'object') return [String(r.method || 'GET').toUpperCase(), r.url, r.body, r.params];
     throw new Error('batch(): each request is a URL, [method, url, body, params] or { method, url, body, params }');
   };
-  if (Array.isArray(requests)) return Promise.all(requests.map(one));
-  if (requests && typeof requests === 'object') {
-    const keys = Object.keys(requests);
-    const responses = await Promise.all(keys.map((k) => one(requests[k])));
-    const out = {};
-    keys.forEach((k, i) => (out[k] = responses[i]));
-    return out;
-  }
-  throw new Error('batch() takes an array or an object of requests');
+  let keys = null;
+  let list;
+  if (Array.isArray(requests)) list = requests.map(one);
+  else if (requests && typeof requests === 'object') {
+    keys = Object.keys(requests);
+    list = keys.map((k) => one(requests[k]));
+  } else throw new Error('batch() takes an array or an object of requests');
+  const o = vu.options;
+  const responses = await limited(list, o.batch ?? 20, o.batchPerHost ?? 6, (args) => send(vu, ...args));
+  if (keys === null) return responses;
+  const out = {};
+  keys.forEach((k, i) => (out[k] = responses[i]));
+  return out;
+}
+
+// Runs `run(item)` for each item, at most `limit` at once and `perHost` to one host (0: no limit),
+// in their order; resolves to their results in that order, or rejects with the first failure.
+function limited(items, limit, perHost, run) {
+  const hostOf = (args) => {
+    const u = args[1] && typeof args[1] === 'object' && typeof args[1].url === 'string' ? args[1].url : args[1];
+    try {
+      return new URL(String(u)).host;
+    } catch {
+      return '';
+    }
+  };
+  const hosts = items.map(hostOf);
+  const out = new Array(items.length);
+  const busy = new Map();
+  let active = 0;
+  let next = 0;
+  let done = 0;
+  return new Promise((resolve, reject) => {
+    if (items.length === 0) return resolve(out);
+    const pump = () => {
+      for (let i = next; i < items.length && (limit <= 0 || active < limit); i++) {
+        if (out[i] !== undefined || (perHost > 0 && (busy.get(hosts[i]) || 0) >= perHost)) continue;
+        out[i] = null; // started
+        if (i === next) next++;
+        active++;
+        busy.set(hosts[i], (busy.get(hosts[i]) || 0) + 1);
+        Promise.resolve()
+          .then(() => run(items[i]))
+          .then((r) => {
+            out[i] = r;
+            active--;
+            busy.set(hosts[i], busy.get(hosts[i]) - 1);
+            if (++done === items.length) resolve(out);
+            else pump();
+          }, reject);
+      }
+      while (next < items.length && out[next] !== undefined) next++;
+    };
+    pump();
+  });
 }
 
 function bodyOf(body, headers) {
@@ -160,6 +208,8 @@ async function send(vu, method, urlArg, body, params = {}) {
   for (;;) {
     const o = { jar, timeout, responseType, params, nameTag, userTags, expected };
     const response = auth === 'digest' && (url.username || url.password) ? await withDigest(vu, method, url, headers, bytes, o) : await once(vu, method, url, headers, bytes, o);
+    // throw: a request that failed (not a status) is an exception, with Go's words for it.
+    if (response.error && vu.options.throw) throw new Error(`${method[0]}${method.slice(1).toLowerCase()} "${url.href}": ${goError(response.error, url)}`);
     const location = REDIRECTS.has(response.status) ? response.headers.Location : undefined;
     if (location === undefined || redirectsLeft <= 0 || response.error) {
       // As k6: said only when neither the request nor the options set a limit, and counted as
@@ -234,17 +284,32 @@ async function once(vu, method, url, userHeaders, body, o) {
     // case-insensitive (RFC 9110 5.1).
     const wire = {};
     for (const k in headers) wire[k.toLowerCase()] = headers[k];
+    // noConnectionReuse: said to the server too, as Go's transport says it.
+    if (vu.options.noConnectionReuse && wire.connection === undefined) wire.connection = 'close';
     bytes = encodeRequest({ method, path, headers: wire, body });
     if (plainKey !== null) {
       if (PLAIN.size >= 10000) PLAIN.clear();
       PLAIN.set(plainKey, bytes);
     }
   }
-  let client = vu.clientFor(url);
-  if (client instanceof Promise) client = await client;
-  vu.shared.state.begun++;
+  // rps: every VU's requests of this process at most so many a second (k6's limiter, burst 1).
+  if (vu.shared.rps !== null) await vu.shared.rps.take();
   const blockedStart = performance.now();
-  const r = await client.send({ bytes, isHead: method === 'HEAD', method, path, timeout: o.timeout, binary: o.responseType === 'binary', discard: o.responseType === 'none' });
+  let client = vu.clientFor(url);
+  let r;
+  if (client instanceof Promise) {
+    try {
+      client = await client;
+    } catch (err) {
+      // A name that does not resolve, a blocked hostname or IP: the request fails, as in k6.
+      if (err.code !== 'ENOTFOUND' && !(err instanceof DialError)) throw err;
+      client = null;
+      r = { status: 0, head: null, body: null, error: err instanceof DialError ? err.short : 'ENOTFOUND', bytesIn: 0, timings: { start: blockedStart, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0 } };
+    }
+  }
+  vu.shared.state.begun++;
+  if (vu.shared.httpDebug) debugRequest(vu, method, url, headers || headersOf(), body);
+  if (client !== null) r = await client.send({ bytes, isHead: method === 'HEAD', method, path, timeout: o.timeout, binary: o.responseType === 'binary', discard: o.responseType === 'none' });
   vu.assertNotInterrupted();
   const setCookies = r.head ? setCookieLines(r.head) : NONE;
   for (const line of setCookies) o.jar.setFromHeader(url, line);
@@ -271,9 +336,9 @@ async function once(vu, method, url, userHeaders, body, o) {
   tags.proto = 'HTTP/1.1';
   if (expected !== null) tags.expected_response = String(expected);
   if (r.error) tags.error = r.error;
-  vu.emitRequest(timings, r.status, expected, bytes.length, r.bytesIn, tags, r.error);
+  vu.emitRequest(timings, r.status, expected, client === null ? 0 : bytes.length, r.bytesIn, tags, r.error);
   const jar = o.jar;
-  return new Response(vu, {
+  const response = new Response(vu, {
     status: r.status,
     head: r.head,
     body: o.responseType === 'none' ? null : r.body,
@@ -284,6 +349,44 @@ async function once(vu, method, url, userHeaders, body, o) {
     request: () => ({ method, url: url.href, headers: goHeaders(headers || headersOf(), (url.username || url.password) && !hasHeader(userHeaders, 'authorization')), body: body ? new TextDecoder().decode(body) : '', cookies: jar.cookiesForURL(url.href) }),
     cookies: setCookies,
   });
+  if (vu.shared.httpDebug && r.head) debugResponse(vu, response, o.responseType);
+  return response;
+}
+
+// httpDebug ('headers' or 'full', --http-debug): each request and response on stderr as k6 logs
+// them (Go's httputil dumps, in a line of its log), the bodies with 'full'.
+function debugRequest(vu, method, url, headers, body) {
+  // As Go writes a request: Host and User-Agent first, the rest by name.
+  const lines = [`${method} ${url.pathname}${url.search} HTTP/1.1`];
+  const names = Object.keys(headers).sort((a, b) => rank(a) - rank(b) || (canonicalName(a) < canonicalName(b) ? -1 : 1));
+  for (const k of names) lines.push(`${canonicalName(k)}: ${headers[k]}`);
+  const full = vu.shared.httpDebug === 'full' && body ? new TextDecoder().decode(body) : '';
+  debugLine(vu, `Request:\n${lines.join('\n')}\n\n${full}\n`);
+}
+
+function debugResponse(vu, response, responseType) {
+  const lines = [`HTTP/1.1 ${response.status_text}`];
+  for (const k of Object.keys(response.headers).sort()) lines.push(`${k}: ${response.headers[k]}`);
+  const full = vu.shared.httpDebug === 'full' && typeof response.body === 'string' && responseType !== 'binary' ? response.body : '';
+  debugLine(vu, `Response:\n${lines.join('\n')}\n\n${full}\n`);
+}
+
+const rank = (name) => ({ host: 0, 'user-agent': 1 })[name.toLowerCase()] ?? 2;
+
+// A failed request's error as Go words it in the exception `throw` makes.
+function goError(reason, url) {
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  if (reason === 'ECONNREFUSED') return `dial tcp ${url.hostname}:${port}: connect: connection refused`;
+  if (reason === 'ENOTFOUND') return `lookup ${url.hostname}: no such host`;
+  if (reason === 'ECONNRESET') return 'read: connection reset by peer';
+  if (reason === 'timeout') return 'request timeout';
+  return reason;
+}
+
+function debugLine(vu, msg) {
+  const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const scenario = vu.scenario ? vu.scenario.name : '';
+  globalThis.console.error(`time="${time}" level=info msg=${JSON.stringify(msg)} group=${vu.groupPath} iter=${vu.iteration} scenario=${scenario} source=http-debug vu=${vu.id}`);
 }
 
 // res.request.headers as k6 gives them (Go's http.Header): canonical names, each a list of
