@@ -497,7 +497,7 @@ test('setupTimeout ends a setup() that outlasts it with k6\'s line and exit 100;
   await withScript(
     `import http from 'k6/http';
 import { sleep } from 'k6';
-export const options = { iterations: 1, setupTimeout: __ENV.SETUP_TIMEOUT, noSetup: __ENV.NO_SETUP === '1', hosts: __ENV.HOSTS ? { 'a.test': '127.0.0.1' } : {} };
+export const options = { iterations: 1, setupTimeout: __ENV.SETUP_TIMEOUT, noSetup: __ENV.NO_SETUP === '1', dns: __ENV.DNS ? { ttl: '1m' } : {} };
 export function setup() { http.get(\`\${__ENV.BASE}/setup\`); sleep(5); }
 export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
     async ({ run, server }) => {
@@ -508,9 +508,9 @@ export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
       const skipped = await run('-q', '-e', 'SETUP_TIMEOUT=300ms', '-e', 'NO_SETUP=1');
       assert.equal(skipped.code, 0, skipped.stderr);
       assert.deepEqual(server.paths, ['/setup', '/x'], 'no setup(), one iteration');
-      const refused = await run('-q', '-e', 'HOSTS=1');
+      const refused = await run('-q', '-e', 'DNS=1');
       assert.equal(refused.code, 104);
-      assert.equal(refused.stderr, "loadtest run: the option 'hosts' is not supported by loadtest run (not yet: give the address in the URL): leave it out\n");
+      assert.equal(refused.stderr, "loadtest run: the option 'dns' is not supported by loadtest run (the runtime's resolver is used): leave it out\n");
     },
   );
 });
