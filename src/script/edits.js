@@ -18,8 +18,13 @@ export class Edits {
   blank(start, end) {
     this.replace(start, end, this.source.slice(start, end).replace(/[^\n]/g, ''));
   }
+  /**
+   * The edited source. `this.spans` then holds where each piece of the source went:
+   * [offset in the result, offset in the source, length] (src/script/columns.js reads them).
+   */
   apply() {
     const src = this.source;
+    const spans = (this.spans = []);
     this.inserts.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
     this.replaces.sort((a, b) => a[0] - b[0]);
     let out = '';
@@ -39,7 +44,9 @@ export class Edits {
         }
       }
       const next = Math.min(i < this.inserts.length ? this.inserts[i][0] : Infinity, r < this.replaces.length ? this.replaces[r][0] : Infinity, src.length + 1);
-      out += src.slice(pos, Math.min(next, src.length));
+      const to = Math.min(next, src.length);
+      if (to > pos) spans.push([out.length, pos, to - pos]);
+      out += src.slice(pos, to);
       if (next > src.length) break;
       pos = next;
     }

@@ -1,10 +1,12 @@
 // How a script's exception reads in a log line.
 
+import { scriptColumn } from './columns.js';
+
 // An exception as k6 logs it: its message, with where it was thrown in the script when known.
 export function messageOf(err) {
   if (!(err instanceof Error)) return String(err);
   // The innermost frame in the script: `at f (FILE:L:C)`, or `at FILE:L:C` in a function
   // without a name (a group's callback).
-  const at = /(?:\(|at )(?:file:\/\/)?[^()\s]*?\.([^/()\s]+)\.loadtest-\d+-\d+\.mjs:(\d+):(\d+)/.exec(err.stack || '');
-  return at ? `${err.message} at ${at[1]}:${at[2]}:${at[3]}` : err.message;
+  const at = /(?:\(|at )(?:file:\/\/)?[^()\s]*?(\.([^/()\s]+)\.loadtest-\d+-\d+\.mjs):(\d+):(\d+)/.exec(err.stack || '');
+  return at ? `${err.message} at ${at[2]}:${at[3]}:${scriptColumn(at[1], Number(at[3]), Number(at[4]))}` : err.message;
 }

@@ -13,6 +13,7 @@ import { Parser } from 'acorn';
 import { ancestor as walkAncestor, full as walkFull } from 'acorn-walk';
 import { Edits } from './edits.js';
 import { makeSuspendable, VU, T, W } from './suspend.js';
+import { columnMap, registration } from './columns.js';
 
 // The modules a script may import from k6 (src/script/modules.js implements them), and those
 // refused before the run.
@@ -162,11 +163,18 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
     // properties as names.
     const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = ${VU}.open, console = ${VU}.console; let ${T}, ${W} = ${VU}.isWait, exports = module.exports; return (async () => { `;
     const suffix = `\nreturn Object.assign({ default: module.exports }, module.exports);\n})(); }\n`;
-    return { code: prefix + edits.apply() + suffix, imports, importedAt };
+    return { code: assemble(source, prefix, edits, suffix), imports, importedAt };
   }
   const prefix = `${head.join('')}export default function (${VU}) { const open = ${VU}.open, console = ${VU}.console; let ${T}, ${W} = ${VU}.isWait; return (async () => { ${inside.join(' ')} `;
   const suffix = `\nreturn { ${returned} };\n})(); }\n`;
-  return { code: prefix + edits.apply() + suffix, imports, importedAt };
+  return { code: assemble(source, prefix, edits, suffix), imports, importedAt };
+}
+
+// The module: the factory's head on line 1, the edited source, its end, and last the map of the
+// columns the edits moved (src/script/columns.js), registered when the module is evaluated.
+function assemble(source, prefix, edits, suffix) {
+  const body = edits.apply();
+  return prefix + body + suffix + registration(columnMap(source, body, prefix, edits.spans)) + '\n';
 }
 
 // A require call with a string, `require 'x'`: 'x', else null.
