@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { transformModule, ScriptError } from '../src/script/transform.js';
 import { loops } from '../src/script/loops.js';
 import { drive, made, waiting, isWait } from '../src/script/wait.js';
+import { mulberry32 } from './random.js';
 
 // Statements whose last token an opening parenthesis would continue (a call of what came before).
 const BEFORE = [
@@ -367,6 +368,18 @@ export default function () {
   http.get('/done')
 }
 `,
+  // A data file read by a helper whose loop's callback calls another helper of the script.
+  `import http from 'k6/http'
+import { SharedArray } from 'k6/data'
+const log = globalThis.__log
+function parse(line) { const [user, pass] = line.split(','); return { user, pass } }
+function load(text) { const out = []; text.split('\\n').forEach((l) => out.push(parse(l))); return out }
+const users = new SharedArray('users', () => load('a,1\\nb,2'))
+export default function () {
+  log.push(JSON.stringify(users), users.length)
+  http.get('/done')
+}
+`,
 ];
 
 test('code that does not wait at run time behaves as written: the same effects in the same order', async () => {
@@ -382,8 +395,18 @@ test('code that does not wait at run time behaves as written: the same effects i
       if (r instanceof Promise) await r;
       return log;
     };
-    const written = await run(source.replace("import http from 'k6/http'", 'const http = globalThis.__http'));
-    const vu = { open: () => '', console, module: () => ({ default: globalThis.__http }), loops, drive, made, isWait };
+    globalThis.__SharedArray = class {
+      constructor(name, factory) {
+        return factory();
+      }
+    };
+    const written = await run(source.replace("import http from 'k6/http'", 'const http = globalThis.__http').replace("import { SharedArray } from 'k6/data'", 'const SharedArray = globalThis.__SharedArray'));
+    class SharedArray {
+      constructor(name, factory) {
+        return factory();
+      }
+    }
+    const vu = { open: () => '', console, module: (name) => (name === 'k6/data' ? { SharedArray } : { default: globalThis.__http }), loops, drive, made, isWait };
     const { code } = transformModule(source, 'same.js');
     assert.ok(code.includes('drive'), 'the program has functions the transform drives');
     assert.deepEqual(await run(code, vu), written);
@@ -391,4 +414,95 @@ test('code that does not wait at run time behaves as written: the same effects i
   }
   delete globalThis.__log;
   delete globalThis.__http;
+});
+
+// Programs made at random from the shapes above (functions declared, assigned, as arrows, as
+// object and class methods and getters, calling each other from loops, comparators, replacers,
+// reducers, try/finally, with `this` and `arguments`): as written and transformed, the same log.
+function randomProgram(rand) {
+  const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+  const n = 3 + Math.floor(rand() * 4);
+  const lines = ["import http from 'k6/http'", "import { sleep } from 'k6'", "import { SharedArray } from 'k6/data'", 'const log = globalThis.__log', 'function helper(x) { return x % 11 }'];
+  const call = (i, arg) => (i === 0 ? `helper(${arg})` : `f${Math.max(0, i - 1 - Math.floor(rand() * 2))}(${arg}, 2)`);
+  for (let i = 0; i < n; i++) {
+    const form = pick(['declaration', 'arrow', 'expression', 'method', 'class', 'getter', 'static']);
+    const plain = form === 'declaration' || form === 'expression' || form === 'method' || form === 'class' || form === 'static';
+    const statements = [];
+    const count = 1 + Math.floor(rand() * 3);
+    for (let k = 0; k < count; k++) {
+      statements.push(
+        pick([
+          `r = r + ${call(i, 'r % 7')}`,
+          `r = [r, 1].map((v) => v + ${call(i, 'v % 5')}).reduce((s, v) => s + v, 0)`,
+          `r = [3, 1, 2].sort((x, y) => (${call(i, 'x')} - ${call(i, 'y')}) || x - y)[0] + r`,
+          `for (const v of [1, 2]) { if (v === 2) continue; r += ${call(i, 'v')} }`,
+          `try { if (r % 3 === 0) throw new Error('e' + r); r += 1 } catch (e) { log.push(e.message) } finally { log.push('fin ${i}') }`,
+          `r = JSON.stringify({ r }, (k, v) => (typeof v === 'number' ? v + ${call(i, '1')} : v)).length + r`,
+          `r = 'abc'.replace(/b/, () => String(${call(i, 'r % 3')})).length + r`,
+          `log.push('f${i} ' + r)`,
+          `sleep(0)`,
+          `http.get('/f${i}/' + r)`,
+          `[1, 2].forEach((v) => { log.push('each ' + v); r += ${call(i, 'v')} })`,
+          plain ? 'r += arguments.length' : 'r += 1',
+          form === 'method' || form === 'class' ? 'r += this.k' : 'r += 2',
+        ]),
+      );
+    }
+    const body = `{ let r = a + b; ${statements.join(';\n  ')};\n  return r % 1000 }`;
+    if (form === 'declaration') lines.push(`function f${i}(a, b = 1) ${body}`);
+    else if (form === 'arrow') lines.push(`const f${i} = (a, b = 1) => ${body}`);
+    else if (form === 'expression') lines.push(`const f${i} = function (a, b = 1) ${body}`);
+    else if (form === 'method') lines.push(`const o${i} = { k: ${i}, m(a, b = 1) ${body} }`, `const f${i} = (a, b) => o${i}.m(a, b)`);
+    else if (form === 'class') lines.push(`class C${i} { constructor() { this.k = ${i} } m(a, b = 1) ${body} }`, `const c${i} = new C${i}()`, `const f${i} = (a, b) => c${i}.m(a, b)`);
+    else if (form === 'static') lines.push(`class S${i} { static m(a, b = 1) ${body} }`, `const f${i} = (a, b) => S${i}.m(a, b)`);
+    else lines.push(`const g${i} = { a: 0, get v() { const a = this.a, b = 1; return (() => ${body})() } }`, `const f${i} = (a) => (g${i}.a = a, g${i}.v)`);
+  }
+  lines.push(`const shared = new SharedArray('s', () => [f${n - 1}(1, 2)])`);
+  lines.push(`export default function () {\n  log.push('start ' + shared[0])\n  log.push('top ' + f${n - 1}(3, 4))\n  log.push('next ' + f${Math.floor(rand() * n)}(5, 6))\n  http.get('/done')\n}`);
+  return lines.join('\n') + '\n';
+}
+
+test('programs made at random behave the same as written and transformed, when nothing waits', async () => {
+  const rand = mulberry32(41);
+  const stubs = (log) => {
+    globalThis.__log = log;
+    const http = { get: (u) => void log.push(`get ${u}`) };
+    const k6 = { sleep: (s) => void log.push(`sleep ${s}`) };
+    class SharedArray {
+      constructor(name, factory) {
+        const rows = factory();
+        log.push(`shared ${JSON.stringify(rows)}`);
+        return rows;
+      }
+    }
+    return { http, k6, SharedArray };
+  };
+  const run = async (code, transformed) => {
+    const log = [];
+    const { http, k6, SharedArray } = stubs(log);
+    globalThis.__stubs = { http, k6, SharedArray };
+    const url = `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
+    const ns = await import(url);
+    const vu = { open: () => '', console, loops, drive, made, isWait, module: (name) => (name === 'k6/http' ? { default: http } : name === 'k6/data' ? { SharedArray } : k6) };
+    const exports = transformed ? await ns.default(vu) : ns;
+    const r = exports.default();
+    if (r instanceof Promise) await r;
+    return log;
+  };
+  let driven = 0;
+  for (let p = 0; p < 150; p++) {
+    const source = randomProgram(rand);
+    const written = source
+      .replace("import http from 'k6/http'", 'const { http } = globalThis.__stubs')
+      .replace("import { sleep } from 'k6'", 'const sleep = globalThis.__stubs.k6.sleep')
+      .replace("import { SharedArray } from 'k6/data'", 'const { SharedArray } = globalThis.__stubs');
+    const { code } = transformModule(source, `random-${p}.js`);
+    if (code.includes('drive(')) driven++;
+    const expected = await run(written, false);
+    assert.deepEqual(await run(code, true), expected, `program ${p}:\n${source}\n---\n${code}`);
+    assert.equal(expected.at(-1), 'get /done');
+  }
+  assert.ok(driven > 100, `${driven} programs with driven functions`);
+  delete globalThis.__log;
+  delete globalThis.__stubs;
 });

@@ -75,12 +75,14 @@ export function makeSuspendable(ast, edits, source, waitingObjects) {
   const found = callsThatMayWait(ast, waitingObjects);
   const { driven, waits } = drivenFunctions(ast, found);
   const starts = statementStarts(ast);
-  const rewritten = (ctx) => ctx === ast || ctx.async || driven.has(ctx);
-  // Functions written in place for a caller of ours that awaits whatever promise they return
-  // (k6's group, the loop helpers): made async, which costs less than a generator made anew each
-  // time the function is (a generator function's first call costs V8 about a microsecond).
+  // Functions written in place for a caller of ours that awaits whatever promise they return are
+  // made async, which costs far less than a generator made anew each time the function is (in
+  // V8 a fresh generator function's first call costs microseconds): k6's group's (a group runs
+  // in a VU's iteration, whose callers all wait), and a loop's where the loop is awaited anyway
+  // (the module's top level, an async function). A loop in a driven function keeps a driven
+  // callback: called synchronously (SharedArray's factory), it must return at once.
   const made = new Set();
-  for (const f of found) if (f.callback && driven.has(f.callback) && waits(f) && rewritten(f.ctx)) made.add(f.callback);
+  for (const f of found) if (f.callback && driven.has(f.callback) && waits(f) && (f.ctx === ast || f.ctx.async)) made.add(f.callback);
   for (const fn of groupCallbacks(ast)) if (driven.has(fn)) made.add(fn);
   for (const f of found) {
     if (!waits(f)) continue;
