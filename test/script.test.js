@@ -631,3 +631,28 @@ module.exports.default = function () {}
     },
   );
 });
+
+test("re-exports as k6 loads them: export * from, export * as, export { a as b } from, of the script's files and of k6's modules", async () => {
+  await withScript(
+    `import { getA, NAME, renamed, hello, bee, aDefault, check } from './index.js';
+import * as all from './index.js';
+export const options = { iterations: 1 };
+export default function () {
+  check(getA(__ENV.BASE), { 'a 200': (r) => r.status === 200 });
+  console.log([NAME, renamed, hello(), bee.B, aDefault, Object.keys(all).sort().join(',')].join('|'));
+}`,
+    async ({ run, server }) => {
+      const r = await run('-q');
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(server.paths, ['/a']);
+      // As k6 v1.3 gives it: the module's own NAME over the one of export *, no default re-exported.
+      assert.match(r.stderr, /msg="index wins\|b\|hello\|b\|defA\|NAME,aDefault,bee,check,getA,hello,renamed"/);
+      assert.match(r.stdout, /✓ a 200/);
+    },
+    {
+      'a.js': "import http from 'k6/http';\nexport function getA(base) { return http.get(base + '/a'); }\nexport const NAME = 'a';\nexport default 'defA';\n",
+      'b.js': "export const B = 'b';\nexport function hello() { return 'hello'; }\n",
+      'index.js': "export * from './a.js';\nexport { B as renamed, hello } from './b.js';\nexport * as bee from './b.js';\nexport { default as aDefault } from './a.js';\nexport { check } from 'k6';\nexport const NAME = 'index wins';\n",
+    },
+  );
+});

@@ -55,6 +55,27 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   const imports = [];
   const importedAt = new Map(); // spec → 'file:line:column' of its import, for the loader's errors
   let moduleIndex = 0;
+  const stars = []; // the instances `export * from` re-exports
+  // The expression of the module an `export ... from` names, bound once at the factory's top.
+  const namespaceOf = (node) => {
+    const spec = node.source.value;
+    const local = `__loadtest_m${moduleIndex++}`;
+    if (spec.startsWith('k6')) {
+      if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: module '${spec}' is not supported here (doc/scripts.md lists what is)`);
+      inside.push(`const ${local} = ${VU}.module(${JSON.stringify(spec)});`);
+      return local;
+    }
+    if (/^http:\/\//.test(spec)) throw new ScriptError(`${where(node)}: only supported schemes for imports are file and https, ${spec} has \`http\` (as in k6)`);
+    if (spec.startsWith('https://') || spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) {
+      imports.push(spec);
+      importedAt.set(spec, where(node.source));
+      head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
+      inside.push(`const ${local}i = (await ${VU}.load(${local}));`);
+      return `${local}i`;
+    }
+    head.push(`import * as ${local} from ${JSON.stringify(spec)};`);
+    return local;
+  };
 
   for (const node of ast.body) {
     if (node.type === 'ImportDeclaration') {
@@ -79,8 +100,12 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
       }
       edits.blank(node.start, node.end);
     } else if (node.type === 'ExportNamedDeclaration') {
-      if (node.source) throw new ScriptError(`${where(node)}: 'export ... from' is not supported in a script: import, then export`);
-      if (node.declaration) {
+      if (node.source) {
+        // `export { a, b as c } from './x.js'`: the names of that module's instance.
+        const ns = namespaceOf(node);
+        for (const sp of node.specifiers) exported.set(sp.exported.name ?? sp.exported.value, `${ns}[${JSON.stringify(sp.local.name ?? sp.local.value)}]`);
+        edits.blank(node.start, node.end);
+      } else if (node.declaration) {
         edits.replace(node.start, node.declaration.start, '');
         for (const n of declaredNames(node.declaration)) exported.set(n, n);
       } else {
@@ -97,7 +122,12 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
         exported.set('default', '__loadtest_default');
       }
     } else if (node.type === 'ExportAllDeclaration') {
-      throw new ScriptError(`${where(node)}: 'export * from' is not supported in a script`);
+      // `export * as ns from`: that instance; `export * from`: its names but default, under the
+      // module's own (which win, as in ES modules).
+      const ns = namespaceOf(node);
+      if (node.exported) exported.set(node.exported.name ?? node.exported.value, ns);
+      else stars.push(ns);
+      edits.blank(node.start, node.end);
     }
   }
 
@@ -166,7 +196,8 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
     return { code: assemble(source, prefix, edits, suffix), imports, importedAt };
   }
   const prefix = `${head.join('')}export default function (${VU}) { const open = ${VU}.open, console = ${VU}.console; let ${T}, ${W} = ${VU}.isWait; return (async () => { ${inside.join(' ')} `;
-  const suffix = `\nreturn { ${returned} };\n})(); }\n`;
+  const own = `{ ${returned} }`;
+  const suffix = stars.length ? `\nreturn Object.assign({}, ${stars.map((ns) => `${VU}.reexported(${ns})`).join(', ')}, ${own});\n})(); }\n` : `\nreturn ${own};\n})(); }\n`;
   return { code: assemble(source, prefix, edits, suffix), imports, importedAt };
 }
 

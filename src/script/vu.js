@@ -89,6 +89,13 @@ export class VU {
     return exports;
   }
 
+  /** What `export * from` takes of a module's instance: its names but default. */
+  reexported(exports) {
+    const out = {};
+    for (const k of Object.keys(exports)) if (k !== 'default') out[k] = exports[k];
+    return out;
+  }
+
   /**
    * A require of one of the script's own modules: its module.exports at once, as CommonJS gives
    * it (what the module's body has set before its first wait, which is all of it unless its
