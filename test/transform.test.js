@@ -94,7 +94,9 @@ function blockShape(root) {
   return lists.sort((a, b) => a[0] - b[0]).map(([, list]) => list.filter((s) => s.type !== 'EmptyStatement' && !besideFunction(s))).filter((list) => !lone(list)).map((list) => list.length);
 }
 // Statements at the top level, less imports and the generator each declared function has beside it.
-const besideFunction = (s) => s.type === 'FunctionDeclaration' && s.generator && s.id.name.startsWith('__loadtest_g');
+const besideFunction = (s) =>
+  (s.type === 'FunctionDeclaration' && s.generator && s.id.name.startsWith('__loadtest_g')) ||
+  (s.type === 'ExpressionStatement' && s.expression.type === 'CallExpression' && s.expression.arguments[0]?.name === '__loadtest_default'); // its name
 const topLevel = (list) => list.filter((s) => s.type !== 'EmptyStatement' && s.type !== 'ImportDeclaration' && !besideFunction(s)).length;
 
 // The transformed module run with stand-ins for k6's modules: the calls it makes, in order.
@@ -505,4 +507,61 @@ test('programs made at random behave the same as written and transformed, when n
   assert.ok(driven > 100, `${driven} programs with driven functions`);
   delete globalThis.__log;
   delete globalThis.__stubs;
+});
+
+// The modules of node_modules that import, require and reach nothing (about a hundred: tables,
+// parsers, helpers of acorn, htmlparser2's entities, mitata, ...), each evaluated as written and
+// transformed (with an import of k6/http, so that the transform does its work): what each
+// exports is the same, function names and lengths, and every value JSON can write.
+test('modules of node_modules that import nothing export the same as written and transformed', async () => {
+  const root = fileURLToPath(new URL('../node_modules/', import.meta.url));
+  const files = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && /\.m?js$/.test(e.name) && statSync(p).size < 3e5) files.push(p);
+    }
+  };
+  walk(root);
+  const shape = (exports) => {
+    const out = {};
+    for (const k of Object.keys(exports).sort()) {
+      const v = exports[k];
+      let json;
+      try {
+        json = JSON.stringify(v);
+      } catch {
+        json = 'unwritable';
+      }
+      out[k] = typeof v === 'function' ? `function ${v.name}/${v.length}` : `${typeof v} ${json}`;
+    }
+    return out;
+  };
+  const vu = { open: () => '', console, loops, drive, made, isWait, module: () => ({ default: {} }), reexported: (x) => x };
+  let compared = 0;
+  for (const file of files) {
+    const source = readFileSync(file, 'utf8');
+    let ast;
+    try {
+      ast = parse(source);
+    } catch {
+      continue;
+    }
+    const exports = ast.body.some((n) => /^Export/.test(n.type));
+    const reaches = ast.body.some((n) => n.type === 'ImportDeclaration' || n.source) || /\brequire\s*\(|\bprocess\b|\bimport\s*\(|import\.meta/.test(source);
+    if (!exports || reaches) continue;
+    const url = (code) => `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
+    let written;
+    try {
+      written = shape(await import(url(source.replace(/^#!.*/, ''))));
+    } catch {
+      continue; // needs what a data: URL cannot give it
+    }
+    const { code } = transformModule(`import http from 'k6/http';${source.replace(/^#!.*/, '')}`, file);
+    const transformed = shape(await (await import(url(code))).default(vu));
+    assert.deepEqual(transformed, written, file);
+    compared++;
+  }
+  assert.ok(compared >= 50, `${compared} modules compared`);
 });

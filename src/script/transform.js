@@ -120,6 +120,10 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
       } else {
         edits.replace(node.start, d.start, `const __loadtest_default = `);
         exported.set('default', '__loadtest_default');
+        // An anonymous function or class exported as default is named 'default', as in ES modules.
+        if (d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') {
+          edits.insert(node.end, `; Object.defineProperty(__loadtest_default, 'name', { value: 'default', configurable: true });`, -Infinity);
+        }
       }
     } else if (node.type === 'ExportAllDeclaration') {
       // `export * as ns from`: that instance; `export * from`: its names but default, under the
