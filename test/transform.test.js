@@ -14,7 +14,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformModule, ScriptError } from '../src/script/transform.js';
 import { loops } from '../src/script/loops.js';
-import { drive, made, waiting, isWait } from '../src/script/wait.js';
+import { drive, made, waiting, isWait, waits } from '../src/script/wait.js';
+
+// What the transformed code asks of its VU besides the k6 modules (src/script/vu.js).
+const HELPERS = { loops, drive, made, isWait, waits, reexported: (x) => x };
 import { mulberry32 } from './random.js';
 
 // Statements whose last token an opening parenthesis would continue (a call of what came before).
@@ -123,10 +126,7 @@ async function callsOf(code, { later = false } = {}) {
     open: () => '',
     console,
     module: (name) => (name === 'k6/http' ? { default: http } : name === 'k6/data' ? { SharedArray } : k6),
-    loops,
-    drive,
-    made,
-    isWait,
+    ...HELPERS,
   };
   const url = `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
   const exports = await (await import(url)).default(vu);
@@ -408,7 +408,7 @@ test('code that does not wait at run time behaves as written: the same effects i
         return factory();
       }
     }
-    const vu = { open: () => '', console, module: (name) => (name === 'k6/data' ? { SharedArray } : { default: globalThis.__http }), loops, drive, made, isWait };
+    const vu = { open: () => '', console, module: (name) => (name === 'k6/data' ? { SharedArray } : { default: globalThis.__http }), ...HELPERS };
     const { code } = transformModule(source, 'same.js');
     assert.ok(code.includes('drive'), 'the program has functions the transform drives');
     assert.deepEqual(await run(code, vu), written);
@@ -485,7 +485,7 @@ test('programs made at random behave the same as written and transformed, when n
     globalThis.__stubs = { http, k6, SharedArray };
     const url = `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
     const ns = await import(url);
-    const vu = { open: () => '', console, loops, drive, made, isWait, module: (name) => (name === 'k6/http' ? { default: http } : name === 'k6/data' ? { SharedArray } : k6) };
+    const vu = { open: () => '', console, ...HELPERS, module: (name) => (name === 'k6/http' ? { default: http } : name === 'k6/data' ? { SharedArray } : k6) };
     const exports = transformed ? await ns.default(vu) : ns;
     const r = exports.default();
     if (r instanceof Promise) await r;
@@ -539,7 +539,7 @@ test('modules of node_modules that import nothing export the same as written and
     }
     return out;
   };
-  const vu = { open: () => '', console, loops, drive, made, isWait, module: () => ({ default: {} }), reexported: (x) => x };
+  const vu = { open: () => '', console, ...HELPERS, module: () => ({ default: {} }) };
   let compared = 0;
   for (const file of files) {
     const source = readFileSync(file, 'utf8');
@@ -565,4 +565,19 @@ test('modules of node_modules that import nothing export the same as written and
     compared++;
   }
   assert.ok(compared >= 50, `${compared} modules compared`);
+});
+
+test('a method that uses super and makes requests waits for them (its body an async arrow function, which sees super)', async () => {
+  const source = `import http from 'k6/http'
+import { sleep } from 'k6'
+class Base { get(path) { return http.get(path) } }
+class Users extends Base { list() { const r = super.get('/users'); sleep(r.status); return r.status + 1 } }
+const o = { __proto__: { hi() { return 'hi' } }, hello(n) { http.get('/o/' + n + '/' + arguments.length); return super.hi() } }
+export default function () {
+  sleep(new Users().list())
+  sleep(o.hello(7).length)
+}
+`;
+  const { code } = transformModule(source, 'super.js');
+  assert.deepEqual(await callsOf(code, { later: true }), ['get /users', 'sleep 200', 'sleep 201', 'get /o/7/1', 'sleep 2']);
 });

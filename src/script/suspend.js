@@ -73,7 +73,7 @@ const WRAPPER = 1e16;
  */
 export function makeSuspendable(ast, edits, source, waitingObjects) {
   const found = callsThatMayWait(ast, waitingObjects);
-  const { driven, waits } = drivenFunctions(ast, found);
+  const { driven, waits, viaAsync } = drivenFunctions(ast, found);
   const starts = statementStarts(ast);
   // Functions written in place for a caller of ours that awaits whatever promise they return are
   // made async, which costs far less than a generator made anew each time the function is (in
@@ -87,7 +87,7 @@ export function makeSuspendable(ast, edits, source, waitingObjects) {
   for (const f of found) {
     if (!waits(f)) continue;
     const { node, parent, ctx } = f;
-    if (ctx === ast || ctx.async || made.has(ctx)) {
+    if (ctx === ast || ctx.async || made.has(ctx) || viaAsync.has(ctx)) {
       // The module's top level (an async function here) and the script's own async functions:
       // what waits in k6 is awaited, unless the script awaits it itself.
       if (!(parent && parent.type === 'AwaitExpression')) wrapCall(node, parent, edits, starts, 'await');
@@ -96,11 +96,13 @@ export function makeSuspendable(ast, edits, source, waitingObjects) {
     }
   }
   const inline = inlineForm(ast, driven, made);
+  for (const fn of viaAsync) inline.delete(fn);
   const passArgs = renameArguments(ast, inline, edits);
   const owners = ownersOf(ast);
   let n = 0;
   for (const fn of driven) {
     if (made.has(fn)) makeAsync(fn, edits);
+    else if (viaAsync.has(fn)) wrapAsync(fn, edits);
     else if (inline.has(fn)) wrapInline(fn, edits, passArgs.get(fn));
     else wrapTwoForms(fn, owners.get(fn), edits, `__loadtest_g${n++}`);
   }
@@ -212,7 +214,7 @@ function inlineCallback(call) {
  * holds, grown until nothing changes.
  */
 function drivenFunctions(ast, found) {
-  const fixed = unliftable(ast);
+  const { fixed, superMethods } = unliftable(ast);
   const methodOf = methodNames(ast);
   const driven = new Set();
   const waitingMethods = new Set();
@@ -221,29 +223,40 @@ function drivenFunctions(ast, found) {
     grown = false;
     for (const f of found) {
       const fn = f.ctx;
-      if (fn === ast || fn.async || fn.generator || fixed.has(fn) || driven.has(fn) || !waits(f)) continue;
+      if (fn === ast || fn.async || fn.generator || (fixed.has(fn) && !superMethods.has(fn)) || driven.has(fn) || !waits(f)) continue;
       driven.add(fn);
       if (methodOf.has(fn)) waitingMethods.add(methodOf.get(fn));
       grown = true;
     }
   }
-  return { driven, waits };
+  // A method using super runs its body in an async arrow function instead (which sees super).
+  const viaAsync = new Set([...driven].filter((fn) => superMethods.has(fn)));
+  return { driven, waits, viaAsync };
 }
 
 // Functions whose body uses super or new.target, which a generator written inside it would not
-// see: left as written (and so is every arrow function between the use and its function).
+// see: left as written (and so is every arrow function between the use and its function), but
+// for a method that uses super (not new.target, not a constructor): `superMethods`.
 function unliftable(ast) {
   const fixed = new Set();
-  const mark = (_node, _state, ancestors) => {
+  const superMethods = new Set();
+  const noSuper = new Set();
+  const mark = (node, _state, ancestors) => {
     for (let i = ancestors.length - 2; i >= 0; i--) {
       const a = ancestors[i];
       if (!FUNCTION.has(a.type)) continue;
       fixed.add(a);
-      if (a.type !== 'ArrowFunctionExpression') break;
+      if (a.type === 'ArrowFunctionExpression') continue;
+      const owner = ancestors[i - 1];
+      const method = owner && ((owner.type === 'MethodDefinition' && owner.kind === 'method') || (owner.type === 'Property' && owner.method)) && owner.value === a;
+      if (node.type === 'Super' && method) superMethods.add(a);
+      else noSuper.add(a);
+      break;
     }
   };
   walkAncestor(ast, { Super: mark, MetaProperty: mark });
-  return fixed;
+  for (const fn of noSuper) superMethods.delete(fn);
+  return { fixed, superMethods };
 }
 
 // Each function that is a method, with its name: an object's or a class's, or one assigned to a
@@ -403,6 +416,14 @@ function wrapTwoForms(fn, where, edits, G) {
   edits.insert(fn.start, iife(`function ${fn.id ? fn.id.name : ''}(${p.join(', ')}) ${run}`), rank);
   edits.replace(keyword, head, 'function* ');
   edits.insert(fn.end, ')', -rank);
+}
+
+// A method that uses super: `m() { BODY }` → `m() { return VU.waits(async () => { BODY }); }`,
+// a marked promise whether it waited or not (the limit: called synchronously, it gives a promise).
+function wrapAsync(fn, edits) {
+  const rank = WRAPPER + (fn.end - fn.start);
+  edits.insert(fn.body.start + 1, ` return ${VU}.waits(async () => {`, rank);
+  edits.insert(fn.body.end - 1, `}); `, -rank);
 }
 
 // The other form, where wrapTwoForms cannot be (inlineForm): the generator written inside the

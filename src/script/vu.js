@@ -5,7 +5,7 @@
 import { CookieJar } from './k6/cookies.js';
 import { OriginClient } from './client.js';
 import { loops } from './loops.js';
-import { drive, made, isWait } from './wait.js';
+import { drive, made, isWait, waits } from './wait.js';
 import { k6Module } from './k6/k6.js';
 import { httpModule } from './k6/http.js';
 import { metricsModule } from './k6/metrics.js';
@@ -59,6 +59,7 @@ export class VU {
     this.drive = drive; // for the script's functions that may wait (src/script/wait.js)
     this.isWait = isWait;
     this.made = made;
+    this.waits = waits;
     this.exports = null;
     this.timers = new Map(); // a sleep's timer → its resolve
     this.cut = null; // ends the iteration under way, for the run

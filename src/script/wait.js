@@ -29,6 +29,11 @@ export function made(fn) {
   return fn;
 }
 
+/** A method that uses super runs its body as an async arrow function (src/script/suspend.js). */
+export function waits(body) {
+  return waiting(body());
+}
+
 export function isWait(v) {
   return v instanceof Promise && v[WAIT] === true;
 }
