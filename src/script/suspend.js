@@ -21,8 +21,10 @@
 // of Math.max, s.trim() cannot), but a wrong guess costs only speed: a function that does not
 // wait at run time returns exactly what it returns as written.
 //
-// Limits (doc/scripts.md): a function that uses `super` or `new.target`, and the script's own
-// generators, are left as written (a request there is not waited for); a wait in a parameter's
+// Limits (doc/scripts.md): a method that uses `super` runs its body in an async arrow function
+// (it returns a marked promise, waiting or not); a function that uses `new.target`, a constructor
+// that uses `super` and the script's own generators are left as written (a request there is not
+// waited for); a wait in a parameter's
 // default value or a class field is not waited for; a built-in or a library that calls a
 // function of the script synchronously gets a promise from it only when it did make a request
 // (Array's loops are the exception: src/script/loops.js awaits them in turn).
