@@ -581,3 +581,19 @@ export default function () {
   const { code } = transformModule(source, 'super.js');
   assert.deepEqual(await callsOf(code, { later: true }), ['get /users', 'sleep 200', 'sleep 201', 'get /o/7/1', 'sleep 2']);
 });
+
+test("in the entry module, a function only the run calls (exported, named nowhere else) is a plain async function; one the script calls too is driven", () => {
+  const source = `import http from 'k6/http'
+export function setup() { return http.get('/s').status }
+export function login() { return http.get('/login') }
+export function teardown() { login() }
+export default function () { http.get('/x') }
+`;
+  const entry = transformModule(source, 'entry.js', { entry: true }).code;
+  assert.match(entry, /async function setup\(\)/);
+  assert.match(entry, /const __loadtest_default = async function \(\)/);
+  assert.match(entry, /async function teardown\(\)/);
+  assert.doesNotMatch(entry, /async function login/); // teardown calls it: it may be called as written
+  const helper = transformModule(source, 'helper.js').code;
+  assert.doesNotMatch(helper, /async function/);
+});

@@ -115,6 +115,7 @@ export async function loadScript(path, transform) {
     const stripTypes = TYPESCRIPT.test(file) ? await typeStripper() : null;
     const { code, imports, importedAt: places } = transform(source, name, {
       stripTypes,
+      entry: file === entry,
       sibling: (spec) => {
         if (remote(spec) || remote(file)) return pathToFileURL(outOf(keyOf(file, spec))).href;
         const dir = spec.slice(0, spec.lastIndexOf('/') + 1);

@@ -73,7 +73,7 @@ const WRAPPER = 1e16;
  * call that may wait so that a marked promise suspends it. `waitingObjects`: the names k6/http
  * is bound to in this module (`http`, or whatever the script imports or requires it as).
  */
-export function makeSuspendable(ast, edits, source, waitingObjects) {
+export function makeSuspendable(ast, edits, source, waitingObjects, runnerOnly = new Set()) {
   const found = callsThatMayWait(ast, waitingObjects);
   const { driven, waits, viaAsync } = drivenFunctions(ast, found);
   const starts = statementStarts(ast);
@@ -85,7 +85,9 @@ export function makeSuspendable(ast, edits, source, waitingObjects) {
   // callback: called synchronously (SharedArray's factory), it must return at once.
   const made = new Set();
   for (const f of found) if (f.callback && driven.has(f.callback) && waits(f) && (f.ctx === ast || f.ctx.async)) made.add(f.callback);
-  for (const fn of groupCallbacks(ast)) if (driven.has(fn)) made.add(fn);
+  // So are the functions only the run calls (it awaits them): the default function, setup().
+  const unmarked = new Set([...groupCallbacks(ast), ...runnerOnly].filter((fn) => driven.has(fn)));
+  for (const fn of unmarked) made.add(fn);
   for (const f of found) {
     if (!waits(f)) continue;
     const { node, parent, ctx } = f;
@@ -103,7 +105,7 @@ export function makeSuspendable(ast, edits, source, waitingObjects) {
   const owners = ownersOf(ast);
   let n = 0;
   for (const fn of driven) {
-    if (made.has(fn)) makeAsync(fn, edits);
+    if (made.has(fn)) makeAsync(fn, edits, !unmarked.has(fn));
     else if (viaAsync.has(fn)) wrapAsync(fn, edits);
     else if (inline.has(fn)) wrapInline(fn, edits, passArgs.get(fn));
     else wrapTwoForms(fn, owners.get(fn), edits, `__loadtest_g${n++}`);
@@ -133,13 +135,14 @@ function groupCallbacks(ast) {
   return fns;
 }
 
-// `function () {}` → `VU.made(async function () {})`: its promises are waits (src/script/wait.js).
-function makeAsync(fn, edits) {
+// `function () {}` → `VU.made(async function () {})`: its promises are waits (src/script/wait.js)
+// to a loop; group and the run await any promise (`mark` false: `async function () {}`).
+function makeAsync(fn, edits, mark) {
   const rank = WRAPPER + (fn.end - fn.start);
-  const at = fn.type === 'FunctionExpression' ? edits.source.indexOf('function', fn.start) : fn.start;
-  edits.insert(fn.start, `${VU}.made(`, rank);
+  const at = fn.type === 'FunctionExpression' || fn.type === 'FunctionDeclaration' ? edits.source.indexOf('function', fn.start) : fn.start;
+  if (mark) edits.insert(fn.start, `${VU}.made(`, rank);
   edits.insert(at, 'async ', at === fn.start ? rank - 1 : 0);
-  edits.insert(fn.end, ')', -rank);
+  if (mark) edits.insert(fn.end, ')', -rank);
 }
 
 // Every call that may wait: { node, parent, ctx, callback, named }. `ctx`: the function whose

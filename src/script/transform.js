@@ -27,7 +27,7 @@ export class ScriptError extends Error {}
  * Returns { code, imports, importedAt }: imports are the user modules it names (relative, or
  * https:// URLs), as written; importedAt the place of each one's import.
  */
-export function transformModule(source, name, { sibling = (s) => s, stripTypes = null } = {}) {
+export function transformModule(source, name, { sibling = (s) => s, stripTypes = null, entry = false } = {}) {
   if (stripTypes !== null) {
     // TypeScript: its types removed first (runtimes/scripts/load.js), every place kept.
     try {
@@ -175,7 +175,7 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   // reach a call that waits (k6's are all in k6's modules): it runs exactly as written, its
   // functions returning their values, not promises. What it calls back (a function a script
   // gives it) is the script's own, transformed where it was written.
-  if (imports.length > 0 || inside.length > 0 || requires > 0) makeSuspendable(ast, edits, source, waitingObjects);
+  if (imports.length > 0 || inside.length > 0 || requires > 0) makeSuspendable(ast, edits, source, waitingObjects, entry ? runnerOnly(ast) : new Set());
   const commonJS = !ast.body.some((n) => /^(Import|Export)/.test(n.type)) && (requires > 0 || namesExports(ast));
 
   // __VU and __ITER: the VU's own, read when used (__ITER changes each iteration).
@@ -210,6 +210,29 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
 function assemble(source, prefix, edits, suffix) {
   const body = edits.apply();
   return prefix + body + suffix + registration(columnMap(source, body, prefix, edits.spans)) + '\n';
+}
+
+// The functions of the script's entry module that only the run calls (the default function,
+// setup, teardown, handleSummary, a scenario's exec): exported, and named nowhere else in it.
+function runnerOnly(ast) {
+  const candidates = new Map(); // name → function
+  const fns = new Set();
+  for (const node of ast.body) {
+    if (node.type === 'ExportDefaultDeclaration' && (node.declaration.type === 'FunctionDeclaration' || node.declaration.type === 'FunctionExpression')) {
+      if (node.declaration.id) candidates.set(node.declaration.id.name, node.declaration);
+      else fns.add(node.declaration);
+    } else if (node.type === 'ExportNamedDeclaration' && node.declaration && node.declaration.type === 'FunctionDeclaration') {
+      candidates.set(node.declaration.id.name, node.declaration);
+    }
+  }
+  if (candidates.size) {
+    const named = new Map();
+    walkFull(ast, (n) => {
+      if (n.type === 'Identifier' && candidates.has(n.name)) named.set(n.name, (named.get(n.name) || 0) + 1);
+    });
+    for (const [name, fn] of candidates) if (named.get(name) === 1) fns.add(fn);
+  }
+  return fns;
 }
 
 // A require call with a string, `require 'x'`: 'x', else null.
