@@ -597,3 +597,18 @@ export default function () { http.get('/x') }
   const helper = transformModule(source, 'helper.js').code;
   assert.doesNotMatch(helper, /async function/);
 });
+
+test('a function called where it is written without parentheses around it (`function () {}()`, `.call`) waits inside its call', async () => {
+  const source = `import http from 'k6/http'
+import { sleep } from 'k6'
+var api = function () { function status() { return http.get('/s').status } return { status: status } }()
+export default function () {
+  const a = function () { return http.get('/a').status }()
+  const b = function (x) { return http.get('/b/' + x).status }.call(null, 1)
+  const c = (() => http.get('/c').status)()
+  sleep(a + b + c + api.status())
+}
+`;
+  const { code } = transformModule(source, 'iife.js');
+  assert.deepEqual(await callsOf(code, { later: true }), ['get /a', 'get /b/1', 'get /c', 'get /s', 'sleep 800']);
+});

@@ -10,6 +10,14 @@ import { messageOf } from './messages.js';
 export async function iterate(vu, s, ctx, run) {
   const { shared, state } = run;
   const options = shared.options;
+  // Iterations that never wait (no request, no sleep) would follow each other in microtasks
+  // alone, and the timers that end a stage, a duration or the run (and a signal) would never
+  // come: every 10 ms one VU lets the event loop take a turn.
+  const now = performance.now();
+  if (now - run.turnAt > 10) {
+    run.turnAt = now;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
   vu.busy = true;
   vu.scenario = s;
   vu.iteration++;

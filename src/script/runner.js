@@ -138,6 +138,7 @@ function newRun(facilities, flags, hooks, segment, remote) {
     // instance given an execution segment does, and starts at startAt (wall-clock ms).
     child: segment !== null && typeof hooks.ready === 'function',
     aborted: null,
+    turnAt: 0, // when an iteration last let the event loop take a turn (src/script/iteration.js)
     data: undefined,
     dataJson: undefined,
     // A child's VU k is VU (k - 1) · count + index + 1 of the whole run: unique across children.

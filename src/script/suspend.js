@@ -63,10 +63,12 @@ export const W = '__loadtest_w';
 const ARGS = '__loadtest_args';
 
 const FUNCTION = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
-// Ranks of insertions at one place (src/script/edits.js): a function's wrapper outside a
-// statement's `;`, outside a call's wrapper (ranked by its size).
+// Ranks of insertions at one place (src/script/edits.js): a statement's `;` before all.
 const STATEMENT = 1e15;
-const WRAPPER = 1e16;
+// A function's wrapper text is ranked by the function's size, as a call's is by the call's: at
+// one place, what encloses goes first (`function () {}()` is a call whose callee is the
+// function, so its wrapper goes inside the call's).
+const wrapperRank = (fn) => fn.end - fn.start + 0.5;
 
 /**
  * Writes every function of the module that may wait as a generator run by VU.drive, and every
@@ -138,10 +140,10 @@ function groupCallbacks(ast) {
 // `function () {}` → `VU.made(async function () {})`: its promises are waits (src/script/wait.js)
 // to a loop; group and the run await any promise (`mark` false: `async function () {}`).
 function makeAsync(fn, edits, mark) {
-  const rank = WRAPPER + (fn.end - fn.start);
+  const rank = wrapperRank(fn);
   const at = fn.type === 'FunctionExpression' || fn.type === 'FunctionDeclaration' ? edits.source.indexOf('function', fn.start) : fn.start;
   if (mark) edits.insert(fn.start, `${VU}.made(`, rank);
-  edits.insert(at, 'async ', at === fn.start ? rank - 1 : 0);
+  edits.insert(at, 'async ', at === fn.start ? rank - 0.25 : 0);
   if (mark) edits.insert(fn.end, ')', -rank);
 }
 
@@ -375,7 +377,7 @@ function lengthParams(fn) {
  */
 function wrapTwoForms(fn, where, edits, G) {
   const source = edits.source;
-  const rank = WRAPPER + (fn.end - fn.start);
+  const rank = wrapperRank(fn);
   // A setter has one parameter, whatever it is.
   const p = where && where.owner.kind === 'set' ? ['__loadtest_p0'] : lengthParams(fn);
   const run = `{ return ${VU}.drive(${G}.apply(this, arguments)); }`;
@@ -396,7 +398,7 @@ function wrapTwoForms(fn, where, edits, G) {
     edits.insert(fn.start, `${iife(`(${args}) => ${VU}.drive(${G}.call(this, ${args}))`)}function* `, rank);
     const bare = source[fn.start] !== '(';
     if (bare) {
-      edits.insert(fn.start, '(', rank - 1);
+      edits.insert(fn.start, '(', rank - 0.25);
       edits.insert(fn.params[0].end, ')', -1);
     }
     // `=>` removed: after the parameters' closing parenthesis (comments aside).
@@ -405,8 +407,8 @@ function wrapTwoForms(fn, where, edits, G) {
     edits.replace(arrow, arrow + 2, '  ');
     if (fn.body.type !== 'BlockStatement') {
       // After the `=>`, before any parenthesis around the body: `() => ({ a: 1 })`.
-      edits.insert(arrow + 2, '{ return ', rank - 1);
-      edits.insert(fn.end, '; }', -(rank - 1));
+      edits.insert(arrow + 2, '{ return ', rank - 0.75);
+      edits.insert(fn.end, '; }', -(rank - 0.75));
     }
     edits.insert(fn.end, ')', -rank);
     return;
@@ -426,7 +428,7 @@ function wrapTwoForms(fn, where, edits, G) {
 // A method that uses super: `m() { BODY }` → `m() { return VU.waits(async () => { BODY }); }`,
 // a marked promise whether it waited or not (the limit: called synchronously, it gives a promise).
 function wrapAsync(fn, edits) {
-  const rank = WRAPPER + (fn.end - fn.start);
+  const rank = wrapperRank(fn);
   edits.insert(fn.body.start + 1, ` return ${VU}.waits(async () => {`, rank);
   edits.insert(fn.body.end - 1, `}); `, -rank);
 }
@@ -436,7 +438,7 @@ function wrapAsync(fn, edits) {
 //   function f(a) { BODY } → function f(a) { return VU.drive(function* () { BODY }.call(this)); }
 //   (a) => EXPR            → (a) => VU.drive(function* () { return EXPR; }.call(this))
 function wrapInline(fn, edits, passArgs) {
-  const rank = WRAPPER + (fn.end - fn.start);
+  const rank = wrapperRank(fn);
   const param = passArgs ? ARGS : '';
   const call = passArgs ? `.call(this, arguments)` : '.call(this)';
   const body = fn.body;
