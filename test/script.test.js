@@ -656,3 +656,16 @@ export default function () {
     },
   );
 });
+
+test('iterations that never wait still end with their stage (ramping-vus), and a SIGTERM is heard', async () => {
+  await withScript(
+    `export const options = { stages: [{ duration: '1s', target: 2 }] };
+export default function () { if (__ITER % 1000 === 999) throw new Error('every thousandth'); }`,
+    async ({ run }) => {
+      const r = await run('-q');
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /iterations\.+: [1-9]\d* /);
+      assert.match(r.stderr, /every thousandth/);
+    },
+  );
+});
