@@ -657,7 +657,7 @@ export default function () {
   );
 });
 
-test('iterations that never wait still end with their stage (ramping-vus), and a SIGTERM is heard', async () => {
+test('iterations that never wait still end with their stage (ramping-vus)', async () => {
   await withScript(
     `export const options = { stages: [{ duration: '1s', target: 2 }] };
 export default function () { if (__ITER % 1000 === 999) throw new Error('every thousandth'); }`,
