@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -668,4 +668,21 @@ export default function () { if (__ITER % 1000 === 999) throw new Error('every t
       assert.match(r.stderr, /every thousandth/);
     },
   );
+});
+
+test("open() in an imported module reads from that module's folder, as k6 does", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-open-'));
+  try {
+    mkdirSync(join(dir, 'lib'));
+    mkdirSync(join(dir, 'tests'));
+    writeFileSync(join(dir, 'lib', 'users.json'), '[{"u":"lib-user"}]');
+    writeFileSync(join(dir, 'tests', 'users.json'), '[{"u":"tests-user"}]');
+    writeFileSync(join(dir, 'lib', 'data.js'), "import { SharedArray } from 'k6/data';\nexport const users = new SharedArray('users', function () { return JSON.parse(open('./users.json')); });\n");
+    writeFileSync(join(dir, 'tests', 'main.js'), "import { users } from '../lib/data.js';\nconst own = JSON.parse(open('./users.json'));\nexport const options = { iterations: 1 };\nexport default function () { console.log(users[0].u + ' ' + own[0].u); }\n");
+    const r = await spawnScript(CLI, ['run', '-q', join(dir, 'tests', 'main.js')], { timeoutMs: 60000 });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /msg="lib-user tests-user"/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync, unlinkSync, mkdirSync, existsSync, renameS
 import { homedir } from 'node:os';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { dirname, basename, resolve as resolvePath, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { pathToFileURL, fileURLToPath } from 'node:url';
 import process from 'node:process';
 import { Buffer } from 'node:buffer';
 
@@ -151,8 +151,11 @@ export function scriptFacilities(scriptPath) {
   const files = new Map();
   const bytes = (v) => (typeof v === 'string' ? v : Buffer.from(v));
   return {
-    open(path, mode) {
-      const full = resolvePath(base, String(path));
+    // `from`: the URL of the module that calls open(); its folder, as k6 reads a path (the
+    // transformed module is written beside the original), or the script's.
+    open(path, mode, from) {
+      const dir = typeof from === 'string' && from.startsWith('file:') ? dirname(fileURLToPath(from)) : base;
+      const full = resolvePath(dir, String(path));
       const key = `${full}\0${mode === 'b' ? 'b' : 't'}`;
       if (!files.has(key)) {
         let data;

@@ -63,9 +63,10 @@ export class VU {
     this.exports = null;
     this.timers = new Map(); // a sleep's timer → its resolve
     this.cut = null; // ends the iteration under way, for the run
-    this.open = (path, mode) => {
+    // open(path) from a module: relative to that module's folder (`from`: its URL), as in k6.
+    this.open = (path, mode, from) => {
       if (this.initDone) throw new Error(`open('${path}'): only in the init context (outside the default function)`);
-      return shared.open(path, mode);
+      return shared.open(path, mode, from);
     };
   }
 
