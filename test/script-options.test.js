@@ -51,7 +51,7 @@ async function runScript(source, args, server) {
 // What the script's console.log said (logfmt quotes a message only when it must).
 const consoleLines = (stderr) => [...stderr.matchAll(/level=info msg=(?:"((?:[^"\\]|\\.)*)"|(\S+)) source=console/g)].map((m) => (m[2] !== undefined ? m[2] : JSON.parse(`"${m[1]}"`)));
 
-test('hosts maps names to addresses, blockHostnames and blacklistIPs fail requests with k6 words and codes, throw makes a failure an exception', async () => {
+test('hosts maps names to addresses, blockHostnames and blacklistIPs fail requests with k6 words and codes, so does a URL that does not parse; throw makes a failure an exception', async () => {
   const server = await counting();
   try {
     const source = `import http from 'k6/http'
@@ -63,12 +63,14 @@ export default function () {
   const c = http.get('http://x.blocked.local/c')
   const d = http.get('http://10.1.2.3/d')
   const e = http.get('http://api.test.local:' + __ENV.PORT + '/missing')
-  console.log([a.status, a.status_text, b.status, c.status, c.error, c.error_code, d.error, d.error_code, e.status_text].join('|'))
+  const f = http.get('http://127.0.0.1:' + __ENV.PORT + 'undefined')
+  console.log([a.status, a.status_text, b.status, c.status, c.error, c.error_code, d.error, d.error_code, e.status_text, f.status, f.error_code, f.url].join('|'))
 }
 `;
     const r = await runScript(source, [], server);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(consoleLines(r.stderr), ['200|200 OK|200|0|hostname is blocked|1111|ip is blacklisted|1110|404 Not Found']);
+    // A URL that does not parse is a response too, as in k6: status 0, code 1020, no request.
+    assert.deepEqual(consoleLines(r.stderr), ['200|200 OK|200|0|hostname is blocked|1111|ip is blacklisted|1110|404 Not Found|0|1020|']);
     assert.deepEqual(server.paths, ['/a', '/b', '/missing']);
     // throw, from the option or -w: the failed request is an exception with Go's words.
     const thrower = `import http from 'k6/http'

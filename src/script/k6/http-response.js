@@ -5,6 +5,7 @@
 import { parseHTML } from './html.js';
 
 const ERROR_CODES = [
+  [/^invalid URL/, 1020],
   [/^ip is blacklisted$/, 1110],
   [/^hostname is blocked$/, 1111],
   [/^timeout$/, 1050],

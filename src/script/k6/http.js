@@ -190,7 +190,16 @@ async function send(vu, method, urlArg, body, params = {}) {
     nameTag = urlArg.name;
     urlArg = urlArg.url;
   }
-  let url = parsedURL(String(urlArg));
+  let url;
+  try {
+    url = parsedURL(String(urlArg));
+  } catch (err) {
+    // As k6: a URL that does not parse is a failed response (status 0, code 1020), no request.
+    if (vu.options.throw) throw err;
+    const error = `invalid URL: parse "${String(urlArg)}": ${err.message}`;
+    vu.warnOnce(`request failed: ${error}`);
+    return new Response(vu, { status: 0, head: null, body: null, url: '', timings: ZERO_TIMINGS, error, request: () => ({ method, url: '', headers: {}, body: '', cookies: {} }), cookies: NONE });
+  }
   const headers = {};
   if (params.headers) for (const k in params.headers) headers[k] = String(params.headers[k]);
   let bytes = bodyOf(body, headers);
@@ -234,13 +243,15 @@ async function send(vu, method, urlArg, body, params = {}) {
 // A script asks for the same few URLs again and again: each string is parsed once (a URL is
 // never changed here; a redirect's target is a new one).
 const URLS = new Map();
+const ZERO_TIMINGS = Object.freeze({ blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 });
+
 function parsedURL(text) {
   let url = URLS.get(text);
   if (url !== undefined) return url;
   try {
     url = new URL(text);
   } catch {
-    throw new Error(`invalid URL '${text}'`);
+    throw new Error('not a URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported URL scheme '${url.protocol}' in '${text}' (http: or https:)`);
   if (URLS.size >= 10000) URLS.clear();
