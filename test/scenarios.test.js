@@ -42,3 +42,14 @@ test("k6's options: each honored or refused in one line; at the value that asks 
   check({ iterations: 1, myThing: 3, other: 'x' });
   assert.deepEqual(warned, ['there were unknown fields in the options exported in the script: myThing, other (not k6 options: nothing uses them)']);
 });
+
+test("option names whatever their case, as k6 reads them (Go's encoding/json); a stage without duration or target is 0", async () => {
+  const { k6Names } = await import('../src/script/options.js');
+  assert.deepEqual(k6Names({ VUs: 2, Iterations: 4, myThing: 1 }), { vus: 2, iterations: 4, myThing: 1 });
+  assert.deepEqual(k6Names({ vus: 3, VUs: 2 }), { vus: 3 }, 'the exact name wins');
+  const [c] = scenariosOf({ scenarios: { c: { Executor: 'constant-arrival-rate', rate: 2, TimeUnit: '1s', duration: '1s', preAllocatedVus: 2, maxVus: 3 } } });
+  assert.deepEqual([c.executor, c.preAllocatedVUs, c.maxVUs], ['constant-arrival-rate', 2, 3]);
+  assert.throws(() => scenariosOf({ scenarios: { c: { executor: 'constant-vus', vus: 1, duration: '1s', fooBar: 1 } } }), /'fooBar' is not an option of constant-vus/);
+  const [ramp] = scenariosOf({ stages: [{ Duration: '1s', Target: 2 }, { thresholds: {} }] });
+  assert.deepEqual(ramp.stages, [{ ms: 1000, target: 2 }, { ms: 0, target: 0 }]);
+});

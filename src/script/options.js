@@ -32,6 +32,27 @@ const REFUSED = {
 };
 
 /**
+ * `object` with its keys named as `known` names them when they differ only in case (`VUs`,
+ * `preAllocatedVus`): k6 reads its options with Go's encoding/json, which matches a field's name
+ * whatever its case (an exact name first).
+ */
+export function foldedNames(object, known) {
+  if (!object || typeof object !== 'object' || Array.isArray(object)) return object;
+  const lower = new Map(known.map((k) => [k.toLowerCase(), k]));
+  const out = {};
+  for (const [k, v] of Object.entries(object)) {
+    const name = known.includes(k) ? k : lower.get(k.toLowerCase()) ?? k;
+    if (!(name in out) || name === k) out[name] = v;
+  }
+  return out;
+}
+
+/** The script's options with k6's names (foldedNames). */
+export function k6Names(options) {
+  return foldedNames(options, [...HONORED, ...CLOUD_ONLY, ...Object.keys(REFUSED)]);
+}
+
+/**
  * Checks `options` (the script's, after the flags): throws the first refused one's line, and
  * `warn(line)`s the names that are no k6 option, as k6 does (and ignores them, as k6 does).
  */

@@ -7,7 +7,7 @@ import { RunState } from './run-state.js';
 import { VU } from './vu.js';
 import { Network } from './client.js';
 import { scenariosOf, segmentOf } from './scenarios.js';
-import { checkOptions, numberOption } from './options.js';
+import { checkOptions, numberOption, k6Names } from './options.js';
 import { dialerOf } from './k6/dialer.js';
 import { rpsLimiter } from './k6/rps.js';
 import { parseDuration } from './duration.js';
@@ -184,7 +184,7 @@ async function init(factory, run) {
   const { shared, state, registry, facilities, segment, remote } = run;
   const first = new VU(shared, 0);
   const exports0 = await initVU(factory, first);
-  const options = withFlags(exports0.options || {}, run.flags);
+  const options = withFlags(k6Names(exports0.options || {}), run.flags);
   shared.options = options;
   first.options = options;
   shared.globalTags = options.tags ? { ...options.tags } : {};

@@ -3,6 +3,7 @@
 // k6's defaults before anything runs, so that a wrong option is one line before the run.
 
 import { parseDuration } from './duration.js';
+import { foldedNames } from './options.js';
 import { split } from '../run/cores.js';
 
 const COMMON = ['executor', 'startTime', 'gracefulStop', 'exec', 'env', 'tags'];
@@ -29,7 +30,10 @@ function stagesOf(stages, what) {
   if (!Array.isArray(stages) || stages.length === 0) throw new Error(`${what}: stages must be a list of { duration, target }`);
   return stages.map((s, i) => {
     if (!s || typeof s !== 'object') throw new Error(`${what}: stage ${i + 1} must be { duration, target }`);
-    return { ms: parseDuration(s.duration, `${what}: stage ${i + 1}'s duration`), target: int(s.target, `${what}: stage ${i + 1}'s target`) };
+    // As k6 (null durations and targets): a stage without a duration lasts 0, without a target
+    // goes to 0 (`{ thresholds: ... }` in the list of stages, as scripts have it).
+    const ms = s.duration === undefined || s.duration === null ? 0 : parseDuration(s.duration, `${what}: stage ${i + 1}'s duration`);
+    return { ms, target: s.target === undefined || s.target === null ? 0 : int(s.target, `${what}: stage ${i + 1}'s target`) };
   });
 }
 
@@ -58,6 +62,9 @@ function scenario(name, s) {
   const what = `scenario '${name}'`;
   if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`${what}: a scenario's name may only hold letters, digits, _ and -`);
   if (!s || typeof s !== 'object') throw new Error(`${what} must be an object`);
+  // Names as k6 reads them: whatever their case (preAllocatedVus).
+  s = foldedNames(s, [...new Set([...COMMON, ...Object.values(EXECUTORS).flat()])]);
+  if (Array.isArray(s.stages)) s = { ...s, stages: s.stages.map((x) => foldedNames(x, ['duration', 'target'])) };
   const keys = EXECUTORS[s.executor];
   if (!keys) throw new Error(`${what}: executor '${s.executor}' is not one of ${Object.keys(EXECUTORS).join(', ')}`);
   for (const k of Object.keys(s)) if (!COMMON.includes(k) && !keys.includes(k)) throw new Error(`${what}: '${k}' is not an option of ${s.executor}`);
