@@ -10,14 +10,6 @@ import { messageOf } from './messages.js';
 export async function iterate(vu, s, ctx, run) {
   const { shared, state } = run;
   const options = shared.options;
-  // Iterations that never wait (no request, no sleep) would follow each other in microtasks
-  // alone, and the timers that end a stage, a duration or the run (and a signal) would never
-  // come: every 10 ms one VU lets the event loop take a turn.
-  const now = performance.now();
-  if (now - run.turnAt > 10) {
-    run.turnAt = now;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
   vu.busy = true;
   vu.scenario = s;
   vu.iteration++;
@@ -58,4 +50,13 @@ export async function iterate(vu, s, ctx, run) {
   const rest = shared.minIterationMs - (performance.now() - t0);
   if (rest > 0 && !vu.interrupted && !ctx.stopped) await vu.sleep(rest);
   vu.busy = false;
+  // Iterations that never wait (no request, no sleep) would follow each other in microtasks
+  // alone, and the timers that end a stage, a duration or the run (and a signal) would never
+  // come: every 10 ms one VU lets the event loop take a turn before its next iteration (after
+  // this one's end, so that an iteration is under way, in ctx.running, as soon as it starts).
+  const now = performance.now();
+  if (now - run.turnAt > 10) {
+    run.turnAt = now;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
 }

@@ -5,7 +5,10 @@
 import { graceful, sleep } from './common.js';
 import { localCount } from '../scenarios.js';
 
-/** Iterations due by `t` ms: the integral of the rate over the stages (per ms). */
+/**
+ * Iterations due by `t` ms: constant-arrival-rate's one at 0 and one each period after it;
+ * ramping-arrival-rate's the integral of the rate over the stages (per ms), rounded down.
+ */
 export function dueBy(s, t) {
   if (s.executor === 'constant-arrival-rate') return Math.floor((t * s.rate) / s.timeUnitMs + 1e-9) + (t >= 0 ? 1 : 0);
   let from = s.startRate;
@@ -19,7 +22,8 @@ export function dueBy(s, t) {
     at += st.ms;
     from = st.target;
   }
-  return Math.floor(n + 1e-9) + (s.startRate > 0 ? 1 : 0);
+  // As k6's cal(): iteration i (from 1) starts when the area under the rate reaches i.
+  return Math.floor(n + 1e-9);
 }
 
 export async function run(s, ctx) {
@@ -39,12 +43,13 @@ export async function run(s, ctx) {
   };
   while (!ctx.stopped) {
     // A late timer past the end still starts what was due before it: the schedule, not the
-    // timer, says how many iterations the run has.
-    const t = Math.min(performance.now() - start, total - 1e-6);
+    // timer, says how many iterations the run has. The end itself is in it, as in k6 (whose
+    // tick at the end comes before the end of the duration: 11 iterations at 5/s for 2 s).
+    const t = Math.min(performance.now() - start, total);
     const due = localCount(s, dueBy(s, t));
     while (started < due) {
       started++;
-      const vu = free.pop();
+      const vu = free.shift(); // the VU free the longest, as k6 takes them in turn
       if (vu !== undefined) go(vu);
       else if (all.length + making < s.maxVUs) {
         if (all.length + making === s.preAllocatedVUs) ctx.warn(`scenario ${s.name}: more VUs made during the test (preAllocatedVUs ${s.preAllocatedVUs} too few for the rate)`);
@@ -56,7 +61,7 @@ export async function run(s, ctx) {
         });
       } else ctx.dropped();
     }
-    if (performance.now() - start >= total) break;
+    if (t >= total) break; // what was due at the end itself is started
     await sleep(1);
   }
   await graceful(ctx.running, s.gracefulStopMs, all);

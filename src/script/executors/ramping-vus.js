@@ -4,12 +4,19 @@
 import { graceful, sleep } from './common.js';
 import { globalSlot } from '../scenarios.js';
 
-/** The stages' target at `t` ms, interpolated from `start`. */
+/**
+ * The stages' target at `t` ms, interpolated from `start`: as k6 steps it, a VU more when the
+ * line reaches the next whole number going up, a VU less when it reaches the one below going
+ * down (k6's getRawExecutionSteps).
+ */
 export function targetAt(start, stages, t) {
   let from = start;
   let at = 0;
   for (const s of stages) {
-    if (t < at + s.ms) return s.ms === 0 ? s.target : Math.round(from + ((s.target - from) * (t - at)) / s.ms);
+    if (t < at + s.ms) {
+      const v = from + ((s.target - from) * (t - at)) / s.ms;
+      return s.target >= from ? Math.floor(v + 1e-9) : Math.ceil(v - 1e-9);
+    }
     at += s.ms;
     from = s.target;
   }
