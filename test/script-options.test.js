@@ -202,3 +202,28 @@ test('bad values of these options and flags are one line each: exit 104 for an o
     await server.close();
   }
 });
+
+test('-c/--config: k6 options as JSON under the script\'s own; a file that cannot be read or is not JSON is one line, exit 2', async () => {
+  const server = await counting();
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-config-'));
+  try {
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ vus: 2, iterations: 4, noConnectionReuse: true }));
+    const plain = "import http from 'k6/http'\nexport default function () { http.get('http://127.0.0.1:' + __ENV.PORT + '/c') }\n";
+    let r = await runScript(plain, ['--config', config], server);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(server.requests, 4);
+    assert.equal(server.connections, 4, 'the file\'s noConnectionReuse');
+    // The script's shape replaces the file's whole, as in k6.
+    r = await runScript(plain.replace('export default', 'export const options = { iterations: 1 }\nexport default'), ['-c', config], server);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(server.requests, 5);
+    writeFileSync(config, '{ "vus": 2, ');
+    r = await runScript(plain, ['-c', config], server);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^loadtest run: --config .*config\.json: not JSON \(.+\)\n$/);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

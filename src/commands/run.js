@@ -9,7 +9,7 @@ import { legacyExport } from '../script/legacy-export.js';
 import { facilitiesOf, openOutputs } from '../../runtimes/scripts/host.js';
 import { checkTrendStats } from '../script/metrics.js';
 import { parseDuration } from '../script/duration.js';
-import { loadScript, writeFile, writeText, wantsColor, exit, onInterrupt, terminal, envVar, runtime, spawnChild, pathOf, availableCores } from '../../runtimes/index.js';
+import { loadScript, readFile, writeFile, writeText, wantsColor, exit, onInterrupt, terminal, envVar, runtime, spawnChild, pathOf, availableCores } from '../../runtimes/index.js';
 import { startProgress } from '../results/progress.js';
 import { metricsText, childrenText } from '../results/metrics-text.js';
 import { serveMetrics } from '../../runtimes/run-servers/metrics.js';
@@ -33,6 +33,7 @@ Runs a k6 script (an ES module with export default function and export const opt
   -i, --iterations N             iterations shared by the VUs
   -s, --stage D:N                a ramping-vus stage (repeat the flag for more)
   -e, --env K=V                  a variable of __ENV (repeat)
+  -c, --config F                 k6's options as JSON, under the script's (as k6's --config)
       --tag K=V                  a tag on every sample (repeat)
   -q, --quiet                    no progress line (on stderr, as a load run's)
       --summary-export F         the summary's figures as JSON (k6's legacy export)
@@ -55,11 +56,11 @@ Runs a k6 script (an ES module with export default function and export const opt
       --on swarm|kubernetes --shards N   the run as N shards there, merged (ours; doc/distributed.md)
 Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 108 aborted.`;
 
-const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result',
+const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result', 'config',
   'http-debug', 'rps', 'batch', 'batch-per-host', 'min-iteration-duration', 'blacklist-ip', 'block-hostnames', 'user-agent', 'max-redirects'];
 // mri reads --no-thresholds as thresholds: false.
 const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown'];
-const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help', w: 'throw' };
+const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help', w: 'throw', c: 'config' };
 
 class UsageError extends Error {}
 
@@ -107,6 +108,29 @@ function k6OptionFlags(args, flags, whole) {
   if (args['blacklist-ip'] !== undefined) flags.blacklistIPs = commaList(args['blacklist-ip']);
   if (args['block-hostnames'] !== undefined) flags.blockHostnames = commaList(args['block-hostnames']);
   if (args['user-agent'] !== undefined) flags.userAgent = String(last(args['user-agent']));
+  if (args.config !== undefined) flags.configFile = String(last(args.config));
+}
+
+// -c/--config FILE: k6's options as JSON, under the script's own (k6's order: the file, then the
+// script, then the environment and the flags).
+async function readConfig(flags) {
+  const file = flags.configFile;
+  delete flags.configFile;
+  if (file === undefined) return;
+  let text;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--config ${file}: cannot read it (${err.code || err.message})`);
+  }
+  let config;
+  try {
+    config = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--config ${file}: not JSON (${err.message})`);
+  }
+  if (!config || typeof config !== 'object' || Array.isArray(config)) throw new UsageError(`--config ${file}: an object of k6 options ({ "vus": 10, ... })`);
+  flags.config = config;
 }
 
 function flagsOf(argv) {
@@ -234,6 +258,11 @@ export async function runCommand(argv) {
   if (cli.help) {
     writeText('stdout', USAGE + '\n');
     return exit(0);
+  }
+  try {
+    await readConfig(cli.flags);
+  } catch (err) {
+    return fail(err.message, 2);
   }
   if (cli.cores > 1) {
     if (cli.cores > availableCores()) return fail(`--cores ${cli.cores}: this machine has ${availableCores()}`, 2);

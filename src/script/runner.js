@@ -78,6 +78,19 @@ export function withFlags(options, flags) {
   return o;
 }
 
+// --config's options under the script's, as k6 orders them: the script's scenarios or shortcuts
+// (vus, duration, iterations, stages) replace the file's whole, with k6's warning.
+function withConfig(config, options, state) {
+  if (!config) return options;
+  const shape = ['scenarios', 'vus', 'duration', 'iterations', 'stages'];
+  const o = { ...k6Names(config) };
+  if (shape.some((k) => options[k] !== undefined) && shape.some((k) => o[k] !== undefined)) {
+    if (o.scenarios !== undefined && options.scenarios === undefined) state.warn('script level configuration overrode scenarios configuration entirely');
+    for (const k of shape) delete o[k];
+  }
+  return { ...o, ...options };
+}
+
 /**
  * Runs `factory` (the script's transformed module: src/script/transform.js). `facilities`:
  * { resolve(host), adapterFor({ hostname, tls, insecure }), open(path, mode), hash, hmac,
@@ -184,7 +197,7 @@ async function init(factory, run) {
   const { shared, state, registry, facilities, segment, remote } = run;
   const first = new VU(shared, 0);
   const exports0 = await initVU(factory, first);
-  const options = withFlags(k6Names(exports0.options || {}), run.flags);
+  const options = withFlags(k6Names(withConfig(run.flags.config, exports0.options || {}, state)), run.flags);
   shared.options = options;
   first.options = options;
   shared.globalTags = options.tags ? { ...options.tags } : {};
