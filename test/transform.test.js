@@ -236,17 +236,22 @@ export default async function () {
 // htmlparser2, mitata, loadtest 8 and their own dependencies), as a script's module: what the
 // transform takes must come out as a module that parses. (A module it refuses, such as one that
 // requires an npm package, is one line, not a broken file.)
-test('the transform of every module in node_modules parses', () => {
-  const root = fileURLToPath(new URL('../node_modules/', import.meta.url));
+// The files of node_modules whose names `pattern` matches, smaller than `most` bytes.
+function moduleFiles(pattern, most) {
   const files = [];
   const walk = (dir) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.isFile() && /\.(m?js|cjs)$/.test(e.name) && statSync(p).size < 1e6) files.push(p);
+      else if (e.isFile() && pattern.test(e.name) && statSync(p).size < most) files.push(p);
     }
   };
-  walk(root);
+  walk(fileURLToPath(new URL('../node_modules/', import.meta.url)));
+  return files;
+}
+
+test('the transform of every module in node_modules parses', () => {
+  const files = moduleFiles(/\.(m?js|cjs)$/, 1e6);
   let transformed = 0;
   const broken = [];
   for (const file of files) {
@@ -514,16 +519,7 @@ test('programs made at random behave the same as written and transformed, when n
 // transformed (with an import of k6/http, so that the transform does its work): what each
 // exports is the same, function names and lengths, and every value JSON can write.
 test('modules of node_modules that import nothing export the same as written and transformed', async () => {
-  const root = fileURLToPath(new URL('../node_modules/', import.meta.url));
-  const files = [];
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile() && /\.m?js$/.test(e.name) && statSync(p).size < 3e5) files.push(p);
-    }
-  };
-  walk(root);
+  const files = moduleFiles(/\.m?js$/, 3e5);
   const shape = (exports) => {
     const out = {};
     for (const k of Object.keys(exports).sort()) {
