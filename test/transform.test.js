@@ -17,8 +17,9 @@ import { loops } from '../src/script/loops.js';
 import { drive, made, waiting, isWait, waits } from '../src/script/wait.js';
 
 // What the transformed code asks of its VU besides the k6 modules (src/script/vu.js).
-const HELPERS = { loops, drive, made, isWait, waits, reexported: (x) => x };
+const HELPERS = { loops, drive, made, isWait, waits, reexported: (x) => x, loop: new EventLoop() };
 import { mulberry32 } from './random.js';
+import { EventLoop } from '../src/script/event-loop.js';
 
 // Statements whose last token an opening parenthesis would continue (a call of what came before).
 const BEFORE = [

@@ -26,6 +26,8 @@ export async function iterate(vu, s, ctx, run) {
     try {
       const r = fn(vu.data);
       if (r instanceof Promise) await r;
+      // The timers and requests it started (src/script/event-loop.js).
+      if (vu.loop.busy) await vu.loop.settled();
       if (vu.interrupted) return;
       shared.iterationsCompleted++;
       state.iteration(performance.now() - t0, vu.tags());

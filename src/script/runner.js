@@ -415,7 +415,9 @@ async function inGroup(vu, name, fn) {
   vu.shared.state.groupsByPath.get(`::${name}`).implicit = true;
   const start = performance.now();
   try {
-    return await fn();
+    const r = await fn();
+    if (vu.loop.busy) await vu.loop.settled();
+    return r;
   } finally {
     vu.groupPath = '';
     vu.shared.registry.add(vu.shared.state.iterationDuration, performance.now() - start, { ...vu.tags(), group: `::${name}` });

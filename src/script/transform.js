@@ -17,7 +17,7 @@ import { columnMap, registration } from './columns.js';
 
 // The modules a script may import from k6 (src/script/modules.js implements them), and those
 // refused before the run.
-export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto', 'k6/html']);
+export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto', 'k6/html', 'k6/timers']);
 
 export class ScriptError extends Error {}
 
@@ -195,11 +195,11 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
     // `module` comes from the VU (a require reads module.exports as soon as the body has run up
     // to its first wait); what an import of it sees: module.exports as the default, its
     // properties as names.
-    const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console; let ${T}, ${W} = ${VU}.isWait, exports = module.exports; return (async () => { `;
+    const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop; let ${T}, ${W} = ${VU}.isWait, exports = module.exports; return (async () => { `;
     const suffix = `\nreturn Object.assign({ default: module.exports }, module.exports);\n})(); }\n`;
     return { code: assemble(source, prefix, edits, suffix), imports, importedAt };
   }
-  const prefix = `${head.join('')}export default function (${VU}) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console; let ${T}, ${W} = ${VU}.isWait; return (async () => { ${inside.join(' ')} `;
+  const prefix = `${head.join('')}export default function (${VU}) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop; let ${T}, ${W} = ${VU}.isWait; return (async () => { ${inside.join(' ')} `;
   const own = `{ ${returned} }`;
   const suffix = stars.length ? `\nreturn Object.assign({}, ${stars.map((ns) => `${VU}.reexported(${ns})`).join(', ')}, ${own});\n})(); }\n` : `\nreturn ${own};\n})(); }\n`;
   return { code: assemble(source, prefix, edits, suffix), imports, importedAt };

@@ -15,6 +15,8 @@ import { cryptoModule } from './k6/crypto.js';
 import { dataModule } from './k6/data.js';
 import { htmlModule } from './k6/html.js';
 import { dial } from './k6/dialer.js';
+import { EventLoop } from './event-loop.js';
+import { timersModule } from './k6/timers.js';
 import { scriptConsole } from './k6/console.js';
 
 const MODULES = {
@@ -26,6 +28,7 @@ const MODULES = {
   'k6/crypto': cryptoModule,
   'k6/data': dataModule,
   'k6/html': htmlModule,
+  'k6/timers': timersModule,
 };
 
 // The script's console: k6's log lines on stderr (one for every VU).
@@ -62,6 +65,7 @@ export class VU {
     this.waits = waits;
     this.exports = null;
     this.timers = new Map(); // a sleep's timer → its resolve
+    this.loop = new EventLoop(); // the iteration's timers and the promises it did not wait for
     this.cut = null; // ends the iteration under way, for the run
     // open(path) from a module: relative to that module's folder (`from`: its URL), as in k6.
     this.open = (path, mode, from) => {
@@ -177,6 +181,7 @@ export class VU {
   interrupt() {
     this.interrupted = true;
     this.wake();
+    this.loop.stop();
     if (this.cut !== null) this.cut();
   }
 

@@ -41,7 +41,8 @@ export function httpModule(vu) {
     patch: (url, body, params) => request('PATCH', url, body, params),
     del: (url, body, params) => request('DELETE', url, body, params),
     options: (url, body, params) => request('OPTIONS', url, body, params),
-    asyncRequest: (method, url, body, params) => send(vu, String(method).toUpperCase(), url, body, params),
+    // Its promise is the script's; the iteration ends after it all the same (k6's event loop).
+    asyncRequest: (method, url, body, params) => vu.loop.track(send(vu, String(method).toUpperCase(), url, body, params)),
     batch: (requests) => waiting(batch(vu, requests)),
     cookieJar: () => vu.jar,
     CookieJar,

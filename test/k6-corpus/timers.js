@@ -1,0 +1,30 @@
+// k6's event loop: an iteration ends when its timers and the requests it did not wait for have
+// (setTimeout and setInterval as globals and from k6/timers, clearTimeout, clearInterval,
+// http.asyncRequest left running), and a timer's callback that throws is the iteration's
+// exception.
+import http from 'k6/http'
+import { check } from 'k6'
+import { setTimeout as later } from 'k6/timers'
+import { Counter } from 'k6/metrics'
+
+const ticks = new Counter('ticks')
+
+export const options = { iterations: 4, vus: 2 }
+
+export default function () {
+  const base = __ENV.BASE
+  let n = 0
+  const id = setInterval(() => {
+    n++
+    ticks.add(1)
+    if (n === 3) {
+      clearInterval(id)
+      check(http.get(`${base}/anything/interval`), { 'interval 200': (r) => r.status === 200 })
+    }
+  }, 10)
+  later(() => http.get(`${base}/anything/timeout`), 30)
+  clearTimeout(setTimeout(() => http.get(`${base}/anything/cancelled`), 5))
+  http.asyncRequest('GET', `${base}/anything/async`).then((r) => check(r, { 'async 200': (x) => x.status === 200 }))
+  if (__ITER === 1) setTimeout(() => { throw new Error('a timer threw') }, 40)
+  if (__ITER === 1) setTimeout(() => http.get(`${base}/anything/never`), 200)
+}
