@@ -701,3 +701,25 @@ test("open() in an imported module reads from that module's folder, as k6 does",
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('k6 v1: exec.test.fail() lets the run go on and exits 110; top-level await; the global crypto (WebCrypto)', async () => {
+  await withScript(
+    `import http from 'k6/http';
+import exec from 'k6/execution';
+const base = await Promise.resolve(__ENV.BASE);
+export const options = { iterations: 3 };
+export default async function () {
+  const id = crypto.randomUUID();
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode('x')));
+  http.get(\`\${base}/\${id.length}/\${digest.length}\`);
+  if (__ITER === 1) exec.test.fail('bad thing');
+}`,
+    async ({ run, server }) => {
+      const r = await run('-q');
+      assert.equal(r.code, 110, r.stderr);
+      assert.deepEqual(server.paths, ['/36/32', '/36/32', '/36/32']);
+      assert.match(r.stderr, /test marked as failed: bad thing\n/);
+      assert.match(r.stderr, /test run was marked as failed\n$/);
+    },
+  );
+});

@@ -396,6 +396,11 @@ export async function runCommand(argv) {
   // As k6 logs it: test.abort()'s message, or the thresholds that stopped the run.
   if (result.aborted) writeText('stderr', `loadtest run: ${result.aborted}\n`);
   if (result.aborted && !failed.length) return exit(EXIT.scriptAborted);
+  // exec.test.fail(): k6 says so last, and its code wins over the thresholds'.
+  if (result.state.markedFailed && !result.aborted) {
+    writeText('stderr', 'loadtest run: test run was marked as failed\n');
+    return exit(EXIT.markedAsFailed);
+  }
   return exit(failed.length ? EXIT.thresholds : 0);
 }
 

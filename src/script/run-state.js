@@ -8,6 +8,7 @@ export class RunState {
   constructor(registry) {
     const m = (name, type, isTime) => registry.get(name, type, isTime);
     this.registry = registry;
+    this.markedFailed = false; // exec.test.fail(): the run goes on, and exits 110
     this.httpReqs = m('http_reqs', COUNTER);
     this.duration = m('http_req_duration', TREND, true);
     // k6 shows the duration of expected responses apart, always.
@@ -111,11 +112,12 @@ export class RunState {
       for (const child of g.groups.values()) walk(child);
     };
     walk(this.root);
-    return { begun: this.begun, ended: this.ended, errors: this.errors, bytesIn: this.bytesIn, statusCounts: this.statusCounts, reasons: this.reasons, groups, messages: [...this.messages] };
+    return { begun: this.begun, ended: this.ended, errors: this.errors, bytesIn: this.bytesIn, statusCounts: this.statusCounts, reasons: this.reasons, groups, messages: [...this.messages], markedFailed: this.markedFailed };
   }
 
   /** Adds a child's state (its toJSON()); groups and checks keep the order they first came in. */
   merge(j) {
+    if (j.markedFailed) this.markedFailed = true;
     this.begun += j.begun;
     this.ended += j.ended;
     this.errors += j.errors;

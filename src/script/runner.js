@@ -38,7 +38,7 @@ const EXECUTORS = {
 const MANY_VUS = 1000;
 
 // k6's exit codes (errext/exitcodes).
-export const EXIT = { thresholds: 99, setupTimeout: 100, teardownTimeout: 101, invalidConfig: 104, scriptException: 107, scriptAborted: 108 };
+export const EXIT = { thresholds: 99, setupTimeout: 100, teardownTimeout: 101, invalidConfig: 104, scriptException: 107, scriptAborted: 108, markedAsFailed: 110 };
 
 export class ScriptRunError extends Error {
   constructor(message, code) {

@@ -68,6 +68,12 @@ export function executionModule(vu) {
         shared.abort(message === undefined ? 'test aborted' : `test aborted: ${message}`);
         throw vu.interruption();
       },
+      // As k6 v1: the test is failed, the run goes on, and ends with exit code 110.
+      fail(message) {
+        if (!vu.initDone) throw new Error('execution.test.fail() called outside of VU context');
+        shared.state.warn(message === undefined || message === null ? 'test marked as failed' : `test marked as failed: ${message}`);
+        shared.state.markedFailed = true;
+      },
     },
   };
   return { default: api, ...api };
