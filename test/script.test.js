@@ -290,7 +290,7 @@ export default function () {
 test('bad scripts: a syntax error with file:line:column, a module not supported, no default function, a bad executor; each one line', async () => {
   const cases = [
     ['import http from "k6/http";\nexport default function () {\n  http.get(;\n}\n', 107, /test\.js:3:12: Unexpected token/],
-    ['import ws from "k6/ws";\nexport default function () {}\n', 107, /test\.js:1:1: module 'k6\/ws' is not supported/],
+    ['import ws from "k6/experimental/websockets";\nexport default function () {}\n', 107, /test\.js:1:1: module 'k6\/experimental\/websockets' is not supported/],
     ['import x from "http://127.0.0.1:9/index.js";\nexport default function () {}\n', 107, /test\.js:1:1: only supported schemes for imports are file and https/],
     ['export const options = {};\nexport function other() {}\n', 104, /no default export function/],
     ["export const options = { scenarios: { a: { executor: 'nope' } } };\nexport default function () {}\n", 104, /executor 'nope' is not one of/],
@@ -722,4 +722,75 @@ export default async function () {
       assert.match(r.stderr, /test run was marked as failed\n$/);
     },
   );
+});
+
+test('k6/ws: a session held open by its VU, text, binary, ping and close, the handlers on the event loop, k6\'s metrics; the server saw every message', async () => {
+  const { startServer } = await import('../src/index.js');
+  const server = await startServer({ port: 0, host: '127.0.0.1', quiet: true });
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-ws-'));
+  try {
+    const path = join(dir, 'ws.js');
+    writeFileSync(path, `import ws from 'k6/ws';
+import { check } from 'k6';
+export const options = { vus: 2, iterations: 4 };
+export default function () {
+  let received = 0;
+  const res = ws.connect(\`ws://127.0.0.1:\${__ENV.PORT}/chat\`, { tags: { kind: 'chat' } }, function (socket) {
+    socket.on('open', () => {
+      socket.send('hello');
+      socket.sendBinary(new Uint8Array([1, 2, 3]).buffer);
+      socket.ping();
+      socket.setTimeout(() => socket.close(), 50);
+    });
+    socket.on('message', (m) => { received++; check(m, { 'echo text': (x) => x === 'hello' }); });
+    socket.on('binaryMessage', (b) => { received++; check(b, { 'echo binary': (x) => x.byteLength === 3 }); });
+    socket.on('pong', () => check(true, { pong: (x) => x }));
+    socket.on('close', (code) => check(code, { 'closed 1001': (c) => c === 1001 && received === 2 }));
+  });
+  check(res, { 'status is 101': (r) => r && r.status === 101 });
+  const refused = ws.connect('ws://127.0.0.1:1/x', () => {});
+  check(refused, { refused: (r) => r.status === 0 && /connection refused/.test(r.error) });
+}
+`);
+    const r = await spawnScript(CLI, ['run', '-e', `PORT=${server.port}`, path], { timeoutMs: 60000 });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /checks\.+: 100\.00% ✓ 24 /);
+    assert.match(r.stdout, /ws_msgs_sent\.+: 8 /);
+    assert.match(r.stdout, /ws_msgs_received\.+: 8 /);
+    assert.match(r.stdout, /ws_sessions\.+: 4 /);
+    assert.match(r.stdout, /ws_ping\.+: avg=/);
+    assert.match(r.stdout, /ws_session_duration\.+: avg=/);
+    assert.equal(server.messages, 8, 'the echo server read every message');
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('k6/ws: a session that never closes is cut at the scenario\'s gracefulStop, its socket closed, no session duration, as k6', async () => {
+  const { startServer } = await import('../src/index.js');
+  const server = await startServer({ port: 0, host: '127.0.0.1', quiet: true });
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-ws-'));
+  try {
+    const path = join(dir, 'ws.js');
+    writeFileSync(path, `import ws from 'k6/ws';
+export const options = { scenarios: { s: { executor: 'constant-vus', vus: 3, duration: '300ms', gracefulStop: '100ms' } } };
+export default function () {
+  ws.connect(\`ws://127.0.0.1:\${__ENV.PORT}/chat\`, function (socket) {
+    socket.on('open', () => socket.setInterval(() => socket.send('tick'), 20));
+  });
+}
+`);
+    const r = await spawnScript(CLI, ['run', '-e', `PORT=${server.port}`, path], { timeoutMs: 60000 });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /ws_sessions\.+: 3 /);
+    assert.doesNotMatch(r.stdout, /ws_session_duration/);
+    const sent = Number(/ws_msgs_sent\.+: (\d+) /.exec(r.stdout)[1]);
+    assert.ok(sent > 0);
+    // What was queued when the socket was cut may not have gone: never more than was sent.
+    assert.ok(server.messages > 0 && server.messages <= sent, `${server.messages} of ${sent}`);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -17,6 +17,7 @@ import { htmlModule } from './k6/html.js';
 import { dial } from './k6/dialer.js';
 import { EventLoop } from './event-loop.js';
 import { timersModule } from './k6/timers.js';
+import { wsModule } from './k6/ws.js';
 import { scriptConsole } from './k6/console.js';
 
 const MODULES = {
@@ -29,6 +30,7 @@ const MODULES = {
   'k6/data': dataModule,
   'k6/html': htmlModule,
   'k6/timers': timersModule,
+  'k6/ws': wsModule,
 };
 
 // The script's console: k6's log lines on stderr (one for every VU).
@@ -66,6 +68,7 @@ export class VU {
     this.exports = null;
     this.timers = new Map(); // a sleep's timer → its resolve
     this.loop = new EventLoop(); // the iteration's timers and the promises it did not wait for
+    this.sessions = new Set(); // k6/ws sockets open (src/script/k6/ws.js)
     this.cut = null; // ends the iteration under way, for the run
     // open(path) from a module: relative to that module's folder (`from`: its URL), as in k6.
     this.open = (path, mode, from) => {
@@ -182,6 +185,7 @@ export class VU {
     this.interrupted = true;
     this.wake();
     this.loop.stop();
+    for (const session of [...this.sessions]) session.drop();
     if (this.cut !== null) this.cut();
   }
 

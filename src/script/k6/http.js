@@ -385,8 +385,8 @@ function debugResponse(vu, response, responseType) {
 
 const rank = (name) => ({ host: 0, 'user-agent': 1 })[name.toLowerCase()] ?? 2;
 
-// A failed request's error as Go words it in the exception `throw` makes.
-function goError(reason, url) {
+// A failed request's error as Go words it (in the exception `throw` makes, in k6/ws's response).
+export function goError(reason, url) {
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   if (reason === 'ECONNREFUSED') return `dial tcp ${url.hostname}:${port}: connect: connection refused`;
   if (reason === 'ENOTFOUND') return `lookup ${url.hostname}: no such host`;

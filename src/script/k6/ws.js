@@ -1,0 +1,269 @@
+// k6/ws for one VU: ws.connect(url, params, callback) as k6 gives it. The connection is one of
+// the runtime's sockets (src/socket.js) speaking loadtest's WebSocket protocol code
+// (src/websocket/); the VU is suspended while its socket is open (the call returns a marked
+// promise: src/script/wait.js), as k6's VU blocks in connect() until the socket closes, and the
+// callback's handlers run on the VU's event loop. k6's metrics: ws_sessions, ws_connecting,
+// ws_session_duration, ws_msgs_sent, ws_msgs_received, ws_ping.
+
+import { FrameParser } from '../../websocket/frame-parser.js';
+import { OP_BINARY, OP_CLOSE, OP_PING, OP_PONG, OP_TEXT, checkHandshake, closePayload, encodeFrame, handshakeRequest, handshakeTemplate, newKey, newMask } from '../../websocket/protocol.js';
+import { joinChunks } from '../../http1/parser.js';
+import { dial } from './dialer.js';
+import { waiting } from '../wait.js';
+import { goError } from './http.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+// Where the head ends (\r\n\r\n), or -1.
+function headEnd(bytes) {
+  for (let i = 0; i + 3 < bytes.length; i++) if (bytes[i] === 13 && bytes[i + 1] === 10 && bytes[i + 2] === 13 && bytes[i + 3] === 10) return i;
+  return -1;
+}
+
+export function wsModule(vu) {
+  const api = {
+    connect(url, params, callback) {
+      if (typeof params === 'function') [params, callback] = [{}, params];
+      if (typeof callback !== 'function') throw new Error('ws.connect() takes a URL, params and a function');
+      vu.assertCanRequest();
+      return waiting(new Session(vu, String(url), params || {}, callback).run());
+    },
+  };
+  return { default: api, ...api };
+}
+
+class Session {
+  constructor(vu, url, params, callback) {
+    this.vu = vu;
+    this.url = url;
+    this.params = params;
+    this.callback = callback;
+    this.handlers = new Map(); // event → [fn]
+    this.timers = new Set(); // the socket's own setTimeout / setInterval handles
+    this.socket = null;
+    this.parser = new FrameParser(this, { masked: false, capture: true });
+    this.mask = newMask();
+    this.head = null; // the handshake answer's bytes so far
+    this.done = null; // resolves run()
+    this.cut = false; // dropped: the iteration was cut short
+    this.open = false;
+    this.closing = false;
+    this.closeCode = 1006;
+    this.pingsAt = [];
+    this.tags = null;
+    this.response = { url, status: 0, headers: {}, body: null, error: '' };
+  }
+
+  metric(name, type, isTime = false) {
+    return this.vu.shared.registry.get(name, type, isTime);
+  }
+
+  emit(name, type, value, isTime = false) {
+    this.vu.shared.registry.add(this.metric(name, type, isTime), value, this.tags);
+  }
+
+  async run() {
+    const vu = this.vu;
+    let u;
+    try {
+      u = new URL(this.url);
+      if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw new Error(`unsupported URL scheme '${u.protocol}' (ws: or wss:)`);
+    } catch (err) {
+      throw new Error(`ws.connect: invalid URL '${this.url}': ${err.message}`);
+    }
+    const tls = u.protocol === 'wss:';
+    const port = u.port ? Number(u.port) : tls ? 443 : 80;
+    this.tags = { ...vu.tags(), url: this.url, ...(this.params.tags || {}) };
+    this.start = performance.now();
+    let to;
+    try {
+      to = vu.shared.dialer ? await dial(vu.shared.dialer, u.hostname, port, vu.shared.resolve) : { address: await vu.shared.resolve(u.hostname), port };
+    } catch (err) {
+      return this.failed(err.short || goError(err.code || err.message, u));
+    }
+    this.target = u;
+    const key = newKey();
+    const headers = {};
+    for (const [k, v] of Object.entries(this.params.headers || {})) headers[k.toLowerCase()] = String(v);
+    const template = handshakeTemplate({ hostHeader: u.host, version: vu.shared.version, headers, path: u.pathname + u.search, cookies: [] });
+    const adapter = vu.shared.network.adapterFor({ hostname: u.hostname, tls });
+    return new Promise((resolve) => {
+      this.done = resolve;
+      this.key = key;
+      vu.sessions.add(this);
+      this.socket = adapter.connect(to.address, to.port, this);
+      this.socket.write(handshakeRequest(template, key));
+    });
+  }
+
+  failed(reason) {
+    this.response.error = reason;
+    return this.response;
+  }
+
+  // The socket's handlers (src/socket.js).
+  data(chunk) {
+    if (this.open) return this.parser.execute(chunk);
+    // The handshake's answer, then frames: perhaps in the same read.
+    const bytes = this.head === null ? chunk.slice() : joinChunks([this.head, chunk]);
+    const end = headEnd(bytes);
+    if (end < 0) {
+      this.head = bytes;
+      return;
+    }
+    this.head = null;
+    this.upgraded(decoder.decode(bytes.subarray(0, end)));
+    if (this.open && end + 4 < bytes.length) this.parser.execute(bytes, end + 4);
+  }
+
+  upgraded(headText) {
+    const lines = headText.split('\r\n');
+    this.response.status = Number((/^HTTP\/1\.\d (\d{3})/.exec(lines[0]) || [])[1] || 0);
+    for (const line of lines.slice(1)) {
+      const colon = line.indexOf(':');
+      if (colon > 0) this.response.headers[canonical(line.slice(0, colon).trim())] = line.slice(colon + 1).trim();
+    }
+    this.tags.status = String(this.response.status);
+    this.tags.subproto = this.response.headers['Sec-Websocket-Protocol'] || '';
+    const why = checkHandshake(headText, this.key);
+    if (why !== null) {
+      this.response.error = why;
+      this.socket.destroy();
+      return this.finish();
+    }
+    this.open = true;
+    this.emit('ws_connecting', 'trend', performance.now() - this.start, true);
+    this.emit('ws_sessions', 'counter', 1);
+    this.call(this.callback, [this.api()]);
+    this.fire('open', []);
+  }
+
+  error(err) {
+    if (!this.open && !this.response.error) this.response.error = goError(err.code || err.message, this.target);
+    else this.fire('error', [{ error: () => err.code || err.message }]);
+  }
+
+  close() {
+    this.socket = null;
+    this.finish();
+  }
+
+  /** The iteration is cut short: the socket goes now. */
+  drop() {
+    if (this.socket) this.socket.destroy();
+    this.socket = null;
+    this.cut = true; // as k6: no session duration, no close handler
+    this.finish();
+  }
+
+  finish() {
+    if (this.done === null) return;
+    this.vu.sessions.delete(this);
+    for (const t of this.timers) {
+      clearTimeout(t);
+      clearInterval(t);
+    }
+    this.timers.clear();
+    if (this.open) {
+      this.open = false;
+      if (!this.cut) {
+        this.emit('ws_session_duration', 'trend', performance.now() - this.start, true);
+        this.fire('close', [this.closeCode]);
+      }
+    }
+    const done = this.done;
+    this.done = null;
+    done(this.response);
+  }
+
+  // The frame parser's handlers (src/websocket/frame-parser.js).
+  onMessage(opcode) {
+    const bytes = joinChunks(this.parser.chunks);
+    this.parser.chunks = [];
+    this.emit('ws_msgs_received', 'counter', 1);
+    if (opcode === OP_TEXT) this.fire('message', [decoder.decode(bytes)]);
+    else this.fire('binaryMessage', [bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)]);
+  }
+
+  onControl(opcode, payload) {
+    if (opcode === OP_PING) {
+      this.write(OP_PONG, payload);
+      this.fire('ping', []);
+    } else if (opcode === OP_PONG) {
+      const at = this.pingsAt.shift();
+      if (at !== undefined) this.emit('ws_ping', 'trend', performance.now() - at, true);
+      this.fire('pong', []);
+    } else if (opcode === OP_CLOSE) {
+      this.closeCode = payload.length >= 2 ? (payload[0] << 8) | payload[1] : 1005;
+      if (!this.closing) this.write(OP_CLOSE, payload.length >= 2 ? payload.subarray(0, 2) : new Uint8Array(0));
+      this.closing = true;
+      if (this.socket) this.socket.end();
+    }
+  }
+
+  onFrameError(reason) {
+    this.fire('error', [{ error: () => reason }]);
+    if (this.socket) this.socket.destroy();
+    this.finish();
+  }
+
+  write(opcode, payload) {
+    if (this.socket) this.socket.write(encodeFrame(opcode, payload, this.mask));
+  }
+
+  fire(event, args) {
+    for (const fn of this.handlers.get(event) || []) this.call(fn, args);
+  }
+
+  // A handler of the script: on the VU's event loop (its exception is the iteration's).
+  call(fn, args) {
+    this.vu.loop.call(fn, args);
+  }
+
+  // The socket the callback is given, as k6's.
+  api() {
+    const s = this;
+    return {
+      on(event, fn) {
+        if (!s.handlers.has(event)) s.handlers.set(event, []);
+        s.handlers.get(event).push(fn);
+      },
+      send(text) {
+        if (!s.open || s.closing) return;
+        s.write(OP_TEXT, encoder.encode(String(text)));
+        s.emit('ws_msgs_sent', 'counter', 1);
+      },
+      sendBinary(data) {
+        if (!s.open || s.closing) return;
+        s.write(OP_BINARY, data instanceof Uint8Array ? data : new Uint8Array(data));
+        s.emit('ws_msgs_sent', 'counter', 1);
+      },
+      ping() {
+        if (!s.open || s.closing) return;
+        s.pingsAt.push(performance.now());
+        s.write(OP_PING, new Uint8Array(0));
+      },
+      close(code = 1001) { // k6: going away, unless told
+        if (!s.open || s.closing) return;
+        s.closing = true;
+        s.closeCode = code;
+        s.write(OP_CLOSE, closePayload(code));
+      },
+      setTimeout(fn, ms) {
+        const t = setTimeout(() => {
+          s.timers.delete(t);
+          s.call(fn, []);
+        }, Number(ms) || 0);
+        s.timers.add(t);
+        return t;
+      },
+      setInterval(fn, ms) {
+        const t = setInterval(() => s.call(fn, []), Math.max(1, Number(ms) || 0));
+        s.timers.add(t);
+        return t;
+      },
+    };
+  }
+}
+
+const canonical = (name) => name.toLowerCase().replace(/(^|-)([a-z])/g, (_, d, c) => d + c.toUpperCase());
