@@ -794,3 +794,36 @@ export default function () {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('k6/experimental/websockets: the browser\'s WebSocket, the iteration alive until it closes; ping and close count as messages sent, as k6', async () => {
+  const { startServer } = await import('../src/index.js');
+  const server = await startServer({ port: 0, host: '127.0.0.1', quiet: true });
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-ws-'));
+  try {
+    const path = join(dir, 'wsb.js');
+    writeFileSync(path, `import { WebSocket } from 'k6/experimental/websockets';
+import { check } from 'k6';
+export const options = { iterations: 2 };
+export default function () {
+  const ws = new WebSocket(\`ws://127.0.0.1:\${__ENV.PORT}/chat\`);
+  ws.binaryType = 'arraybuffer';
+  let n = 0;
+  ws.onopen = () => { ws.send('hello'); ws.send(new Uint8Array([1, 2])); ws.ping(); };
+  ws.onmessage = (e) => { n++; check(e, { data: (x) => x.data === 'hello' || x.data.byteLength === 2 }); if (n === 2) ws.close(); };
+  ws.addEventListener('pong', () => check(ws.readyState, { 'open or closing at the pong': (s) => s === WebSocket.OPEN || s === WebSocket.CLOSING }));
+  ws.addEventListener('close', () => check(n, { 'closed after both': (x) => x === 2 }));
+  check(ws.readyState, { 'connecting after the constructor': (s) => s === 0 });
+}
+`);
+    const r = await spawnScript(CLI, ['run', '-e', `PORT=${server.port}`, path], { timeoutMs: 60000 });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /checks\.+: 100\.00% ✓ 10 /);
+    assert.match(r.stdout, /ws_msgs_sent\.+: 8 /);
+    assert.match(r.stdout, /ws_msgs_received\.+: 4 /);
+    assert.match(r.stdout, /ws_sessions\.+: 2 /);
+    assert.equal(server.messages, 4);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

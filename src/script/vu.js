@@ -18,6 +18,7 @@ import { dial } from './k6/dialer.js';
 import { EventLoop } from './event-loop.js';
 import { timersModule } from './k6/timers.js';
 import { wsModule } from './k6/ws.js';
+import { websocketsModule } from './k6/websockets.js';
 import { scriptConsole } from './k6/console.js';
 
 const MODULES = {
@@ -31,6 +32,8 @@ const MODULES = {
   'k6/html': htmlModule,
   'k6/timers': timersModule,
   'k6/ws': wsModule,
+  'k6/experimental/websockets': websocketsModule,
+  'k6/websockets': websocketsModule,
 };
 
 // The script's console: k6's log lines on stderr (one for every VU).

@@ -32,7 +32,7 @@ export function wsModule(vu) {
   return { default: api, ...api };
 }
 
-class Session {
+export class Session {
   constructor(vu, url, params, callback) {
     this.vu = vu;
     this.url = url;
