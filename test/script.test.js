@@ -827,3 +827,31 @@ export default function () {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('k6/experimental/fs and k6/experimental/csv: open() at init with top-level await, stat, read, seek; parse() shared by every VU, Parser.next(), the options', async () => {
+  await withScript(
+    `import { open, SeekMode } from 'k6/experimental/fs';
+import csv from 'k6/experimental/csv';
+import http from 'k6/http';
+export const options = { vus: 2, iterations: 4 };
+const file = await open('./users.csv');
+const records = await csv.parse(file, { skipFirstLine: true });
+const other = await open('./users.csv');
+const parser = new csv.Parser(other, { asObjects: true });
+export default async function () {
+  const info = await file.stat();
+  await file.seek(0, SeekMode.Start);
+  const buf = new Uint8Array(4);
+  const n = await file.read(buf);
+  const { done, value } = await parser.next();
+  http.get(\`\${__ENV.BASE}/\${info.name}/\${info.size}/\${n}/\${records.length}/\${records[__ITER % records.length][0]}/\${done ? 'done' : value.name + '-' + value.age}\`);
+}`,
+    async ({ run, server }) => {
+      const r = await run('-q');
+      assert.equal(r.code, 0, r.stderr);
+      // Each VU its own file and parser; the records parsed once.
+      assert.deepEqual(server.paths.sort(), ['/users.csv/34/4/3/a/a-1', '/users.csv/34/4/3/a/a-1', '/users.csv/34/4/3/b/b-2', '/users.csv/34/4/3/b/b-2']);
+    },
+    { 'users.csv': 'name,age\na,1\nb,2\n"c, the third",3\n' },
+  );
+});

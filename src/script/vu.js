@@ -19,6 +19,8 @@ import { EventLoop } from './event-loop.js';
 import { timersModule } from './k6/timers.js';
 import { wsModule } from './k6/ws.js';
 import { websocketsModule } from './k6/websockets.js';
+import { fsModule } from './k6/fs.js';
+import { csvModule } from './k6/csv.js';
 import { scriptConsole } from './k6/console.js';
 
 const MODULES = {
@@ -34,6 +36,8 @@ const MODULES = {
   'k6/ws': wsModule,
   'k6/experimental/websockets': websocketsModule,
   'k6/websockets': websocketsModule,
+  'k6/experimental/fs': fsModule,
+  'k6/experimental/csv': csvModule,
 };
 
 // The script's console: k6's log lines on stderr (one for every VU).
