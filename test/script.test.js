@@ -291,6 +291,7 @@ test('bad scripts: a syntax error with file:line:column, a module not supported,
   const cases = [
     ['import http from "k6/http";\nexport default function () {\n  http.get(;\n}\n', 107, /test\.js:3:12: Unexpected token/],
     ['import grpc from "k6/net/grpc";\nexport default function () {}\n', 107, /test\.js:1:1: module 'k6\/net\/grpc' is not supported/],
+    ['import { setTimeout } from "k6/experimental/timers";\nexport default function () {}\n', 107, /test\.js:1:1: k6\/experimental\/timers has been graduated, and it's now globally available/],
     ['import x from "http://127.0.0.1:9/index.js";\nexport default function () {}\n', 107, /test\.js:1:1: only supported schemes for imports are file and https/],
     ['export const options = {};\nexport function other() {}\n', 104, /no default export function/],
     ["export const options = { scenarios: { a: { executor: 'nope' } } };\nexport default function () {}\n", 104, /executor 'nope' is not one of/],

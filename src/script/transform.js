@@ -17,7 +17,17 @@ import { columnMap, registration } from './columns.js';
 
 // The modules a script may import from k6 (src/script/modules.js implements them), and those
 // refused before the run.
-export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto', 'k6/html', 'k6/timers', 'k6/ws', 'k6/experimental/websockets', 'k6/websockets', 'k6/experimental/fs', 'k6/experimental/csv']);
+export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto', 'k6/html', 'k6/timers', 'k6/ws', 'k6/experimental/websockets', 'k6/websockets', 'k6/experimental/fs', 'k6/experimental/csv', 'k6/experimental/streams']);
+
+// Modules k6 v1.3 no longer has, refused with its words.
+const GONE = {
+  'k6/experimental/timers': "k6/experimental/timers has been graduated, and it's now globally available as defined by standard WebAPIs. You just need to remove the import.",
+  'k6/experimental/browser': 'k6/experimental/browser has been graduated, please use k6/browser instead.',
+  'k6/experimental/tracing': 'k6/experimental/tracing has been removed. All of it functionality is available as pure JavaScript module.',
+};
+
+// Why a k6 module cannot be imported: gone from k6, or not here (yet).
+const unsupported = (spec) => GONE[spec] ?? `module '${spec}' is not supported here (doc/scripts.md lists what is)`;
 
 export class ScriptError extends Error {}
 
@@ -61,7 +71,7 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
     const spec = node.source.value;
     const local = `__loadtest_m${moduleIndex++}`;
     if (spec.startsWith('k6')) {
-      if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: module '${spec}' is not supported here (doc/scripts.md lists what is)`);
+      if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: ${unsupported(spec)}`);
       inside.push(`const ${local} = ${VU}.module(${JSON.stringify(spec)});`);
       return local;
     }
@@ -83,7 +93,7 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
       if (node.elided === 'all') {
         edits.blank(node.start, node.end);
       } else if (spec.startsWith('k6')) {
-        if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: module '${spec}' is not supported here (doc/scripts.md lists what is)`);
+        if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: ${unsupported(spec)}`);
         inside.push(bindings(node, `${VU}.module(${JSON.stringify(spec)})`));
       } else if (/^http:\/\//.test(spec)) {
         throw new ScriptError(`${where(node)}: only supported schemes for imports are file and https, ${spec} has \`http\` (as in k6)`);
@@ -155,7 +165,7 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
       const parent = ancestors[ancestors.length - 2];
       if (spec === 'k6/http' && parent.type === 'VariableDeclarator' && parent.id.type === 'Identifier') waitingObjects.add(parent.id.name);
       if (spec.startsWith('k6')) {
-        if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: module '${spec}' is not supported here (doc/scripts.md lists what is)`);
+        if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: ${unsupported(spec)}`);
         edits.replace(node.start, node.end, `${VU}.module(${JSON.stringify(spec)})`);
       } else if (spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) {
         if (spec.endsWith('.json')) throw new ScriptError(`${where(node)}: '${spec}' cannot be required: read JSON with JSON.parse(open('${spec}'))`);

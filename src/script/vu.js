@@ -21,6 +21,7 @@ import { wsModule } from './k6/ws.js';
 import { websocketsModule } from './k6/websockets.js';
 import { fsModule } from './k6/fs.js';
 import { csvModule } from './k6/csv.js';
+import { streamsModule } from './k6/streams.js';
 import { scriptConsole } from './k6/console.js';
 
 const MODULES = {
@@ -38,6 +39,7 @@ const MODULES = {
   'k6/websockets': websocketsModule,
   'k6/experimental/fs': fsModule,
   'k6/experimental/csv': csvModule,
+  'k6/experimental/streams': streamsModule,
 };
 
 // The script's console: k6's log lines on stderr (one for every VU).
