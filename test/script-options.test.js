@@ -198,6 +198,13 @@ test('bad values of these options and flags are one line each: exit 104 for an o
     const r = await runScript('export default function () {}\n', ['--http-debug=everything'], server);
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /--http-debug 'everything': headers or full/);
+    // k6 v1's --summary-mode: legacy (the summary here) and disabled taken, compact refused for now.
+    const compact = await runScript('export default function () {}\n', ['--summary-mode', 'compact'], server);
+    assert.equal(compact.code, 2);
+    assert.match(compact.stderr, /--summary-mode compact: not yet/);
+    const disabled = await runScript('export default function () {}\n', ['--summary-mode', 'disabled'], server);
+    assert.equal(disabled.code, 0, disabled.stderr);
+    assert.doesNotMatch(disabled.stdout, /iterations/);
   } finally {
     await server.close();
   }
