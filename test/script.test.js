@@ -725,13 +725,24 @@ export default async function () {
   );
 });
 
-test('k6/ws: a session held open by its VU, text, binary, ping and close, the handlers on the event loop, k6\'s metrics; the server saw every message', async () => {
+// A script run against the test server's WebSocket echo (it counts the messages it read): `fn`
+// gets the run's result and the server.
+async function withEcho(source, fn) {
   const { startServer } = await import('../src/index.js');
   const server = await startServer({ port: 0, host: '127.0.0.1', quiet: true });
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-ws-'));
   try {
     const path = join(dir, 'ws.js');
-    writeFileSync(path, `import ws from 'k6/ws';
+    writeFileSync(path, source);
+    await fn(await spawnScript(CLI, ['run', '-e', `PORT=${server.port}`, path], { timeoutMs: 60000 }), server);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('k6/ws: a session held open by its VU, text, binary, ping and close, the handlers on the event loop, k6\'s metrics; the server saw every message', async () => {
+  await withEcho(`import ws from 'k6/ws';
 import { check } from 'k6';
 export const options = { vus: 2, iterations: 4 };
 export default function () {
@@ -752,8 +763,7 @@ export default function () {
   const refused = ws.connect('ws://127.0.0.1:1/x', () => {});
   check(refused, { refused: (r) => r.status === 0 && /connection refused/.test(r.error) });
 }
-`);
-    const r = await spawnScript(CLI, ['run', '-e', `PORT=${server.port}`, path], { timeoutMs: 60000 });
+`, async (r, server) => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /checks\.+: 100\.00% ✓ 24 /);
     assert.match(r.stdout, /ws_msgs_sent\.+: 8 /);
@@ -762,27 +772,18 @@ export default function () {
     assert.match(r.stdout, /ws_ping\.+: avg=/);
     assert.match(r.stdout, /ws_session_duration\.+: avg=/);
     assert.equal(server.messages, 8, 'the echo server read every message');
-  } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('k6/ws: a session that never closes is cut at the scenario\'s gracefulStop, its socket closed, no session duration, as k6', async () => {
-  const { startServer } = await import('../src/index.js');
-  const server = await startServer({ port: 0, host: '127.0.0.1', quiet: true });
-  const dir = mkdtempSync(join(tmpdir(), 'loadtest-ws-'));
-  try {
-    const path = join(dir, 'ws.js');
-    writeFileSync(path, `import ws from 'k6/ws';
+  await withEcho(`import ws from 'k6/ws';
 export const options = { scenarios: { s: { executor: 'constant-vus', vus: 3, duration: '300ms', gracefulStop: '100ms' } } };
 export default function () {
   ws.connect(\`ws://127.0.0.1:\${__ENV.PORT}/chat\`, function (socket) {
     socket.on('open', () => socket.setInterval(() => socket.send('tick'), 20));
   });
 }
-`);
-    const r = await spawnScript(CLI, ['run', '-e', `PORT=${server.port}`, path], { timeoutMs: 60000 });
+`, async (r, server) => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /ws_sessions\.+: 3 /);
     assert.doesNotMatch(r.stdout, /ws_session_duration/);
@@ -790,19 +791,11 @@ export default function () {
     assert.ok(sent > 0);
     // What was queued when the socket was cut may not have gone: never more than was sent.
     assert.ok(server.messages > 0 && server.messages <= sent, `${server.messages} of ${sent}`);
-  } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('k6/experimental/websockets: the browser\'s WebSocket, the iteration alive until it closes; ping and close count as messages sent, as k6', async () => {
-  const { startServer } = await import('../src/index.js');
-  const server = await startServer({ port: 0, host: '127.0.0.1', quiet: true });
-  const dir = mkdtempSync(join(tmpdir(), 'loadtest-ws-'));
-  try {
-    const path = join(dir, 'wsb.js');
-    writeFileSync(path, `import { WebSocket } from 'k6/experimental/websockets';
+  await withEcho(`import { WebSocket } from 'k6/experimental/websockets';
 import { check } from 'k6';
 export const options = { iterations: 2 };
 export default function () {
@@ -815,18 +808,14 @@ export default function () {
   ws.addEventListener('close', () => check(n, { 'closed after both': (x) => x === 2 }));
   check(ws.readyState, { 'connecting after the constructor': (s) => s === 0 });
 }
-`);
-    const r = await spawnScript(CLI, ['run', '-e', `PORT=${server.port}`, path], { timeoutMs: 60000 });
+`, async (r, server) => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /checks\.+: 100\.00% ✓ 10 /);
     assert.match(r.stdout, /ws_msgs_sent\.+: 8 /);
     assert.match(r.stdout, /ws_msgs_received\.+: 4 /);
     assert.match(r.stdout, /ws_sessions\.+: 2 /);
     assert.equal(server.messages, 4);
-  } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('k6/experimental/fs and k6/experimental/csv: open() at init with top-level await, stat, read, seek; parse() shared by every VU, Parser.next(), the options', async () => {
