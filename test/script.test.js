@@ -823,7 +823,7 @@ test('k6/experimental/fs and k6/experimental/csv: open() at init with top-level 
     `import { open, SeekMode } from 'k6/experimental/fs';
 import csv from 'k6/experimental/csv';
 import http from 'k6/http';
-export const options = { vus: 2, iterations: 4 };
+export const options = { scenarios: { each: { executor: 'per-vu-iterations', vus: 2, iterations: 2 } } };
 const file = await open('./users.csv');
 const records = await csv.parse(file, { skipFirstLine: true });
 const other = await open('./users.csv');
@@ -839,7 +839,7 @@ export default async function () {
     async ({ run, server }) => {
       const r = await run('-q');
       assert.equal(r.code, 0, r.stderr);
-      // Each VU its own file and parser; the records parsed once.
+      // Each VU its own file and parser (two iterations each); the records parsed once.
       assert.deepEqual(server.paths.sort(), ['/users.csv/34/4/3/a/a-1', '/users.csv/34/4/3/a/a-1', '/users.csv/34/4/3/b/b-2', '/users.csv/34/4/3/b/b-2']);
     },
     { 'users.csv': 'name,age\na,1\nb,2\n"c, the third",3\n' },
