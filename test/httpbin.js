@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { websocketEcho } from '../runtimes/test-server/websocket-echo.js';
 
 const PAGE = `<!DOCTYPE html><html><head><title>httpbin</title></head><body>
 <h1>httpbin</h1><ul><li><a href="/get">get</a></li><li><a href="/html">html</a></li><li><a href="/json">json</a></li></ul>
@@ -169,10 +170,31 @@ export function startHttpbin(port = 0) {
   });
   server.requests = 0;
   server.counts = counts;
+  // A WebSocket echo on any path (ws://host/ws): each upgrade counted as `GET path`, each message
+  // echoed as `WS messages`, for the scripts of k6/ws.
+  const sockets = new Set();
+  server.on('upgrade', (req) => {
+    const key = `GET ${new URL(req.url, 'http://x').pathname}`;
+    counts.set(key, (counts.get(key) || 0) + 1);
+  });
+  const messages = {
+    get messages() {
+      return counts.get('WS messages') || 0;
+    },
+    set messages(n) {
+      counts.set('WS messages', n);
+    },
+  };
+  websocketEcho(server, { counts: messages, sockets });
   return new Promise((resolve) => {
     server.listen(port, '127.0.0.1', () => {
       server.url = `http://127.0.0.1:${server.address().port}`;
-      server.stop = () => new Promise((r) => (server.closeAllConnections?.(), server.close(() => r())));
+      server.stop = () =>
+        new Promise((r) => {
+          for (const s of sockets) s.destroy();
+          server.closeAllConnections?.();
+          server.close(() => r());
+        });
       resolve(server);
     });
   });

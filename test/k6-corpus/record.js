@@ -20,7 +20,7 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 // Counters whose count is bytes (headers differ between tools) or that k6 samples on a clock.
 const TIMING_COUNTERS = new Set(['data_sent', 'data_received', 'dropped_iterations']);
 // Built-in Trends and Gauges: times, and VU counts k6 samples once a second.
-const BUILTIN = new Set(['vus', 'vus_max', 'iteration_duration', 'group_duration', 'http_req_duration', 'http_req_blocked', 'http_req_connecting', 'http_req_tls_handshaking', 'http_req_sending', 'http_req_waiting', 'http_req_receiving']);
+const BUILTIN = new Set(['vus', 'vus_max', 'iteration_duration', 'group_duration', 'http_req_duration', 'http_req_blocked', 'http_req_connecting', 'http_req_tls_handshaking', 'http_req_sending', 'http_req_waiting', 'http_req_receiving', 'ws_connecting', 'ws_session_duration', 'ws_ping']);
 
 const baseName = (key) => key.replace(/\{.*$/, '');
 
