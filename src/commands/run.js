@@ -79,6 +79,18 @@ function pairs(values, flag) {
   return out;
 }
 
+// A duration flag's value as given (30s, 1m30s), checked; undefined when not given.
+function durationFlag(args, name) {
+  const v = last(args[name]);
+  if (v === undefined) return undefined;
+  try {
+    parseDuration(v, `--${name}`);
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+  return String(v);
+}
+
 // --summary-mode: k6 v1's; the summary here is the one k6 v1 calls legacy (compact and full,
 // k6 v1's own, are not here yet: refused rather than taken and printed otherwise).
 function summaryMode(args) {
@@ -105,15 +117,7 @@ function k6OptionFlags(args, flags, whole) {
   flags.batch = whole('batch');
   flags.batchPerHost = whole('batch-per-host');
   flags.maxRedirects = whole('max-redirects');
-  const min = last(args['min-iteration-duration']);
-  if (min !== undefined) {
-    try {
-      parseDuration(min, '--min-iteration-duration');
-    } catch (err) {
-      throw new UsageError(err.message);
-    }
-    flags.minIterationDuration = String(min);
-  }
+  flags.minIterationDuration = durationFlag(args, 'min-iteration-duration');
   const commaList = (v) => list(v).flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter((x) => x);
   if (args['blacklist-ip'] !== undefined) flags.blacklistIPs = commaList(args['blacklist-ip']);
   if (args['block-hostnames'] !== undefined) flags.blockHostnames = commaList(args['block-hostnames']);
@@ -187,15 +191,7 @@ function flagsOf(argv) {
   const result = last(args.result);
   if (result !== undefined && shard === null) throw new UsageError('--result is a shard\'s figures for loadtest merge: give --shard I/N');
   flags.iterations = whole('iterations');
-  const d = last(args.duration);
-  if (d !== undefined) {
-    try {
-      parseDuration(d, '--duration');
-    } catch (err) {
-      throw new UsageError(err.message);
-    }
-    flags.duration = String(d);
-  }
+  flags.duration = durationFlag(args, 'duration');
   if (args.stage !== undefined) {
     flags.stages = list(args.stage).map((s) => {
       const m = /^([^:]+):(\d+)$/.exec(String(s));

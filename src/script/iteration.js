@@ -49,8 +49,10 @@ export async function iterate(vu, s, ctx, run) {
   if (options.noVUConnectionReuse) vu.close();
   // minIterationDuration: a full iteration shorter than it is followed by a sleep for the rest,
   // not counted in iteration_duration (the run's end wakes the VU).
-  const rest = shared.minIterationMs - (performance.now() - t0);
-  if (rest > 0 && !vu.interrupted && !ctx.stopped) await vu.sleep(rest);
+  if (shared.minIterationMs > 0 && !vu.interrupted && !ctx.stopped) {
+    const rest = shared.minIterationMs - (performance.now() - t0);
+    if (rest > 0) await vu.sleep(rest);
+  }
   vu.busy = false;
   // Iterations that never wait (no request, no sleep) would follow each other in microtasks
   // alone, and the timers that end a stage, a duration or the run (and a signal) would never

@@ -139,12 +139,19 @@ export class VU {
     return client !== undefined ? client : this.newClient(url);
   }
 
+  /**
+   * Where a connection to `hostname`:`port` goes: through hosts, blockHostnames and blacklistIPs
+   * (src/script/k6/dialer.js), or the resolver alone. Throws a DialError or ENOTFOUND.
+   */
+  async dialTo(hostname, port) {
+    const dialer = this.shared.dialer;
+    return dialer ? dial(dialer, hostname, port, this.shared.resolve) : { address: await this.shared.resolve(hostname), port };
+  }
+
   async newClient(url) {
     const tls = url.protocol === 'https:';
     const port = url.port ? Number(url.port) : tls ? 443 : 80;
-    // hosts, blockHostnames and blacklistIPs (src/script/k6/dialer.js), or the resolver alone.
-    const dialer = this.shared.dialer;
-    const to = dialer ? await dial(dialer, url.hostname, port, this.shared.resolve) : { address: await this.shared.resolve(url.hostname), port };
+    const to = await this.dialTo(url.hostname, port);
     let client = this.clients.get(url.origin);
     if (client === undefined) {
       client = new OriginClient(this.shared.network, { address: to.address, port: to.port, hostname: url.hostname, tls }, 0);

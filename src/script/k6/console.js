@@ -23,13 +23,15 @@ function text(v) {
 
 // logrus quotes a value with any byte beyond these, as Go's %q (JSON's escapes are the same
 // for what a message holds but control characters).
-const quoted = (s) => (/^[A-Za-z0-9\-._/@^+]*$/.test(s) ? s : JSON.stringify(s));
+export const quoted = (s) => (/^[A-Za-z0-9\-._/@^+]*$/.test(s) ? s : JSON.stringify(s));
+
+/** The time of a line of k6's log, to the second. */
+export const logTime = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** A line of k6's log: `time="..." level=info msg="..." source=console` (no msg when empty). */
 export function logLine(level, args) {
   const msg = args.map(text).join(' ');
-  const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  return `time="${time}" level=${level}${msg === '' ? '' : ` msg=${quoted(msg)}`} source=console`;
+  return `time="${logTime()}" level=${level}${msg === '' ? '' : ` msg=${quoted(msg)}`} source=console`;
 }
 
 /** The console a script sees (every VU the same one); `write(line)` puts a line on stderr. */

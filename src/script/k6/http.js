@@ -8,6 +8,7 @@ import { CookieJar } from './cookies.js';
 import { Response, canonicalName } from './http-response.js';
 import { waiting } from '../wait.js';
 import { DialError } from './dialer.js';
+import { logTime, quoted } from './console.js';
 
 const encoder = new TextEncoder();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -396,9 +397,8 @@ export function goError(reason, url) {
 }
 
 function debugLine(vu, msg) {
-  const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const scenario = vu.scenario ? vu.scenario.name : '';
-  globalThis.console.error(`time="${time}" level=info msg=${JSON.stringify(msg)} group=${vu.groupPath} iter=${vu.iteration} scenario=${scenario} source=http-debug vu=${vu.id}`);
+  globalThis.console.error(`time="${logTime()}" level=info msg=${quoted(msg)} group=${vu.groupPath} iter=${vu.iteration} scenario=${scenario} source=http-debug vu=${vu.id}`);
 }
 
 // res.request.headers as k6 gives them (Go's http.Header): canonical names, each a list of

@@ -8,7 +8,7 @@
 import { FrameParser } from '../../websocket/frame-parser.js';
 import { OP_BINARY, OP_CLOSE, OP_PING, OP_PONG, OP_TEXT, checkHandshake, closePayload, encodeFrame, handshakeRequest, handshakeTemplate, newKey, newMask } from '../../websocket/protocol.js';
 import { joinChunks } from '../../http1/parser.js';
-import { dial } from './dialer.js';
+import { canonicalName } from './http-response.js';
 import { waiting } from '../wait.js';
 import { goError } from './http.js';
 
@@ -77,7 +77,7 @@ export class Session {
     this.start = performance.now();
     let to;
     try {
-      to = vu.shared.dialer ? await dial(vu.shared.dialer, u.hostname, port, vu.shared.resolve) : { address: await vu.shared.resolve(u.hostname), port };
+      to = await vu.dialTo(u.hostname, port);
     } catch (err) {
       return this.failed(err.short || goError(err.code || err.message, u));
     }
@@ -121,7 +121,7 @@ export class Session {
     this.response.status = Number((/^HTTP\/1\.\d (\d{3})/.exec(lines[0]) || [])[1] || 0);
     for (const line of lines.slice(1)) {
       const colon = line.indexOf(':');
-      if (colon > 0) this.response.headers[canonical(line.slice(0, colon).trim())] = line.slice(colon + 1).trim();
+      if (colon > 0) this.response.headers[canonicalName(line.slice(0, colon).trim())] = line.slice(colon + 1).trim();
     }
     this.tags.status = String(this.response.status);
     this.tags.subproto = this.response.headers['Sec-Websocket-Protocol'] || '';
@@ -266,4 +266,3 @@ export class Session {
   }
 }
 
-const canonical = (name) => name.toLowerCase().replace(/(^|-)([a-z])/g, (_, d, c) => d + c.toUpperCase());
