@@ -114,7 +114,8 @@ function proxyError(code, message) {
   return e;
 }
 
-function indexOfHeadEnd(b) {
+/** Where a head's blank line (\r\n\r\n) begins in `b`, or -1. */
+export function indexOfHeadEnd(b) {
   for (let i = 0; i + 3 < b.length; i++) {
     if (b[i] === 13 && b[i + 1] === 10 && b[i + 2] === 13 && b[i + 3] === 10) return i;
   }

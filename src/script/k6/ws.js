@@ -8,17 +8,15 @@
 import { FrameParser } from '../../websocket/frame-parser.js';
 import { OP_BINARY, OP_CLOSE, OP_PING, OP_PONG, OP_TEXT, checkHandshake, closePayload, encodeFrame, handshakeRequest, handshakeTemplate, newKey, newMask } from '../../websocket/protocol.js';
 import { joinChunks } from '../../http1/parser.js';
+import { indexOfHeadEnd } from '../../http1/proxy.js';
 import { canonicalName } from './http-response.js';
 import { waiting } from '../wait.js';
 import { goError } from './http.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-// Where the head ends (\r\n\r\n), or -1.
-function headEnd(bytes) {
-  for (let i = 0; i + 3 < bytes.length; i++) if (bytes[i] === 13 && bytes[i + 1] === 10 && bytes[i + 2] === 13 && bytes[i + 3] === 10) return i;
-  return -1;
-}
+// The handshake answer is a small head; more than this is not a WebSocket server.
+const MAX_HEAD = 64 * 1024;
 
 export function wsModule(vu) {
   const api = {
@@ -106,9 +104,14 @@ export class Session {
     if (this.open) return this.parser.execute(chunk);
     // The handshake's answer, then frames: perhaps in the same read.
     const bytes = this.head === null ? chunk.slice() : joinChunks([this.head, chunk]);
-    const end = headEnd(bytes);
+    const end = indexOfHeadEnd(bytes);
     if (end < 0) {
       this.head = bytes;
+      if (bytes.length > MAX_HEAD) {
+        this.response.error = 'websocket upgrade: response head too large';
+        this.socket.destroy();
+        this.finish();
+      }
       return;
     }
     this.head = null;
