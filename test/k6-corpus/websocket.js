@@ -14,15 +14,19 @@ export default function () {
     socket.on('open', () => {
       socket.send(JSON.stringify({ n: __ITER }))
       socket.sendBinary(new Uint8Array([1, 2, 3]).buffer)
-      socket.setTimeout(() => socket.close(), 30)
+      socket.setTimeout(() => socket.close(), 10000) // only if an echo never came
     })
+    // Closed once both echoes are back.
+    const back = () => {
+      if (++received === 2) socket.close()
+    }
     socket.on('message', (m) => {
-      received++
       check(JSON.parse(m), { 'echoed its own': (x) => x.n === __ITER })
+      back()
     })
     socket.on('binaryMessage', (b) => {
-      received++
       check(b, { 'three bytes back': (x) => x.byteLength === 3 })
+      back()
     })
     socket.on('close', () => check(received, { 'both back before the close': (n) => n === 2 }))
   })
