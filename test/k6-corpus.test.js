@@ -1,7 +1,8 @@
 // loadtest run beside k6 itself: every script of test/k6-corpus/ runs with `loadtest run` on this
 // runtime against test/httpbin.js, and must give what k6 v1.3.0 gave on the same script
 // (test/k6-corpus/expected.json, written by test/k6-corpus/record.js): the exit code, the
-// requests the server received, and the summary export's figures that do not depend on timing.
+// requests the server received, the summary export's figures that do not depend on timing, and
+// the lines of the end-of-test summary (compact or full) but for timing.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startScript } from './servers.js';
 import { startHttpbin } from './httpbin.js';
-import { figuresOf, consoleLines, corpusScripts } from './k6-corpus/record.js';
+import { figuresOf, consoleLines, corpusScripts, summaryLines, summaryModeOf } from './k6-corpus/record.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const CORPUS = fileURLToPath(new URL('./k6-corpus/', import.meta.url));
@@ -28,7 +29,7 @@ for (const [script, k6] of Object.entries(scripts)) {
     const dir = mkdtempSync(join(tmpdir(), 'loadtest-k6-corpus-'));
     try {
       const exportFile = join(dir, 'summary.json');
-      const { child, done } = startScript(CLI, ['run', '-q', '-e', `BASE=${server.url}`, '--summary-export', exportFile, join(CORPUS, script)], { timeoutMs: 50000 });
+      const { child, done } = startScript(CLI, ['run', '-q', '--summary-mode', summaryModeOf(script), '-e', `BASE=${server.url}`, '--summary-export', exportFile, join(CORPUS, script)], { timeoutMs: 50000 });
       const r = await done;
       const output = `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
       let summary;
@@ -38,7 +39,7 @@ for (const [script, k6] of Object.entries(scripts)) {
         assert.fail(`no summary export\n${output}`);
       }
       const counts = Object.fromEntries([...server.counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-      const ours = { exitCode: r.code, counts, ...figuresOf(summary) };
+      const ours = { exitCode: r.code, counts, ...figuresOf(summary), summary: summaryLines(r.stdout) };
       for (const figure of Object.keys(k6)) {
         if (figure === 'console') continue;
         assert.deepEqual(ours[figure], k6[figure], `${script}: ${figure} differs from k6's\n${output}`);

@@ -187,9 +187,11 @@ export default function () {
       const merged = await spawnScript(CLI, ['merge', ...files, '--summary-export', join(dir, 'all.json')]);
       assert.equal(merged.code, 99, merged.stderr);
       assert.match(merged.stdout, /http_reqs\.+: 50 /);
-      assert.match(merged.stdout, /✓ hits\.+: 50 /);
-      assert.match(merged.stdout, /✓ checks\.+: 90\.00% +✓ 45 +✗ 5/);
-      assert.match(merged.stdout, /✗ \{ status:500 \}\.+: 5 /);
+      assert.match(merged.stdout, /\n {4}hits\n {4}✓ 'count==50' count=50\n/);
+      assert.match(merged.stdout, /hits\.+: 50 /);
+      assert.match(merged.stdout, /\n {4}checks\n {4}✓ 'rate>=0\.9' rate=90\.00%\n/);
+      assert.match(merged.stdout, /checks_succeeded\.+: 90\.00% +45 out of 50\n/);
+      assert.match(merged.stdout, /\n {4}http_reqs\{status:500\}\n {4}✗ 'count<5' count=5\n/);
       assert.match(merged.stderr, /thresholds on metrics 'http_reqs\{status:500\}' have been crossed/);
       const exported = JSON.parse(readFileSync(join(dir, 'all.json'), 'utf8'));
       assert.equal(exported.metrics.iterations.count, 50);

@@ -83,8 +83,8 @@ export default function () {
       assert.equal(server.paths.filter((p) => p === '/login').length, 12);
       assert.ok(server.bodies.filter((b) => /^user=u[123]$/.test(b)).length === 12, 'an object body goes as a form');
       assert.match(r.stdout, /✓ status is 200/);
-      assert.match(r.stdout, /█ login\n\n\s+✓ has a token/);
-      assert.match(r.stdout, /✓ checks\.+: 100\.00% ✓ 36 +✗ 0/);
+      assert.match(r.stdout, /\n {4}✓ has a token\n/);
+      assert.match(r.stdout, /checks_succeeded\.+: 100\.00% +36 out of 36\n/);
       assert.match(r.stdout, /http_reqs\.+: 24 /);
       assert.match(r.stdout, /iterations\.+: 12 /);
       assert.match(r.stdout, /vus_max\.+: 3 /);
@@ -104,10 +104,11 @@ export default function () {
       const r = await run();
       assert.equal(r.code, 99, r.stderr);
       assert.match(r.stderr, /thresholds on metrics 'checks' have been crossed/);
-      assert.match(r.stdout, /✗ checks\.+: 0\.00% +✓ 0 +✗ 4/);
-      assert.match(r.stdout, /\n {5}✓ \{ name:missing \}\.+: avg=/);
-      assert.match(r.stdout, /✗ is 200\n\s+↳ {2}0% — ✓ 0 \/ ✗ 4/);
-      assert.match(r.stdout, /http_req_failed\.+: 100\.00% ✓ 4 +✗ 0/);
+      assert.match(r.stdout, /\n {4}checks\n {4}✗ 'rate>0\.99' rate=0\.00%\n/);
+      assert.match(r.stdout, /\n {4}http_req_duration\{name:missing\}\n {4}✓ 'max<1000' max=/);
+      assert.match(r.stdout, /\n {6}\{ name:missing \}\.+: avg=/);
+      assert.match(r.stdout, /\n {4}✗ is 200\n {6}↳ {2}0% — ✓ 0 \/ ✗ 4\n/);
+      assert.match(r.stdout, /http_req_failed\.+: 100\.00% +4 out of 4\n/);
       assert.equal(server.requests, 4);
       const free = await run('--no-thresholds');
       assert.equal(free.code, 0, free.stderr);
@@ -183,7 +184,7 @@ export function teardown(data) {
       assert.equal(server.paths.filter((p) => p === '/echo-header').length, 4);
       // 4 iterations: 1 + 1 + 4 (a redirect chain of 3) + 3.
       assert.equal(server.requests, 2 + 4 * 9);
-      assert.match(r.stdout, /checks\.+: 100\.00% ✓ 16 +✗ 0/);
+      assert.match(r.stdout, /checks_succeeded\.+: 100\.00% +16 out of 16\n/);
     },
   );
 });
@@ -336,7 +337,7 @@ export default function () {
     async ({ run, server }) => {
       const r = await run();
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /checks\.+: 100\.00% +✓ 10 +✗ 0/);
+      assert.match(r.stdout, /checks_succeeded\.+: 100\.00% +10 out of 10\n/);
       for (const p of ['/items/1', '/items/2']) assert.equal(server.paths.filter((x) => x === p).length, 2, p);
       assert.equal(server.paths.filter((x) => x === '/items/3').length, 4, 'each() and clickLink');
       assert.equal(server.paths.filter((x) => x === '/ids/1,2,3').length, 2);
@@ -377,8 +378,8 @@ export function slow() { http.get(\`\${__ENV.BASE}/s1\`); sleep(5); http.get(\`\
       assert.equal(n('/q') + dropped, 20, 'the arrival rate from 10 to 30 a second over 1 s: 20 iterations');
       assert.equal(n('/s1'), 1);
       assert.equal(n('/s2'), 0, 'cut at its gracefulStop');
-      assert.match(r.stdout, /\n {5}✓ \{ scenario:a \}\.+: 6 /);
-      assert.match(r.stdout, /\n {5}✓ \{ kind:A \}\.+: 6 /);
+      assert.match(r.stdout, /\n {4}iterations\{scenario:a\}\n {4}✓ 'count==6' count=6\n/);
+      assert.match(r.stdout, /\n {4}http_reqs\{kind:A\}\n {4}✓ 'count==6' count=6\n/);
     },
   );
 });
@@ -529,7 +530,7 @@ test('TypeScript: a .ts script and the .ts module it imports run with their type
       const ok = await run('script.ts');
       assert.equal(ok.code, 0, ok.stderr);
       assert.equal(server.requests, 8);
-      assert.match(ok.stdout, /checks\.+: 100\.00% ✓ 8 /);
+      assert.match(ok.stdout, /checks_succeeded\.+: 100\.00% +8 out of 8\n/);
       // What is code, not types alone (an enum, a namespace, a parameter property), compiled as
       // k6's esbuild compiles it.
       const compiled = await run('compiled.ts');
@@ -600,7 +601,7 @@ export default function () {
       const entry = await spawnScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, join(dir, 'entry.js')]);
       assert.equal(entry.code, 0, entry.stderr);
       assert.equal(server.requests, 6 + 3);
-      assert.match(entry.stdout, /checks\.+: 100\.00% ✓ 3 /);
+      assert.match(entry.stdout, /checks_succeeded\.+: 100\.00% +3 out of 3\n/);
       // As k6 v1.3: no extension is added; an ES module is imported, not required.
       for (const [file, message] of [['no-extension.js', /cannot read .*\/util \(ENOENT\)/], ['require-esm.js', /an ES module \(one with import or export\) cannot be required/]]) {
         const bad = await spawnScript(CLI, ['run', '-q', join(dir, file)]);
@@ -767,7 +768,7 @@ export default function () {
 }
 `, async (r, server) => {
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /checks\.+: 100\.00% ✓ 24 /);
+    assert.match(r.stdout, /checks_succeeded\.+: 100\.00% +24 out of 24\n/);
     assert.match(r.stdout, /ws_msgs_sent\.+: 8 /);
     assert.match(r.stdout, /ws_msgs_received\.+: 8 /);
     assert.match(r.stdout, /ws_sessions\.+: 4 /);
@@ -812,7 +813,7 @@ export default function () {
 }
 `, async (r, server) => {
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /checks\.+: 100\.00% ✓ 10 /);
+    assert.match(r.stdout, /checks_succeeded\.+: 100\.00% +10 out of 10\n/);
     assert.match(r.stdout, /ws_msgs_sent\.+: 8 /);
     assert.match(r.stdout, /ws_msgs_received\.+: 4 /);
     assert.match(r.stdout, /ws_sessions\.+: 2 /);

@@ -9,7 +9,7 @@ import { resultIn, tailOf } from '../distribute/logs.js';
 import { mergeResults } from '../results/merge.js';
 import { parseThreshold, checkThresholds, failedThresholds } from '../results/thresholds.js';
 import { isShardResult, mergeShards } from '../script/shards.js';
-import { summaryText } from '../script/summary.js';
+import { summaryText, summaryMode } from '../script/summary.js';
 import { legacyExport } from '../script/legacy-export.js';
 import { writeOutputs } from './output.js';
 import { runCommand, imageContents, findRuntime, runtime, writeText, writeFile, exit, onInterrupt, wantsColor, cwdPath, tempPath, removeFile, md5Hex, pathOf } from '../../runtimes/index.js';
@@ -229,7 +229,8 @@ async function collect(shards, { kind, plan, thresholds, fail }) {
       say(`shard ${s.slot}/${plan.shards}: ${reqs ? reqs.sink.sum : 0} requests, ${s.doc.state.errors} errors, in ${(s.doc.elapsedMs / 1000).toFixed(1)} s`);
     }
     const merged = mergeShards(got.map((s) => s.doc), names, md5Hex);
-    writeText('stdout', summaryText(merged.data, { color: wantsColor() }));
+    const mode = summaryModeOf(plan.rest);
+    if (mode !== 'disabled') writeText('stdout', summaryText(merged.data, { state: merged.state, mode, color: wantsColor() }));
     if (plan.output.summaryExport) {
       await writeFile(plan.output.summaryExport, JSON.stringify(legacyExport(merged.data), null, 2) + '\n');
     }
@@ -258,4 +259,14 @@ async function collect(shards, { kind, plan, thresholds, fail }) {
   const failed = failedThresholds(result.thresholds);
   if (failed) return fail(failed, 3);
   return exit(missing.length ? 1 : 0);
+}
+
+// The shards' --summary-mode is the whole run's (each shard itself prints none).
+function summaryModeOf(args) {
+  let value;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--summary-mode') value = args[++i];
+    else if (args[i].startsWith('--summary-mode=')) value = args[i].slice('--summary-mode='.length);
+  }
+  return summaryMode(value);
 }

@@ -9,11 +9,11 @@ import { writeOutputs } from './output.js';
 import { parseThreshold, checkThresholds, failedThresholds } from '../results/thresholds.js';
 import { readFile, writeFile, writeText, exit, wantsColor, md5Hex } from '../../runtimes/index.js';
 import { isShardResult, mergeShards } from '../script/shards.js';
-import { summaryText } from '../script/summary.js';
+import { summaryText, summaryMode } from '../script/summary.js';
 import { legacyExport } from '../script/legacy-export.js';
 import { EXIT } from '../script/runner.js';
 
-const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--html F] [--threshold T ...], or SHARD.json ... [--summary-export F] (loadtest run --shard --result)';
+const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--html F] [--threshold T ...], or SHARD.json ... [--summary-export F] [--summary-mode M] (loadtest run --shard --result)';
 
 function fail(message, code) {
   console.error(`loadtest merge: ${message}`);
@@ -24,8 +24,8 @@ export async function mergeCommand(argv) {
   let unknown = null;
   const args = mri(argv, {
     boolean: ['json', 'help'],
-    string: ['json-file', 'hdr-log', 'html', 'threshold', 'summary-export'],
-    alias: { help: 'h', json: [], 'json-file': [], 'hdr-log': [], html: [], threshold: [], 'summary-export': [] },
+    string: ['json-file', 'hdr-log', 'html', 'threshold', 'summary-export', 'summary-mode'],
+    alias: { help: 'h', json: [], 'json-file': [], 'hdr-log': [], html: [], threshold: [], 'summary-export': [], 'summary-mode': [] },
     unknown: (flag) => (unknown = unknown || flag),
   });
   if (args.help) {
@@ -65,7 +65,7 @@ export async function mergeCommand(argv) {
     if (shards < docs.length) return fail(`${files[docs.findIndex((d) => !isShardResult(d))]} is a load run's result, the others a script's shards: merge one kind at a time`, 2);
     return mergeScript(docs, files, args);
   }
-  if (args['summary-export'] !== undefined) return fail('--summary-export is for the shards of a scripted run (loadtest run --shard I/N --result F)', 2);
+  for (const flag of ['summary-export', 'summary-mode']) if (args[flag] !== undefined) return fail(`--${flag} is for the shards of a scripted run (loadtest run --shard I/N --result F)`, 2);
   let result;
   try {
     result = mergeResults(docs, files);
@@ -99,7 +99,13 @@ async function mergeScript(docs, files, args) {
     return fail(err.message, 2);
   }
   if (merged.missing.length) console.error(`loadtest merge: warning: shards ${merged.missing.join(', ')} missing: the figures are those of ${docs.length} of ${docs.length + merged.missing.length}`);
-  writeText('stdout', summaryText(merged.data, { color: wantsColor() }));
+  let mode;
+  try {
+    mode = summaryMode(args['summary-mode']);
+  } catch (err) {
+    return fail(err.message, 2);
+  }
+  if (mode !== 'disabled') writeText('stdout', summaryText(merged.data, { state: merged.state, mode, color: wantsColor() }));
   if (args['summary-export']) await writeFile(args['summary-export'], JSON.stringify(legacyExport(merged.data), null, 2) + '\n');
   const failed = merged.thresholds.filter((t) => !t.ok);
   if (failed.length) {

@@ -4,7 +4,7 @@
 import mri from 'mri';
 import { transformModule, ScriptError } from '../script/transform.js';
 import { runScript, ScriptRunError, EXIT, messageOf } from '../script/runner.js';
-import { summaryText } from '../script/summary.js';
+import { summaryText, summaryMode as parseSummaryMode } from '../script/summary.js';
 import { legacyExport } from '../script/legacy-export.js';
 import { facilitiesOf, openOutputs } from '../../runtimes/scripts/host.js';
 import { checkTrendStats } from '../script/metrics.js';
@@ -41,7 +41,8 @@ Runs a k6 script (an ES module with export default function and export const opt
       --out json=F | csv=F       every sample as k6 writes it (repeat for both)
       --no-thresholds            thresholds not checked
       --no-summary               no end-of-test summary
-      --summary-mode legacy|disabled   k6 v1's names for the summary here and for none
+      --summary-mode M           k6 v1's summary: compact (the default), full (also each group
+                                 and scenario), legacy (k6 v0's) or disabled
       --insecure-skip-tls-verify certificates not checked
   k6's options as flags (doc/scripts.md#options): --http-debug[=full], --no-connection-reuse,
       --no-vu-connection-reuse, -w/--throw, --rps N, --batch N, --batch-per-host N,
@@ -91,13 +92,13 @@ function durationFlag(args, name) {
   return String(v);
 }
 
-// --summary-mode: k6 v1's; the summary here is the one k6 v1 calls legacy (compact and full,
-// k6 v1's own, are not here yet: refused rather than taken and printed otherwise).
+// --summary-mode: k6 v1's, compact by default; --no-summary is disabled.
 function summaryMode(args) {
-  const mode = last(args['summary-mode']);
-  if (mode === undefined || mode === 'legacy' || mode === 'disabled') return mode;
-  if (mode === 'compact' || mode === 'full') throw new UsageError(`--summary-mode ${mode}: not yet; the summary here is k6's legacy one (--summary-mode legacy)`);
-  throw new UsageError(`--summary-mode '${mode}': compact, full, legacy or disabled`);
+  try {
+    return parseSummaryMode(args['summary-mode']);
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
 }
 
 // k6 run's flags for its options: each the option of the same name, over the script's.
@@ -223,6 +224,8 @@ function flagsOf(argv) {
     if (!m) throw new UsageError(`--out '${o}': json=FILE or csv=FILE`);
     return { kind: m[1], file: m[2] };
   });
+  // Full mode: the run keeps each group's and scenario's figures apart (src/script/breakdown.js).
+  if (summaryMode(args) === 'full') flags.summaryMode = 'full';
   const metrics = last(args.metrics);
   const linger = last(args['metrics-linger']);
   if (linger !== undefined && !(Number(linger) >= 0)) throw new UsageError(`--metrics-linger must be a number of seconds, not '${linger}'`);
@@ -238,6 +241,7 @@ function flagsOf(argv) {
     flags,
     quiet: Boolean(args.quiet),
     noSummary: args.summary === false || summaryMode(args) === 'disabled',
+    summaryMode: summaryMode(args),
     summaryExport: last(args['summary-export']),
     outs,
   };
@@ -264,6 +268,9 @@ export async function runCommand(argv) {
   if (cli.help) {
     writeText('stdout', USAGE + '\n');
     return exit(0);
+  }
+  if (cli.summaryMode === 'legacy' && !cli.noSummary) {
+    writeText('stderr', 'loadtest run: the "legacy" summary mode has been deprecated, and will be removed by k6 v2.0. Please, migrate to either "compact" or "full" as soon as possible.\n');
   }
   try {
     await readConfig(cli.flags);
@@ -391,7 +398,7 @@ export async function runCommand(argv) {
       return exit(2);
     }
   }
-  if (board !== null) board.finish(dashboardEnd(cli.script, result));
+  if (board !== null) board.finish(dashboardEnd(cli.script, cli, result));
   if (metricsServer !== null || board !== null) {
     if (cli.metricsLinger > 0) await new Promise((resolve) => setTimeout(resolve, cli.metricsLinger * 1000));
     if (metricsServer !== null) await metricsServer.close();
@@ -413,11 +420,11 @@ export async function runCommand(argv) {
 // The dashboard's last event: the summary as k6 prints it, the figures a load run's page shows
 // (requests, failed requests as k6 counts them, rate, http_req_duration's p50, p99 and max), and
 // the summary as a page to save.
-function dashboardEnd(script, { data, state }) {
+function dashboardEnd(script, cli, { data, state }) {
   const m = data.metrics;
   const reqs = m.http_reqs ? m.http_reqs.values : { count: 0, rate: 0 };
   const duration = state.duration.sink;
-  const report = summaryText(data, { color: false });
+  const report = summaryText(data, { state, mode: cli.summaryMode, color: false });
   return {
     report,
     summary: {
@@ -431,7 +438,9 @@ function dashboardEnd(script, { data, state }) {
   };
 }
 
+// As k6 v1: with the summary disabled, no handleSummary() and no --summary-export either.
 async function writeOutputs(cli, result) {
+  if (cli.noSummary) return;
   const handle = result.exports.handleSummary;
   if (typeof handle === 'function') {
     let out;
@@ -442,7 +451,10 @@ async function writeOutputs(cli, result) {
       writeText('stderr', `loadtest run: handleSummary() failed: ${messageOf(err)}\n`);
       out = null;
     }
-    if (out && typeof out === 'object') {
+    // As k6: no result (or an exception) is the summary printed as if there were no handleSummary.
+    if (out === null || out === undefined) {
+      writeText('stdout', summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: wantsColor('stdout') }));
+    } else if (typeof out === 'object') {
       for (const [where, content] of Object.entries(out)) {
         const text = typeof content === 'string' ? content : content instanceof ArrayBuffer ? new Uint8Array(content) : JSON.stringify(content);
         if (where === 'stdout') writeText('stdout', text);
@@ -450,8 +462,8 @@ async function writeOutputs(cli, result) {
         else await writeFile(where, text);
       }
     }
-  } else if (!cli.noSummary) {
-    writeText('stdout', summaryText(result.data, { color: wantsColor('stdout') }));
+  } else {
+    writeText('stdout', summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: wantsColor('stdout') }));
   }
   if (cli.summaryExport) await writeFile(cli.summaryExport, JSON.stringify(legacyExport(result.data), null, 2) + '\n');
 }

@@ -131,10 +131,11 @@ export function createRounds(plan, deps, onStatus = () => {}) {
 
   // --script: one `loadtest run` of the script with the candidate's URL as __ENV.URL (a warm-up:
   // the script's VUs for `warmup` seconds, -d), its figures read from its summary export in the
-  // shape of a load run's result. A failed threshold (exit 99) is a figure, not an error.
+  // shape of a load run's result (its summary on stdout kept, unread: with the summary
+  // disabled, as in k6 v1, there is no export). A failed threshold (exit 99) is a figure.
   async function loadScript(candidate, server, url, warmup, who) {
     const exported = deps.tempPath('compare-script');
-    const argv = [...deps.runtimes[candidate.client.runtime].prefix, deps.cliPath, 'run', '-q', '--no-summary', '-e', `URL=${url}`, '--summary-export', exported, '--summary-trend-stats', 'avg,med,p(99),p(99.9),max', ...(warmup ? ['-d', `${warmup}s`] : []), plan.script];
+    const argv = [...deps.runtimes[candidate.client.runtime].prefix, deps.cliPath, 'run', '-q', '-e', `URL=${url}`, '--summary-export', exported, '--summary-trend-stats', 'avg,med,p(99),p(99.9),max', ...(warmup ? ['-d', `${warmup}s`] : []), plan.script];
     const handle = start(argv, plan.clientCpus, true);
     const status = await handle.closed.then(() => handle.exited);
     if (interrupted) return null;

@@ -15,7 +15,7 @@ const TYPES = new Set([COUNTER, GAUGE, RATE, TREND]);
 const SCALE = 1000; // a Trend's value in thousandths of its unit, as the histogram's integers
 
 /** What one metric (or sub-metric) has seen. */
-class Sink {
+export class Sink {
   constructor(type) {
     this.type = type;
     this.count = 0;
@@ -153,6 +153,7 @@ export class Registry {
   constructor() {
     this.metrics = new Map();
     this.out = null; // a sample's listener (--out json), or null
+    this.breakdown = null; // by group and scenario (src/script/breakdown.js), for the full summary
   }
   get(name, type, isTime = false) {
     let m = this.metrics.get(name);
@@ -171,6 +172,7 @@ export class Registry {
   add(metric, value, tags) {
     metric.add(value, tags);
     if (this.out !== null) this.out(metric, value, tags);
+    if (this.breakdown !== null) this.breakdown.add(metric, value, tags);
   }
   /** Every metric and sub-metric's sink, for the parent of a --cores run; `skip`: names left out. */
   toJSON(skip = new Set()) {

@@ -31,6 +31,8 @@ export class RunState {
     this.droppedIterations = null; // made when an arrival-rate executor drops one
     this.root = { name: '', path: '', groups: new Map(), checks: new Map() };
     this.groupsByPath = new Map([['', this.root]]);
+    // Every check by its name, whatever its group, in the order they first came: k6 v1's summary.
+    this.checksByName = new Map();
     this.messages = new Map(); // message → count
     // For the progress line: requests begun, ended, and ended in an error (no response).
     this.begun = 0;
@@ -87,7 +89,18 @@ export class RunState {
     }
     if (ok) c.passes++;
     else c.fails++;
+    this.countByName(name, ok ? 1 : 0, ok ? 0 : 1);
     this.registry.add(this.checks, ok ? 1 : 0, tags);
+  }
+
+  countByName(name, passes, fails) {
+    let c = this.checksByName.get(name);
+    if (c === undefined) {
+      c = { name, passes: 0, fails: 0 };
+      this.checksByName.set(name, c);
+    }
+    c.passes += passes;
+    c.fails += fails;
   }
 
   groupDuration(ms, tags) {
@@ -112,7 +125,9 @@ export class RunState {
       for (const child of g.groups.values()) walk(child);
     };
     walk(this.root);
-    return { begun: this.begun, ended: this.ended, errors: this.errors, bytesIn: this.bytesIn, statusCounts: this.statusCounts, reasons: this.reasons, groups, messages: [...this.messages], markedFailed: this.markedFailed };
+    const byName = [...this.checksByName.values()].map((c) => [c.name, c.passes, c.fails]);
+    const breakdown = this.registry.breakdown === null ? null : this.registry.breakdown.toJSON();
+    return { begun: this.begun, ended: this.ended, errors: this.errors, bytesIn: this.bytesIn, statusCounts: this.statusCounts, reasons: this.reasons, groups, byName, breakdown, messages: [...this.messages], markedFailed: this.markedFailed };
   }
 
   /** Adds a child's state (its toJSON()); groups and checks keep the order they first came in. */
@@ -137,6 +152,8 @@ export class RunState {
         c.fails += fails;
       }
     }
+    for (const [name, passes, fails] of j.byName || []) this.countByName(name, passes, fails);
+    if (j.breakdown && this.registry.breakdown !== null) this.registry.breakdown.merge(j.breakdown);
     for (const [message, n] of j.messages) this.messages.set(message, (this.messages.get(message) || 0) + n);
   }
 

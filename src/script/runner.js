@@ -13,6 +13,7 @@ import { rpsLimiter } from './k6/rps.js';
 import { parseDuration } from './duration.js';
 import { parseThresholds, evaluateThresholds } from './thresholds.js';
 import { summaryData } from './summary-data.js';
+import { Breakdown } from './breakdown.js';
 import { iterate } from './iteration.js';
 import { announce, secondsOf } from './live.js';
 import { messageOf } from './messages.js';
@@ -128,7 +129,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
     vusInitialized: shared.vusInitialized,
     iterationsCompleted: shared.iterationsCompleted,
     iterationsInterrupted: shared.iterationsInterrupted,
-    data: summaryData({ registry, state, thresholds: results, options: plan.options, elapsedMs, md5: facilities.md5Hex }),
+    data: { ...summaryData({ registry, state, thresholds: results, options: plan.options, elapsedMs, md5: facilities.md5Hex }), setup_data: run.dataJson === undefined ? undefined : JSON.parse(run.dataJson) },
   };
 }
 
@@ -136,6 +137,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
 // the run was aborted.
 function newRun(facilities, flags, hooks, segment, remote) {
   const registry = new Registry();
+  if (flags.summaryMode === 'full') registry.breakdown = new Breakdown();
   const state = new RunState(registry);
   if (hooks.onMessage) state.onMessage = hooks.onMessage;
   if (hooks.onSample) registry.out = hooks.onSample;

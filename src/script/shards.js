@@ -6,6 +6,7 @@ import { Registry } from './metrics.js';
 import { RunState } from './run-state.js';
 import { parseThresholds, evaluateThresholds } from './thresholds.js';
 import { summaryData } from './summary-data.js';
+import { Breakdown } from './breakdown.js';
 
 const KIND = 'loadtest-script-shard';
 
@@ -39,6 +40,8 @@ export function mergeShards(docs, names, md5) {
     seen.set(d.shard, names[i]);
   });
   const registry = new Registry();
+  // Shards run with --summary-mode full kept each group and scenario apart: so does the whole.
+  if (docs.some((d) => d.state.breakdown)) registry.breakdown = new Breakdown();
   const state = new RunState(registry);
   // vus and vus_max are gauges of each shard; the run's are their sums (the shards start
   // together at --start-at): kept apart from the other metrics, which add up.
@@ -68,5 +71,5 @@ export function mergeShards(docs, names, md5) {
   const data = summaryData({ registry, state, thresholds, options, elapsedMs, md5 });
   const missing = [];
   for (let i = 1; i <= Number([...counts][0]); i++) if (!seen.has(`${i}/${[...counts][0]}`)) missing.push(`${i}/${[...counts][0]}`);
-  return { data, thresholds, missing, messages: state.messages };
+  return { data, state, thresholds, missing, messages: state.messages };
 }

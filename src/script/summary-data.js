@@ -6,6 +6,9 @@ import { DEFAULT_TREND_STATS, TREND } from './metrics.js';
 
 const DATA = new Set(['data_sent', 'data_received']);
 
+/** What a metric's values are: k6's 'time', 'data' (bytes) or 'default'. */
+export const containsOf = (name, isTime) => (isTime ? 'time' : DATA.has(name) ? 'data' : 'default');
+
 export function summaryData({ registry, state, thresholds, options, elapsedMs, md5 }) {
   const trendStats = options.summaryTrendStats || DEFAULT_TREND_STATS;
   const seconds = elapsedMs / 1000;
@@ -20,7 +23,7 @@ export function summaryData({ registry, state, thresholds, options, elapsedMs, m
     if (sink.count === 0 && metric.type === 'counter' && !byKey.has(name) && !isBuiltinAlways(name)) return;
     const entry = {
       type: metric.type,
-      contains: metric.isTime ? 'time' : DATA.has(metric.name) ? 'data' : 'default',
+      contains: containsOf(metric.name, metric.isTime),
       values: sink.values(seconds, metric.type === TREND ? withThresholdStats(trendStats, name, thresholds) : undefined),
     };
     if (byKey.has(name)) entry.thresholds = byKey.get(name);

@@ -61,6 +61,31 @@ export function figuresOf(summary) {
   return { counters: sorted(counters), rates: sorted(rates), gauges: sorted(gauges), trends: sorted(trends), checks: sorted(checks), groups, thresholds: sorted(thresholds) };
 }
 
+// The scripts recorded with k6 v1's full summary (each group and scenario apart); the others
+// with its default, compact.
+const FULL = new Set(['checks_groups.js', 'scenarios.js', 'setup_teardown.js', 'tagging.js', 'websocket.js']);
+export const summaryModeOf = (script) => (FULL.has(script) ? 'full' : 'compact');
+
+/**
+ * The lines of k6 v1's end-of-test summary that do not depend on timing: durations, bytes,
+ * rates per second and percentiles masked as T, the spaces that line them up (not those that
+ * indent) as one, and the
+ * vus lines (k6 samples them once a second) left out.
+ */
+export function summaryLines(stdout) {
+  return stdout
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/[0-9]+(\.[0-9]+)?(µs|ms|s|ns| B| kB| MB|\/s)\b/g, 'T')
+        .replace(/\b(med|p\([0-9.]+\))=[^ ]+/g, '$1=T')
+        .replace(/\.{3,}:/, ':')
+        .replace(/(\S) +/g, '$1 ')
+        .trimEnd(),
+    )
+    .filter((line) => !/^ +(vus|vus_max|dropped_iterations):/.test(line));
+}
+
 const sorted = (o) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 // A quoted logfmt value's text (Go's %q escapes, which JSON reads for what a message holds).
@@ -113,7 +138,7 @@ async function recordOnce(k6, script) {
   const dir = mkdtempSync(join(tmpdir(), 'k6-corpus-'));
   try {
     const exportFile = join(dir, 'summary.json');
-    const r = await run(k6, ['run', '--no-usage-report', '-e', `BASE=${server.url}`, '--summary-export', exportFile, join(HERE, script)]);
+    const r = await run(k6, ['run', '-q', '--no-usage-report', '--summary-mode', summaryModeOf(script), '-e', `BASE=${server.url}`, '--summary-export', exportFile, join(HERE, script)]);
     let summary = {};
     try {
       summary = JSON.parse(readFileSync(exportFile, 'utf8'));
@@ -121,7 +146,7 @@ async function recordOnce(k6, script) {
       throw new Error(`${script}: k6 wrote no summary export (exit ${r.code})\n${r.stderr}`);
     }
     const counts = Object.fromEntries([...server.counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    const entry = { exitCode: r.code, counts, ...figuresOf(summary) };
+    const entry = { exitCode: r.code, counts, ...figuresOf(summary), summary: summaryLines(r.stdout) };
     const lines = consoleLines(r.stderr);
     if (lines.length) entry.console = lines;
     return entry;
