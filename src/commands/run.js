@@ -15,7 +15,7 @@ import { metricsText, childrenText } from '../results/metrics-text.js';
 import { serveMetrics } from '../../runtimes/run-servers/metrics.js';
 import { serveDashboard } from '../../runtimes/run-servers/dashboard.js';
 import { runSeconds } from '../results/dashboard-seconds.js';
-import { pageHead } from '../results/html-report.js';
+import { pageHead } from '../results/html-page.js';
 import { escapeHtml } from '../results/svg-chart.js';
 import { VERSION } from '../version.js';
 import { remoteRun } from '../script/cores.js';
