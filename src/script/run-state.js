@@ -32,6 +32,7 @@ export class RunState {
     this.root = { name: '', path: '', groups: new Map(), checks: new Map() };
     this.groupsByPath = new Map([['', this.root]]);
     this.messages = new Map(); // message → count
+    this.iterationsByScenario = {}; // scenario name → iterations completed (the --html page's)
     // For the progress line: requests begun, ended, and ended in an error (no response).
     this.begun = 0;
     this.ended = 0;
@@ -94,7 +95,8 @@ export class RunState {
     this.registry.add(this.groupDurations, ms, tags);
   }
 
-  iteration(ms, tags) {
+  iteration(ms, tags, scenario) {
+    this.iterationsByScenario[scenario] = (this.iterationsByScenario[scenario] || 0) + 1;
     this.registry.add(this.iterations, 1, tags);
     this.registry.add(this.iterationDuration, ms, tags);
   }
@@ -112,7 +114,7 @@ export class RunState {
       for (const child of g.groups.values()) walk(child);
     };
     walk(this.root);
-    return { begun: this.begun, ended: this.ended, errors: this.errors, bytesIn: this.bytesIn, statusCounts: this.statusCounts, reasons: this.reasons, groups, messages: [...this.messages], markedFailed: this.markedFailed };
+    return { begun: this.begun, ended: this.ended, errors: this.errors, bytesIn: this.bytesIn, statusCounts: this.statusCounts, reasons: this.reasons, iterationsByScenario: this.iterationsByScenario, groups, messages: [...this.messages], markedFailed: this.markedFailed };
   }
 
   /** Adds a child's state (its toJSON()); groups and checks keep the order they first came in. */
@@ -124,6 +126,8 @@ export class RunState {
     this.bytesIn += j.bytesIn;
     for (const [k, n] of Object.entries(j.statusCounts)) this.statusCounts[k] = (this.statusCounts[k] || 0) + n;
     for (const [k, n] of Object.entries(j.reasons)) this.reasons[k] = (this.reasons[k] || 0) + n;
+    // A shard's result written before it was kept has none.
+    for (const [k, n] of Object.entries(j.iterationsByScenario || {})) this.iterationsByScenario[k] = (this.iterationsByScenario[k] || 0) + n;
     for (const g of j.groups) {
       if (g.path !== '') this.group(g.path, g.name);
       const group = this.groupsByPath.get(g.path);

@@ -37,19 +37,30 @@ function number(v) {
   return round(v, 6).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 }
 
+/**
+ * One of a metric's values (`key`: 'count', 'rate', 'p(95)', ...) as k6's summary shows it, for
+ * `m`, the metric's entry in the summary's data: a time in its unit, bytes in kB, MB, ...
+ */
+export function valueText(m, key, x, timeUnit = '') {
+  // k6 cuts the percentage to two decimals (2/3 is 66.66%), it does not round it.
+  if (m.type === 'rate') return key === 'rate' ? `${(Math.floor(x * 10000 + 1e-9) / 100).toFixed(2)}%` : String(x);
+  if (m.type === 'counter' && key === 'rate') return m.contains === 'data' ? `${humanBytes(x)}/s` : `${x.toFixed(6)}/s`;
+  if (m.type === 'trend' && key === 'count') return String(x);
+  return m.contains === 'time' ? humanDuration(x, timeUnit) : m.contains === 'data' ? humanBytes(x) : number(x);
+}
+
 function valuesText(m, timeUnit) {
   const v = m.values;
-  const fmt = (x) => (m.contains === 'time' ? humanDuration(x, timeUnit) : m.contains === 'data' ? humanBytes(x) : number(x));
+  const cell = (k) => valueText(m, k, v[k], timeUnit);
   switch (m.type) {
     case 'counter':
-      return [fmt(v.count), m.contains === 'data' ? `${humanBytes(v.rate)}/s` : `${v.rate.toFixed(6)}/s`];
+      return [cell('count'), cell('rate')];
     case 'gauge':
-      return [fmt(v.value), `min=${fmt(v.min)}`, `max=${fmt(v.max)}`];
+      return [cell('value'), `min=${cell('min')}`, `max=${cell('max')}`];
     case 'rate':
-      // k6 cuts the percentage to two decimals (2/3 is 66.66%), it does not round it.
-      return [`${(Math.floor(v.rate * 10000 + 1e-9) / 100).toFixed(2)}%`, `✓ ${v.passes}`, `✗ ${v.fails}`];
+      return [cell('rate'), `✓ ${v.passes}`, `✗ ${v.fails}`];
     default:
-      return Object.entries(v).map(([k, x]) => `${k}=${k === 'count' ? x : fmt(x)}`);
+      return Object.keys(v).map((k) => `${k}=${cell(k)}`);
   }
 }
 
