@@ -11,10 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTest } from '../src/index.js';
-import { htmlReport, commandLine } from '../src/results/html-report.js';
+import { htmlReport } from '../src/results/html-report.js';
+import { commandLine } from '../src/results/html-page.js';
 import { rawServer, ok, spawnScript } from './servers.js';
 import { CHROMIUM, CHROMIUM_OWN, countingProxy, openInChromium } from './chromium.js';
 import { oneRuntimeAnd } from './scope.js';
+import { element, drawn, hasMarks, embedded, statValue, assertSelfContained } from './pages.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const CHARTS = ['percentiles', 'histogram', 'phases', 'rate', 'latency-over-time', 'errors-over-time'];
@@ -32,40 +34,6 @@ async function resultDoc() {
   } finally {
     await server.close();
   }
-}
-
-/** The element with id=`id` in the page, as text (SVGs and tables do not nest themselves). */
-function element(page, id) {
-  const start = page.search(new RegExp(`<(svg|table|p)[^>]* id="${id}"`));
-  if (start < 0) return null;
-  const tag = page.slice(start + 1, page.indexOf(' ', start));
-  return page.slice(start, page.indexOf(`</${tag}>`, start) + tag.length + 3);
-}
-
-/** What a plot draws: path coordinates, dots and bar rectangles. */
-function drawn(svg) {
-  const paths = [...svg.matchAll(/<path d="([^"]*)"/g)].map((m) => m[1]);
-  const bars = [...svg.matchAll(/<rect x="[\d.-]+" y="([\d.-]+)" width="[\d.]+" height="([\d.]+)"><title>/g)].map((m) => Number(m[2]));
-  const dots = (svg.match(/<circle cx="[\d.-]+" cy="[\d.-]+"/g) || []).length;
-  return { paths, bars, dots, points: paths.reduce((n, d) => n + (d.match(/[MLHV]/g) || []).length, 0) };
-}
-
-// A run shorter than a second has one point per line; a plot is empty when it has no mark.
-const hasMarks = (d) => d.points >= 2 || d.dots >= 1 || d.bars.length >= 1;
-
-const embedded = (page) => JSON.parse(/<script type="application\/json" id="loadtest-result">([^]*?)<\/script>/.exec(page)[1]);
-const statValue = (page, key) => {
-  const m = new RegExp(`data-key="${key.replace('.', '\\.')}" data-value="([^"]*)"`).exec(page);
-  return m ? Number(m[1]) : undefined;
-};
-
-/** Nothing the page could fetch: no remote URL in an attribute or in CSS, and a CSP that forbids it. */
-function assertSelfContained(page) {
-  assert.doesNotMatch(page, /\b(src|href|action|poster|data|xlink:href)\s*=\s*["']?\s*(https?:)?\/\//i);
-  assert.doesNotMatch(page, /url\(|@import|<link|<iframe|<img|<object|<embed/i);
-  assert.match(page, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">/);
-  // One script element, and it is data.
-  assert.deepEqual(page.match(/<script\b[^>]*>/g), ['<script type="application/json" id="loadtest-result">']);
 }
 
 /** The phase plot and table: a line and a row per phase that happened (over http, no tls). */

@@ -38,7 +38,9 @@ export async function distributeCommand(argv, { kind, check }) {
   let thresholds;
   try {
     plan = distributeFlags(argv);
-    if (kind === 'script' && (plan.output.json || plan.output.hdrLog || plan.output.html || plan.thresholds.length)) throw new DistributeError('--json, --hdr-log, --html and --threshold are for load runs: a script has its own thresholds');
+    if (kind === 'script' && (plan.output.json || plan.output.hdrLog || plan.thresholds.length)) throw new DistributeError('--json, --hdr-log and --threshold are for load runs: a script has its own thresholds');
+    // A shard's result holds no seconds to plot.
+    if (kind === 'script' && plan.output.html) throw new DistributeError('--html: not yet for a script run with --on (a scripted run\'s page is made by loadtest run itself)');
     if (kind === 'load' && plan.output.summaryExport) throw new DistributeError('--summary-export is for scripts');
     thresholds = plan.thresholds.map(parseThreshold);
     await check(plan.rest);

@@ -15,8 +15,8 @@ import { metricsText, childrenText } from '../results/metrics-text.js';
 import { serveMetrics } from '../../runtimes/run-servers/metrics.js';
 import { serveDashboard } from '../../runtimes/run-servers/dashboard.js';
 import { runSeconds } from '../results/dashboard-seconds.js';
-import { pageHead } from '../results/html-report.js';
-import { escapeHtml } from '../results/svg-chart.js';
+import { requestFigures, reportDoc } from '../script/report-doc.js';
+import { save } from './output.js';
 import { VERSION } from '../version.js';
 import { remoteRun } from '../script/cores.js';
 import { shardResult } from '../script/shards.js';
@@ -37,6 +37,7 @@ Runs a k6 script (an ES module with export default function and export const opt
       --tag K=V                  a tag on every sample (repeat)
   -q, --quiet                    no progress line (on stderr, as a load run's)
       --summary-export F         the summary's figures as JSON (k6's legacy export)
+      --html F                   the run's page: plots, checks, thresholds, scenarios (ours)
       --summary-trend-stats L    the Trend statistics shown (avg,min,med,max,p(90),p(95))
       --out json=F | csv=F       every sample as k6 writes it (repeat for both)
       --no-thresholds            thresholds not checked
@@ -58,7 +59,7 @@ Runs a k6 script (an ES module with export default function and export const opt
       --on swarm|kubernetes --shards N   the run as N shards there, merged (ours; doc/distributed.md)
 Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 108 aborted.`;
 
-const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result', 'config',
+const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'html', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result', 'config',
   'http-debug', 'rps', 'batch', 'batch-per-host', 'min-iteration-duration', 'blacklist-ip', 'block-hostnames', 'user-agent', 'max-redirects', 'summary-mode'];
 // mri reads --no-thresholds as thresholds: false.
 const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown'];
@@ -226,6 +227,8 @@ function flagsOf(argv) {
   });
   // Full mode: the run keeps each group's and scenario's figures apart (src/script/breakdown.js).
   if (summaryMode(args) === 'full') flags.summaryMode = 'full';
+  const html = last(args.html);
+  if (html === '') throw new UsageError('--html needs a file name');
   const metrics = last(args.metrics);
   const linger = last(args['metrics-linger']);
   if (linger !== undefined && !(Number(linger) >= 0)) throw new UsageError(`--metrics-linger must be a number of seconds, not '${linger}'`);
@@ -243,6 +246,7 @@ function flagsOf(argv) {
     noSummary: args.summary === false || summaryMode(args) === 'disabled',
     summaryMode: summaryMode(args),
     summaryExport: last(args['summary-export']),
+    html: html === undefined ? null : String(html),
     outs,
   };
 }
@@ -280,6 +284,14 @@ export async function runCommand(argv) {
   if (cli.cores > 1) {
     if (cli.cores > availableCores()) return fail(`--cores ${cli.cores}: this machine has ${availableCores()}`, 2);
   }
+  // --html: a path that cannot be written is said before the run, as --out's (the page comes at its end).
+  if (cli.html !== null) {
+    try {
+      await save(cli.html, '', '--html');
+    } catch (err) {
+      return fail(err.message, 2);
+    }
+  }
   let out = null;
   try {
     out = await openOutputs(cli.outs);
@@ -312,16 +324,16 @@ export async function runCommand(argv) {
     }
     writeText('stderr', `loadtest run: metrics at ${metricsServer.url}\n`);
   }
-  // --dashboard: the page from the start; each second of the run as it closes.
+  // --dashboard: the page from the start; each second of the run as it closes (kept for --html's plots).
   let board = null;
   const seconds = [];
   const nextSecond = runSeconds(() => seconds);
   const onSecond =
-    cli.dashboard === null
+    cli.dashboard === null && cli.html === null
       ? undefined
       : (second) => {
           seconds.push(second);
-          for (let e = nextSecond(); e !== null; e = nextSecond()) board.push(e);
+          if (board !== null) for (let e = nextSecond(); e !== null; e = nextSecond()) board.push(e);
         };
   if (cli.dashboard !== null) {
     try {
@@ -340,7 +352,7 @@ export async function runCommand(argv) {
       ? remoteRun({
           cores: cli.cores,
           spawn: () => spawnChild(WORKER, {}, { load: true, smallHeap: true, writes: cli.outs.map((o) => o.file) }),
-          job: { file: loaded.file, script: cli.script, flags: cli.flags, outs: cli.outs, seconds: board !== null, metrics: metricsServer !== null },
+          job: { file: loaded.file, script: cli.script, flags: cli.flags, outs: cli.outs, seconds: onSecond !== undefined, metrics: metricsServer !== null },
           onSecond,
           base: cli.shard === null ? null : { index: cli.shard.index - 1, count: cli.shard.count },
           onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`),
@@ -398,7 +410,17 @@ export async function runCommand(argv) {
       return exit(2);
     }
   }
-  if (board !== null) board.finish(dashboardEnd(cli.script, cli, result));
+  // The run's page, for --html and for the dashboard to offer; written whatever the exit code.
+  const page = cli.html !== null || board !== null ? await runPage(cli, argv, result, seconds) : null;
+  if (cli.html !== null) {
+    try {
+      await save(cli.html, page, '--html');
+    } catch (err) {
+      writeText('stderr', `loadtest run: ${err.message}\n`);
+      return exit(2);
+    }
+  }
+  if (board !== null) board.finish(dashboardEnd(cli, result, page));
   if (metricsServer !== null || board !== null) {
     if (cli.metricsLinger > 0) await new Promise((resolve) => setTimeout(resolve, cli.metricsLinger * 1000));
     if (metricsServer !== null) await metricsServer.close();
@@ -417,24 +439,32 @@ export async function runCommand(argv) {
   return exit(failed.length ? EXIT.thresholds : 0);
 }
 
+// The run's page (src/results/script-report.js), loaded only when asked for.
+async function runPage(cli, argv, result, seconds) {
+  const { scriptReport } = await import('../results/script-report.js');
+  const shard = cli.shard === null ? undefined : `${cli.shard.index}/${cli.shard.count}`;
+  // The summary as printed (compact when none is).
+  const mode = cli.summaryMode === 'disabled' ? 'compact' : cli.summaryMode;
+  const summaryLines = summaryText(result.data, { state: result.state, mode, color: false });
+  const doc = reportDoc(result, seconds, { script: cli.script, runtime: `${runtime.name} ${runtime.version}`, cores: cli.cores, shard, summaryText: summaryLines });
+  return scriptReport(doc, { command: ['run', ...argv], generatedAt: Date.now() });
+}
+
 // The dashboard's last event: the summary as k6 prints it, the figures a load run's page shows
 // (requests, failed requests as k6 counts them, rate, http_req_duration's p50, p99 and max), and
-// the summary as a page to save.
-function dashboardEnd(script, cli, { data, state }) {
-  const m = data.metrics;
-  const reqs = m.http_reqs ? m.http_reqs.values : { count: 0, rate: 0 };
-  const duration = state.duration.sink;
-  const report = summaryText(data, { state, mode: cli.summaryMode, color: false });
+// the run's page to save.
+function dashboardEnd(cli, result, page) {
+  const f = requestFigures(result);
   return {
-    report,
+    report: summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: false }),
     summary: {
-      totalRequests: reqs.count,
-      totalErrors: m.http_req_failed ? m.http_req_failed.values.passes : 0,
-      effectiveRps: Math.round(reqs.rate),
-      percentiles: duration.count ? { 50: duration.percentile(50), 99: duration.percentile(99) } : {},
-      maxLatencyMs: duration.count ? duration.max : null,
+      totalRequests: f.totalRequests,
+      totalErrors: f.totalErrors,
+      effectiveRps: f.effectiveRps,
+      percentiles: f.totalRequests ? { 50: f.percentiles[50], 99: f.percentiles[99] } : {},
+      maxLatencyMs: f.totalRequests ? f.maxLatencyMs : null,
     },
-    html: `${pageHead({ title: `loadtest run ${script}` })}\n<h1>loadtest run ${escapeHtml(script)}</h1>\n<pre>${escapeHtml(report)}</pre>\n</body>\n</html>\n`,
+    html: page,
   };
 }
 

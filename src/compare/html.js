@@ -8,7 +8,7 @@
 
 import { chart, linearAxis, logAxis, escapeHtml, COLORS } from '../results/svg-chart.js';
 import { median } from './welch.js';
-import { pageHead } from '../results/html-report.js';
+import { pageHead } from '../results/html-page.js';
 import { METRIC_INFO, summariesOf, metricsOf, rowOf, levelRow, sloKey, formatValue, pText, ratioText, levelText, kneeRule, kneeText, settingsOf } from './markdown.js';
 
 

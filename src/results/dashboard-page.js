@@ -6,7 +6,7 @@
 
 import { escapeHtml, COLORS } from './svg-chart.js';
 import { VERSION } from '../version.js';
-import { STYLE as PAGE_STYLE, pageHead } from './html-report.js';
+import { STYLE as PAGE_STYLE, pageHead } from './html-page.js';
 
 /** The page's policy: its own inline script and style, and a connection back to where it came from. */
 export const DASHBOARD_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:";

@@ -11,6 +11,13 @@ const PERCENTILES = [50, 75, 90, 95, 99, 99.9, 99.99];
 
 const ms = (us) => Math.round(us) / 1000; // µs resolution, in ms
 
+/** A histogram's (of µs) percentiles in ms: loadtest 8's four and the tail. */
+export function percentilesOf(h) {
+  const percentiles = {};
+  for (const p of PERCENTILES) percentiles[p] = ms(h.percentile(p));
+  return percentiles;
+}
+
 /** Builds the result object from a run's config and Stats. */
 export function makeResult(config, stats, extra = {}) {
   const h = stats.histogram;
@@ -33,8 +40,7 @@ export function makeResult(config, stats, extra = {}) {
     const code = parseInt(k, 10);
     statusCodes[code] = (statusCodes[code] || 0) + stats.customErrors[k];
   }
-  const percentiles = {};
-  for (const p of PERCENTILES) percentiles[p] = ms(h.percentile(p));
+  const percentiles = percentilesOf(h);
   const effectiveRps = elapsedSeconds > 0 ? Math.round(totalRequests / elapsedSeconds) : 0;
   // A merged result's config carries the protocol its shards ran.
   const protocol = config.protocol || (config.websocket ? 'websocket' : config.http2 ? (config.tls ? 'h2' : 'h2c') : 'http/1.1');
@@ -120,8 +126,8 @@ export function makeResult(config, stats, extra = {}) {
   return result;
 }
 
-// A histogram in a result's JSON: its layout, totals and sparse bucket counts (exact to merge).
-function histogramDocument(h) {
+/** A histogram in a result's JSON: its layout, totals and sparse bucket counts (exact to merge). */
+export function histogramDocument(h) {
   const { pairs, ...totals } = h.toJSON();
   return { ...LAYOUT, ...totals, min: h.count ? h.min : 0, buckets: pairs };
 }

@@ -64,7 +64,9 @@ export function mergeSeries(a, b) {
     x.errors += y.errors;
     x.bytes += y.bytes;
     x.connections += y.connections;
-    if (y.vus !== undefined) x.vus += y.vus; // a scripted run's VUs (src/script/runner.js)
+    // A scripted run's VUs and failed requests (src/script/live.js).
+    if (y.vus !== undefined) x.vus += y.vus;
+    if (y.failed !== undefined) x.failed += y.failed;
     x.maxMs = Math.max(x.maxMs, y.maxMs);
     x.buckets = mergePairs(x.buckets, y.buckets);
     // Two empty seconds keep what an empty second says (a scripted run's: no percentiles).

@@ -30,12 +30,12 @@ export async function iterate(vu, s, ctx, run) {
       if (vu.loop.busy) await vu.loop.settled();
       if (vu.interrupted) return;
       shared.iterationsCompleted++;
-      state.iteration(performance.now() - t0, vu.tags());
+      state.iteration(performance.now() - t0, vu.tags(), s.name);
     } catch (err) {
       if (err instanceof Interruption || vu.interrupted) return;
       state.warn(messageOf(err));
       shared.iterationsCompleted++;
-      state.iteration(performance.now() - t0, vu.tags());
+      state.iteration(performance.now() - t0, vu.tags(), s.name);
     }
   })();
   const cut = new Promise((resolve) => (vu.cut = resolve));

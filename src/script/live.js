@@ -38,17 +38,19 @@ export function announce(run, scenarios, remote, finished) {
   });
 }
 
-// --dashboard: the run a second at a time, in the shape of a load run's series (src/run/series.js):
-// the requests begun, ended and failed in it and its http_req_duration percentiles, exact from a
-// histogram of its own that is emptied as each second closes, kept as its latency buckets so that
-// a --cores run's children's seconds merge exactly (series.js mergeSeries). The last second is
-// closed at the end of the scenarios, however short.
+// --dashboard and --html: the run a second at a time, in the shape of a load run's series
+// (src/run/series.js): the requests begun, ended and failed in it (errors: without a response;
+// failed: k6's http_req_failed, error statuses too) and its http_req_duration percentiles, exact
+// from a histogram of its own that is emptied as each second closes, kept as its latency buckets
+// so that a --cores run's children's seconds merge exactly (series.js mergeSeries). The last
+// second is closed at the end of the scenarios, however short.
 export function secondsOf(state, shared, onSecond) {
   const h = new Histogram();
   state.secondHistogram = h;
   let second = 0;
   let closedAt = shared.startedAt;
-  const last = { begun: 0, ended: 0, errors: 0, bytes: 0 };
+  const last = { begun: 0, ended: 0, errors: 0, failed: 0, bytes: 0 };
+  const failed = state.failed.sink;
   return {
     close() {
       const now = performance.now();
@@ -58,10 +60,11 @@ export function secondsOf(state, shared, onSecond) {
       const [p50, p99] = h.count ? percentilesOfPairs(buckets, [50, 99]) : [null, null];
       onSecond({
         second: ++second,
-        durationMs: now - closedAt,
+        durationMs: Math.round((now - closedAt) * 1000) / 1000,
         sent: state.begun - last.begun,
         completed: ended - errors,
         errors,
+        failed: failed.passes - last.failed,
         bytes: state.bytesIn - last.bytes,
         p50Ms: p50 === null ? null : p50 / 1000,
         p99Ms: p99 === null ? null : p99 / 1000,
@@ -74,6 +77,7 @@ export function secondsOf(state, shared, onSecond) {
       last.begun = state.begun;
       last.ended = state.ended;
       last.errors = state.errors;
+      last.failed = failed.passes;
       last.bytes = state.bytesIn;
       h.clear();
     },

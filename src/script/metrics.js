@@ -114,6 +114,7 @@ export class Metric {
     this.subs = []; // { name, tags: [[key, value]], sink }
     this.thresholds = []; // its thresholds' sources, filled by thresholds.js
     this.outId = -1; // its number in --out's queue (src/script/sample-queue.js), once it has one
+    this.custom = false; // made by the script (k6/metrics), not one of k6's
   }
   sub(selector) {
     const name = `${this.name}{${selector}}`;
@@ -179,7 +180,7 @@ export class Registry {
     const out = [];
     for (const m of this.metrics.values()) {
       if (skip.has(m.name)) continue;
-      out.push({ name: m.name, type: m.type, isTime: m.isTime, sink: m.sink.toJSON(), subs: m.subs.map((x) => ({ selector: x.name.slice(m.name.length + 1, -1), sink: x.sink.toJSON() })) });
+      out.push({ name: m.name, type: m.type, isTime: m.isTime, custom: m.custom, sink: m.sink.toJSON(), subs: m.subs.map((x) => ({ selector: x.name.slice(m.name.length + 1, -1), sink: x.sink.toJSON() })) });
     }
     return out;
   }
@@ -187,6 +188,7 @@ export class Registry {
   merge(json) {
     for (const j of json) {
       const m = this.get(j.name, j.type, j.isTime);
+      if (j.custom) m.custom = true;
       m.sink.merge(j.sink);
       for (const x of j.subs) m.sub(x.selector).sink.merge(x.sink);
     }

@@ -34,6 +34,7 @@ export class RunState {
     // Every check by its name, whatever its group, in the order they first came: k6 v1's summary.
     this.checksByName = new Map();
     this.messages = new Map(); // message → count
+    this.iterationsByScenario = {}; // scenario name → iterations completed (the --html page's)
     // For the progress line: requests begun, ended, and ended in an error (no response).
     this.begun = 0;
     this.ended = 0;
@@ -107,7 +108,8 @@ export class RunState {
     this.registry.add(this.groupDurations, ms, tags);
   }
 
-  iteration(ms, tags) {
+  iteration(ms, tags, scenario) {
+    this.iterationsByScenario[scenario] = (this.iterationsByScenario[scenario] || 0) + 1;
     this.registry.add(this.iterations, 1, tags);
     this.registry.add(this.iterationDuration, ms, tags);
   }
@@ -127,7 +129,7 @@ export class RunState {
     walk(this.root);
     const byName = [...this.checksByName.values()].map((c) => [c.name, c.passes, c.fails]);
     const breakdown = this.registry.breakdown === null ? null : this.registry.breakdown.toJSON();
-    return { begun: this.begun, ended: this.ended, errors: this.errors, bytesIn: this.bytesIn, statusCounts: this.statusCounts, reasons: this.reasons, groups, byName, breakdown, messages: [...this.messages], markedFailed: this.markedFailed };
+    return { begun: this.begun, ended: this.ended, errors: this.errors, bytesIn: this.bytesIn, statusCounts: this.statusCounts, reasons: this.reasons, iterationsByScenario: this.iterationsByScenario, groups, byName, breakdown, messages: [...this.messages], markedFailed: this.markedFailed };
   }
 
   /** Adds a child's state (its toJSON()); groups and checks keep the order they first came in. */
@@ -139,6 +141,8 @@ export class RunState {
     this.bytesIn += j.bytesIn;
     for (const [k, n] of Object.entries(j.statusCounts)) this.statusCounts[k] = (this.statusCounts[k] || 0) + n;
     for (const [k, n] of Object.entries(j.reasons)) this.reasons[k] = (this.reasons[k] || 0) + n;
+    // A shard's result written before it was kept has none.
+    for (const [k, n] of Object.entries(j.iterationsByScenario || {})) this.iterationsByScenario[k] = (this.iterationsByScenario[k] || 0) + n;
     for (const g of j.groups) {
       if (g.path !== '') this.group(g.path, g.name);
       const group = this.groupsByPath.get(g.path);

@@ -120,6 +120,8 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
   return {
     exports: plan.exports0,
     options: plan.options,
+    scenarios: plan.scenarios,
+    startTime: run.startTime,
     elapsedMs,
     state,
     registry,
@@ -153,6 +155,7 @@ function newRun(facilities, flags, hooks, segment, remote) {
     // instance given an execution segment does, and starts at startAt (wall-clock ms).
     child: segment !== null && typeof hooks.ready === 'function',
     aborted: null,
+    startTime: 0, // when the scenarios started (epoch ms)
     turnAt: 0, // when an iteration last let the event loop take a turn (src/script/iteration.js)
     data: undefined,
     dataJson: undefined,
@@ -284,6 +287,7 @@ async function scenarios(factory, run, plan) {
   const { shared, state, registry, hooks, remote } = run;
   const { vus } = plan;
   shared.startedAt = performance.now();
+  run.startTime = Date.now();
   let finished = false;
   announce(run, plan.scenarios, remote, () => finished);
   const seconds = hooks.onSecond ? secondsOf(state, shared, hooks.onSecond) : null;

@@ -68,6 +68,17 @@ function human(v, metric, unit) {
   return fixed(v, 6);
 }
 
+/**
+ * One of a metric's values (`key`: 'count', 'rate', 'p(95)', ...) as the summary writes it, for
+ * `m`, the metric's entry in the summary's data: a time in its unit, bytes in kB, MB, ...
+ */
+export function valueText(m, key, x, unit = '') {
+  if (m.type === 'rate') return key === 'rate' ? human(x, m, unit) : String(x);
+  if (m.type === 'counter' && key === 'rate') return `${human(x, m, unit)}/s`;
+  if (m.type === 'trend' && key === 'count') return String(x);
+  return human(x, m, unit);
+}
+
 // A non-Trend metric's figures: its main one, then what k6 calls extras.
 function plainFigures(m, unit) {
   const v = m.values;

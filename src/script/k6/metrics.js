@@ -8,7 +8,11 @@ export function metricsModule(vu) {
       constructor(name, isTime = false) {
         if (vu.initDone) throw new Error(`new ${type[0].toUpperCase()}${type.slice(1)}('${name}'): metrics are made in the init context (outside the default function)`);
         this.name = name;
-        this.metric = vu.shared.registry.get(String(name), type, type === TREND && Boolean(isTime));
+        const registry = vu.shared.registry;
+        // The script's own (not a built-in one of the same name): the --html page lists them apart.
+        const made = !registry.metrics.has(String(name));
+        this.metric = registry.get(String(name), type, type === TREND && Boolean(isTime));
+        if (made) this.metric.custom = true;
       }
       add(value, tags) {
         let v = typeof value === 'boolean' ? Number(value) : Number(value);
