@@ -396,9 +396,13 @@ export function goError(reason, url) {
   return reason;
 }
 
+// The run's secrets hidden in the message and the text fields (a header with a token), as in
+// every line of k6's log; the fields quoted as logrus quotes them (a group with a space).
 function debugLine(vu, msg) {
+  const secrets = vu.shared.secrets;
+  const field = (v) => quoted(secrets ? secrets.redact(v) : v);
   const scenario = vu.scenario ? vu.scenario.name : '';
-  globalThis.console.error(`time="${logTime()}" level=info msg=${quoted(msg)} group=${vu.groupPath} iter=${vu.iteration} scenario=${scenario} source=http-debug vu=${vu.id}`);
+  globalThis.console.error(`time="${logTime()}" level=info msg=${field(msg)} group=${field(vu.groupPath)} iter=${vu.iteration} scenario=${field(scenario)} source=${field('http-debug')} vu=${vu.id}`);
 }
 
 // res.request.headers as k6 gives them (Go's http.Header): canonical names, each a list of
