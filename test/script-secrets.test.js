@@ -145,6 +145,42 @@ export function handleSummary(data) {
   }
 });
 
+test('a secret that is a field\'s key or value hides it too, and the fields sort as logrus sorts them (k6\'s examples/secrets: a secret `source`)', async () => {
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  const script = `import secrets from 'k6/secrets';
+import http from 'k6/http';
+import { group } from 'k6';
+export const options = { iterations: 1 };
+export default async function () {
+  const first = await secrets.get('first');
+  console.log(first);
+  await secrets.get('word');
+  console.log(first);
+  group('my group', () => { http.get(__ENV.BASE + '/'); });
+  await secrets.get('group');
+  group('my group', () => { http.get(__ENV.BASE + '/'); });
+}
+`;
+  try {
+    await inFolder({ 'test.js': script, 'k.txt': 'first=some\nword=source\ngroup=group\n' }, async (dir) => {
+      const r = await run(dir, ['--http-debug', '-e', `BASE=${server.url.replace(/\/$/, '')}`, `--secret-source=file=${join(dir, 'k.txt')}`]);
+      assert.equal(r.code, 0, r.stderr);
+      const tails = r.stderr.trimEnd().split('\n').map((line) => line.replace(/^time="[^"]*" level=info msg=("(?:[^"\\]|\\.)*"|\S+) /, ''));
+      assert.deepEqual(tails, [
+        'source=console',
+        `${MARK}=console`,
+        `${MARK}=http-debug group="::my group" iter=0 scenario=default vu=1`,
+        `${MARK}=http-debug group="::my group" iter=0 scenario=default vu=1`,
+        // Two keys hidden into one: one of the two is left, as in k6 (here the last).
+        `${MARK}=http-debug iter=0 scenario=default vu=1`,
+        `${MARK}=http-debug iter=0 scenario=default vu=1`,
+      ]);
+    });
+  } finally {
+    await server.close();
+  }
+});
+
 test('a bad --secret-source is one line and exit 2, naming what is wrong and never a value', async () => {
   await inFolder({ 'test.js': 'export default function () {}\n', 'blank.txt': 'a=1\n\nb=2\n', 'noeq.txt': 'a=1\nhunter2\n' }, async (dir) => {
     mkdirSync(join(dir, 'folder'));

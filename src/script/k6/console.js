@@ -36,12 +36,23 @@ export const logTime = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 const same = (s) => s;
 
 /**
- * A line of k6's log: `time="..." level=info msg="..." source=console` (no msg when empty);
- * `redact(text)` hides the run's secrets.
+ * A line of k6's log: `time="..." level=L msg="..." k=v ...` (no msg when empty), its fields
+ * ([[key, value]]) after the message by key, as logrus sorts them. `redact(text)` hides the
+ * run's secrets in the message and in the fields' keys and text values (k6's log hook replaces
+ * both, before logrus sorts and quotes: a secret `source` makes the key `***SECRET_REDACTED***`,
+ * which sorts first); numbers are left as they are, as the hook leaves them.
  */
+export function logEntry(level, msg, fields, redact = same) {
+  const shown = new Map();
+  for (const [k, v] of fields) shown.set(redact(k), typeof v === 'string' ? quoted(redact(v)) : String(v));
+  const keys = [...shown.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const m = redact(msg);
+  return `time="${logTime()}" level=${level}${m === '' ? '' : ` msg=${quoted(m)}`}${keys.map((k) => ` ${k}=${shown.get(k)}`).join('')}`;
+}
+
+/** A line of the script's console: `time="..." level=info msg="..." source=console`. */
 export function logLine(level, args, redact = same) {
-  const msg = redact(args.map(text).join(' '));
-  return `time="${logTime()}" level=${level}${msg === '' ? '' : ` msg=${quoted(msg)}`} source=${quoted(redact('console'))}`;
+  return logEntry(level, args.map(text).join(' '), [['source', 'console']], redact);
 }
 
 /**
