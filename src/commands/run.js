@@ -22,6 +22,8 @@ import { remoteRun } from '../script/cores.js';
 import { shardResult } from '../script/shards.js';
 import { parseShard, shardFromEnv } from '../run/options.js';
 import { wantsDistribution } from '../distribute/flags.js';
+import { parseSecretSources, loadSecretSources } from '../script/secret-sources.js';
+import { Secrets } from '../script/secrets.js';
 
 const WORKER = pathOf(new URL('../script/worker.js', import.meta.url));
 
@@ -45,6 +47,8 @@ Runs a k6 script (an ES module with export default function and export const opt
       --summary-mode M           k6 v1's summary: compact (the default), full (also each group
                                  and scenario), legacy (k6 v0's) or disabled
       --insecure-skip-tls-verify certificates not checked
+      --secret-source S          k6/secrets' source (repeat): mock=K=V,... or file=PATH, each
+                                 with name=NAME and default; their values hidden in the log
   k6's options as flags (doc/scripts.md#options): --http-debug[=full], --no-connection-reuse,
       --no-vu-connection-reuse, -w/--throw, --rps N, --batch N, --batch-per-host N,
       --min-iteration-duration D, --blacklist-ip CIDR, --block-hostnames P, --user-agent S,
@@ -60,7 +64,7 @@ Runs a k6 script (an ES module with export default function and export const opt
 Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 108 aborted.`;
 
 const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'html', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result', 'config',
-  'http-debug', 'rps', 'batch', 'batch-per-host', 'min-iteration-duration', 'blacklist-ip', 'block-hostnames', 'user-agent', 'max-redirects', 'summary-mode'];
+  'http-debug', 'rps', 'batch', 'batch-per-host', 'min-iteration-duration', 'blacklist-ip', 'block-hostnames', 'user-agent', 'max-redirects', 'summary-mode', 'secret-source'];
 // mri reads --no-thresholds as thresholds: false.
 const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown'];
 const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help', w: 'throw', c: 'config' };
@@ -220,6 +224,12 @@ function flagsOf(argv) {
   }
   k6OptionFlags(args, flags, whole);
   for (const k of Object.keys(flags)) if (flags[k] === undefined) delete flags[k];
+  let secretSources;
+  try {
+    secretSources = parseSecretSources(list(args['secret-source']).map(String));
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
   const outs = list(args.out).map((o) => {
     const m = /^(json|csv)=(.+)$/.exec(String(o));
     if (!m) throw new UsageError(`--out '${o}': json=FILE or csv=FILE`);
@@ -248,12 +258,17 @@ function flagsOf(argv) {
     summaryExport: last(args['summary-export']),
     html: html === undefined ? null : String(html),
     outs,
+    secretSources,
   };
 }
 
 export async function runCommand(argv) {
+  // The run's secrets (--secret-source): none until the sources are read. Every line of ours
+  // that may hold the script's text (an exception, a warning, an abort) hides their values.
+  let secrets = new Secrets();
+  const say = (message) => writeText('stderr', `loadtest run: ${secrets.redact(message)}\n`);
   const fail = (message, code) => {
-    writeText('stderr', `loadtest run: ${message}\n`);
+    say(message);
     exit(code);
   };
   if (wantsDistribution(argv)) {
@@ -278,6 +293,7 @@ export async function runCommand(argv) {
   }
   try {
     await readConfig(cli.flags);
+    secrets = new Secrets(await loadSecretSources(cli.secretSources, (path) => readFile(path, 'utf8')));
   } catch (err) {
     return fail(err.message, 2);
   }
@@ -352,13 +368,18 @@ export async function runCommand(argv) {
       ? remoteRun({
           cores: cli.cores,
           spawn: () => spawnChild(WORKER, {}, { load: true, smallHeap: true, writes: cli.outs.map((o) => o.file) }),
-          job: { file: loaded.file, script: cli.script, flags: cli.flags, outs: cli.outs, seconds: onSecond !== undefined, metrics: metricsServer !== null },
+          // The secrets' table goes as JSON when the children start (after the init code), with
+          // what that looked up; what setup() and teardown() look up is told as it comes.
+          job: { file: loaded.file, script: cli.script, flags: cli.flags, outs: cli.outs, seconds: onSecond !== undefined, metrics: metricsServer !== null, secrets },
           onSecond,
           base: cli.shard === null ? null : { index: cli.shard.index - 1, count: cli.shard.count },
-          onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`),
+          onMessage: say,
+          // A child's console line: hidden there, by the child that wrote it.
           onLog: (line) => writeText('stderr', `${line}\n`),
+          onSecret: (ref) => secrets.learn(ref),
         })
       : null;
+  if (remote !== null) secrets.onFetch = (ref) => remote.tell(ref);
   let stopProgress = () => {};
   const removeInterrupt = onInterrupt(() => {
     stopProgress();
@@ -374,8 +395,9 @@ export async function runCommand(argv) {
       remote,
       segment: cli.shard === null ? null : { index: cli.shard.index - 1, count: cli.shard.count },
       startAt: cli.startAt,
+      secrets,
       hooks: {
-        onMessage: (m) => writeText('stderr', `loadtest run: ${m}\n`),
+        onMessage: say,
         onSample: out && out.sample,
         // --cores: the children's seconds come merged through `remote`.
         onSecond: remote === null ? onSecond : undefined,
@@ -399,8 +421,8 @@ export async function runCommand(argv) {
   removeInterrupt();
   if (out) await out.close();
   // Each distinct message once (as it came), then how often each came.
-  for (const [message, n] of result.messages) if (n > 1) writeText('stderr', `loadtest run: ${n} times: ${message}\n`);
-  await writeOutputs(cli, result);
+  for (const [message, n] of result.messages) if (n > 1) say(`${n} times: ${message}`);
+  await writeOutputs(cli, result, say);
   if (cli.result !== null) {
     const doc = shardResult(result, { shard: `${cli.shard.index}/${cli.shard.count}`, startAt: cli.startAt, version: VERSION });
     try {
@@ -427,9 +449,9 @@ export async function runCommand(argv) {
     if (board !== null) await board.close();
   }
   const failed = result.thresholds.filter((t) => !t.ok);
-  if (failed.length) writeText('stderr', `loadtest run: thresholds on metrics '${[...new Set(failed.map((t) => t.key))].join("', '")}' have been crossed\n`);
+  if (failed.length) say(`thresholds on metrics '${[...new Set(failed.map((t) => t.key))].join("', '")}' have been crossed`);
   // As k6 logs it: test.abort()'s message, or the thresholds that stopped the run.
-  if (result.aborted) writeText('stderr', `loadtest run: ${result.aborted}\n`);
+  if (result.aborted) say(result.aborted);
   if (result.aborted && !failed.length) return exit(EXIT.scriptAborted);
   // exec.test.fail(): k6 says so last, and its code wins over the thresholds'.
   if (result.state.markedFailed && !result.aborted) {
@@ -469,7 +491,7 @@ function dashboardEnd(cli, result, page) {
 }
 
 // As k6 v1: with the summary disabled, no handleSummary() and no --summary-export either.
-async function writeOutputs(cli, result) {
+async function writeOutputs(cli, result, say) {
   if (cli.noSummary) return;
   const handle = result.exports.handleSummary;
   if (typeof handle === 'function') {
@@ -478,7 +500,7 @@ async function writeOutputs(cli, result) {
       out = handle(result.data);
       if (out instanceof Promise) out = await out;
     } catch (err) {
-      writeText('stderr', `loadtest run: handleSummary() failed: ${messageOf(err)}\n`);
+      say(`handleSummary() failed: ${messageOf(err)}`);
       out = null;
     }
     // As k6: no result (or an exception) is the summary printed as if there were no handleSummary.

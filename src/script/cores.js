@@ -13,6 +13,8 @@
 //   child → parent   message <JSON string>   a warning or an exception's message, its first time
 //   child → parent   log <JSON string>       a line of the script's console, for the parent's stderr
 //   child → parent   abort <JSON string>     test.abort() or an abortOnFail threshold of its share
+//   child ↔ parent   secret <JSON [source, key]>   a secret looked up: hidden in every process's
+//                                            log (the parent relays a child's to the others)
 //   parent → child   abort <JSON string>     the same, relayed to every child
 //   child → parent   result <JSON>           its metrics and state; then it exits
 
@@ -31,8 +33,10 @@ const READY_TIMEOUT_MS = 120000;
  * figures (or null). `spawn()`: a child handle (runtimes/processes/spawn.js); `job`: what every
  * child is given, to which its share is added (with `seconds: true` each child sends its seconds,
  * and `onSecond(second)` gets the run's, merged; with `metrics: true`, its figures).
+ * `onSecret(ref)`: a child looked up a secret (src/script/secrets.js); tell(ref) tells the
+ * children of one the parent looked up.
  */
-export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}, onLog = () => {}, onSecond = () => {} }) {
+export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}, onLog = () => {}, onSecond = () => {}, onSecret = () => {} }) {
   let children = [];
   const state = [];
   const seen = new Set();
@@ -89,6 +93,9 @@ export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}
             }
           } else if (verb === 'log') {
             onLog(JSON.parse(rest));
+          } else if (verb === 'secret') {
+            onSecret(JSON.parse(rest));
+            children.forEach((c, k) => k !== i && c.send(line));
           } else if (verb === 'abort') {
             const message = JSON.parse(rest);
             if (abortedMessage === null) {
@@ -162,6 +169,11 @@ export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}
       const broken = state.map((s, i) => (s.result !== null ? null : s.failure ? s.failure.message : `child ${i + 1} of ${cores} sent no result${why(children[i].stderrTail())}`)).filter(Boolean);
       if (broken.length) throw new ScriptRunError(broken.join('; '), EXIT.scriptException);
       return state.map((s) => s.result);
+    },
+
+    /** A secret the parent looked up (init, setup(), teardown()): hidden by every child too. */
+    tell(ref) {
+      for (const child of children) child.send(`secret ${JSON.stringify(ref)}`);
     },
 
     /** Ctrl-C: the children go with the parent. */

@@ -23,6 +23,8 @@ import * as constantVus from './executors/constant-vus.js';
 import * as rampingVus from './executors/ramping-vus.js';
 import * as arrivalRate from './executors/arrival-rate.js';
 import { sleep } from './executors/common.js';
+import { Secrets } from './secrets.js';
+import { scriptConsole } from './k6/console.js';
 
 export { messageOf };
 
@@ -103,9 +105,11 @@ function withConfig(config, options, state) {
  * made, awaits `hooks.ready()` for the setup data and the common start ({ dataJson, startAt });
  * it runs no setup() or teardown(). The parent runs with `remote`: no VU of its own, the
  * scenarios run by `remote.run()`, whose children's figures it merges into its registry.
+ * `secrets`: the run's (src/script/secrets.js, from --secret-source), for k6/secrets and for
+ * the console, which hides their values.
  */
-export async function runScript(factory, { flags = {}, facilities, hooks = {}, segment = null, remote = null, startAt = 0 }) {
-  const run = newRun(facilities, flags, hooks, segment, remote);
+export async function runScript(factory, { flags = {}, facilities, hooks = {}, segment = null, remote = null, startAt = 0, secrets = new Secrets() }) {
+  const run = newRun(facilities, flags, hooks, segment, remote, secrets);
   const plan = await init(factory, run);
   await setup(run, plan, startAt);
   const elapsedMs = await scenarios(factory, run, plan);
@@ -137,7 +141,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
 
 // What every phase shares: the metrics, the run's state, what every VU shares, whether and why
 // the run was aborted.
-function newRun(facilities, flags, hooks, segment, remote) {
+function newRun(facilities, flags, hooks, segment, remote, secrets) {
   const registry = new Registry();
   if (flags.summaryMode === 'full') registry.breakdown = new Breakdown();
   const state = new RunState(registry);
@@ -190,6 +194,8 @@ function newRun(facilities, flags, hooks, segment, remote) {
     rps: null,
     httpDebug: '',
     minIterationMs: 0,
+    secrets,
+    console: scriptConsole(undefined, (text) => secrets.redact(text)),
   };
   run.flags = flags;
   return run;

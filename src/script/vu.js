@@ -22,6 +22,7 @@ import { websocketsModule } from './k6/websockets.js';
 import { fsModule } from './k6/fs.js';
 import { csvModule } from './k6/csv.js';
 import { streamsModule } from './k6/streams.js';
+import { secretsModule } from './k6/secrets.js';
 import { scriptConsole } from './k6/console.js';
 
 const MODULES = {
@@ -40,9 +41,11 @@ const MODULES = {
   'k6/experimental/fs': fsModule,
   'k6/experimental/csv': csvModule,
   'k6/experimental/streams': streamsModule,
+  'k6/secrets': secretsModule,
 };
 
-// The script's console: k6's log lines on stderr (one for every VU).
+// The script's console: k6's log lines on stderr (one for every VU; the run's own, which hides
+// its secrets, when it has one: src/script/runner.js).
 const CONSOLE = scriptConsole();
 
 /** Thrown into a VU's code when its iteration is cut short (gracefulStop, abort). */
@@ -60,7 +63,7 @@ export class VU {
     this.scenarioIteration = -1;
     this.scenario = null;
     this.jar = new CookieJar();
-    this.console = CONSOLE;
+    this.console = shared.console ?? CONSOLE;
     this.clients = new Map();
     this.groupPath = '';
     this.userTags = {};

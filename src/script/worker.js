@@ -3,6 +3,7 @@
 // and sends back what it measured, in one line.
 
 import { runScript, ScriptRunError, EXIT, messageOf } from './runner.js';
+import { Secrets } from './secrets.js';
 import { facilitiesOf, openOutputs } from '../../runtimes/scripts/host.js';
 import { onStdinLine, writeLine, onInterrupt, exit, importUserModule } from '../../runtimes/index.js';
 
@@ -13,6 +14,7 @@ let go = null; // resolves with { dataJson, startAt }
 let handle = null;
 let started = false;
 let metrics = null; // --metrics: its timer
+let secrets = null; // the run's secrets, from the parent's table
 
 function sendMetrics() {
   const m = handle.metricsSnapshot();
@@ -23,11 +25,16 @@ const finish = (line, code) => writeLine(line, () => exit(code));
 
 async function run(job) {
   let out = null;
+  // Made before anything waits, so that no other process's `secret` line comes before it. What
+  // its VUs look up is hidden in the parent's log and the other children's too.
+  secrets = new Secrets(job.secrets);
+  secrets.onFetch = (ref) => writeLine(`secret ${JSON.stringify(ref)}`);
   try {
     out = await openOutputs(job.outs, { append: true });
     const factory = (await importUserModule(job.file)).default;
     const result = await runScript(factory, {
       flags: job.flags,
+      secrets,
       facilities: facilitiesOf(job.script),
       segment: job.segment,
       hooks: {
@@ -90,6 +97,8 @@ onStdinLine(
       const startAt = Number(space < 0 ? line.slice(3) : line.slice(3, space));
       go({ startAt, dataJson: space < 0 ? undefined : line.slice(space + 1) });
       go = null;
+    } else if (line.startsWith('secret ')) {
+      if (secrets !== null) secrets.learn(JSON.parse(line.slice(7)));
     } else if (line.startsWith('abort ')) {
       const message = JSON.parse(line.slice(6));
       if (handle !== null) handle.abort(message);

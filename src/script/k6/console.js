@@ -3,13 +3,18 @@
 // handleSummary() writes there. console.log and info are level info, warn warning, error
 // error; console.debug is k6's -v only, dropped here. The arguments are joined with spaces, a
 // string as it is, an Error as its text ('Error: oops', as k6 v1.3; v0.49 gave {}), anything
-// else as k6 hands sobek's value over: JSON (a function null), or its text when JSON has none.
+// else as k6 hands sobek's value over: JSON (a function null), or its text when JSON has none;
+// a Go error of k6's (k6/secrets' rejections) as its text. A run's secrets are hidden in the
+// message and the fields (src/script/secrets.js), before the line is quoted, as k6's log hook
+// replaces them in the entry before logrus formats it.
+
+import { isHostError } from './host-error.js';
 
 const LEVELS = { log: 'info', info: 'info', warn: 'warning', error: 'error' };
 
 function text(v) {
   if (typeof v === 'string') return v;
-  if (v instanceof Error) return String(v);
+  if (v instanceof Error || isHostError(v)) return String(v);
   if ((v !== null && typeof v === 'object') || typeof v === 'function') {
     try {
       const json = JSON.stringify(v);
@@ -28,16 +33,35 @@ export const quoted = (s) => (/^[A-Za-z0-9\-._/@^+]*$/.test(s) ? s : JSON.string
 /** The time of a line of k6's log, to the second. */
 export const logTime = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** A line of k6's log: `time="..." level=info msg="..." source=console` (no msg when empty). */
-export function logLine(level, args) {
-  const msg = args.map(text).join(' ');
-  return `time="${logTime()}" level=${level}${msg === '' ? '' : ` msg=${quoted(msg)}`} source=console`;
+const same = (s) => s;
+
+/**
+ * A line of k6's log: `time="..." level=L msg="..." k=v ...` (no msg when empty), its fields
+ * ([[key, value]]) after the message by key, as logrus sorts them. `redact(text)` hides the
+ * run's secrets in the message and in the fields' keys and text values (k6's log hook replaces
+ * both, before logrus sorts and quotes: a secret `source` makes the key `***SECRET_REDACTED***`,
+ * which sorts first); numbers are left as they are, as the hook leaves them.
+ */
+export function logEntry(level, msg, fields, redact = same) {
+  const shown = new Map();
+  for (const [k, v] of fields) shown.set(redact(k), typeof v === 'string' ? quoted(redact(v)) : String(v));
+  const keys = [...shown.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const m = redact(msg);
+  return `time="${logTime()}" level=${level}${m === '' ? '' : ` msg=${quoted(m)}`}${keys.map((k) => ` ${k}=${shown.get(k)}`).join('')}`;
 }
 
-/** The console a script sees (every VU the same one); `write(line)` puts a line on stderr. */
-export function scriptConsole(write = (line) => globalThis.console.error(line)) {
+/** A line of the script's console: `time="..." level=info msg="..." source=console`. */
+export function logLine(level, args, redact = same) {
+  return logEntry(level, args.map(text).join(' '), [['source', 'console']], redact);
+}
+
+/**
+ * The console a script sees (every VU the same one); `write(line)` puts a line on stderr,
+ * `redact(text)` hides the run's secrets in it.
+ */
+export function scriptConsole(write = (line) => globalThis.console.error(line), redact = same) {
   const out = {};
-  for (const [method, level] of Object.entries(LEVELS)) out[method] = (...args) => write(logLine(level, args));
+  for (const [method, level] of Object.entries(LEVELS)) out[method] = (...args) => write(logLine(level, args, redact));
   out.debug = () => {};
   return out;
 }

@@ -8,7 +8,7 @@ import { CookieJar } from './cookies.js';
 import { Response, canonicalName } from './http-response.js';
 import { waiting } from '../wait.js';
 import { DialError } from './dialer.js';
-import { logTime, quoted } from './console.js';
+import { logEntry } from './console.js';
 
 const encoder = new TextEncoder();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -396,9 +396,13 @@ export function goError(reason, url) {
   return reason;
 }
 
+// The run's secrets hidden in the message (a header with a token) and the fields, as in every
+// line of k6's log; the fields quoted as logrus quotes them (a group with a space).
 function debugLine(vu, msg) {
+  const secrets = vu.shared.secrets;
   const scenario = vu.scenario ? vu.scenario.name : '';
-  globalThis.console.error(`time="${logTime()}" level=info msg=${quoted(msg)} group=${vu.groupPath} iter=${vu.iteration} scenario=${scenario} source=http-debug vu=${vu.id}`);
+  const fields = [['group', vu.groupPath], ['iter', vu.iteration], ['scenario', scenario], ['source', 'http-debug'], ['vu', vu.id]];
+  globalThis.console.error(logEntry('info', msg, fields, secrets ? (text) => secrets.redact(text) : undefined));
 }
 
 // res.request.headers as k6 gives them (Go's http.Header): canonical names, each a list of

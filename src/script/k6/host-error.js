@@ -1,0 +1,14 @@
+// An error as k6's Go code hands one to a script (sobek's wrapper of a Go error value, as
+// k6/secrets rejects with): not an Error, no `message`; its text is String(e) (or e.error()),
+// and console.log(e) prints that text, where any other object is printed as JSON.
+
+const made = new WeakSet();
+
+export function hostError(message) {
+  const e = { error: () => message };
+  Object.defineProperty(e, 'toString', { value: () => message });
+  made.add(e);
+  return e;
+}
+
+export const isHostError = (v) => made.has(v);
