@@ -100,8 +100,8 @@ export class Driver {
     this.run.connected(this);
   }
 
-  secured() {
-    this.run.secured(this);
+  secured(protocol) {
+    this.run.secured(this, protocol);
   }
 
   proceed() {

@@ -17,10 +17,10 @@ export function facilitiesOf(script) {
     md5Hex,
     version: VERSION,
     resolve: resolveHost,
-    adapterFor: ({ hostname, tls, insecure }) => {
+    adapterFor: ({ hostname, tls, insecure, alpn = null }) => {
       if (!tls) return pickAdapter();
       const isIp = /^[0-9.]+$/.test(hostname) || hostname.includes(':');
-      return pickAdapter(null, { servername: isIp ? null : hostname, rejectUnauthorized: !insecure, ca: null, cert: null, key: null, alpn: null });
+      return pickAdapter(null, { servername: isIp ? null : hostname, rejectUnauthorized: !insecure, ca: null, cert: null, key: null, alpn });
     },
   };
 }

@@ -83,7 +83,7 @@ const handlers = {
       socket.terminate();
       return;
     }
-    if (!w.dead && (success || !w.verify) && w.handlers.secured) w.handlers.secured();
+    if (!w.dead && (success || !w.verify) && w.handlers.secured) w.handlers.secured(socket.alpnProtocol || null);
     // A socket from upgradeTLS takes no bytes before its handshake (write returns -1).
     if (success && !w.dead && w.pending !== null && socket === w.socket) {
       w.flush();

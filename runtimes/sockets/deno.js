@@ -115,7 +115,7 @@ class DenoSocket {
         if (!tunnel && this.handlers.connected) this.handlers.connected();
         // Deno 2.9's connectTls resolves once TCP is up; the handshake runs on the first read or
         // write unless asked for. Asked for here, so that the TLS phase ends before any byte.
-        if (tls) conn.handshake().then(() => this.opened(conn, true), (err) => this.failOpen(conn, err));
+        if (tls) conn.handshake().then((info) => this.opened(conn, true, (info && info.alpnProtocol) || null), (err) => this.failOpen(conn, err));
         else this.opened(conn, false);
       },
       (err) => {
@@ -136,9 +136,9 @@ class DenoSocket {
     this.closed();
   }
 
-  opened(conn, tls) {
+  opened(conn, tls, alpn = null) {
     if (this.dead) return this.failOpen(conn, null);
-    if (tls && this.handlers.secured) this.handlers.secured();
+    if (tls && this.handlers.secured) this.handlers.secured(alpn);
     if (this.dead) return this.failOpen(conn, null);
     if (conn.setNoDelay) {
       try {

@@ -58,7 +58,7 @@ export function connect(host, port, handlers, tls = null, path = null, tunnel = 
   // The request phases (src/socket.js): TCP up, then (TLS) the handshake done. A TLSSocket of
   // tls.connect() emits 'connect' for its TCP connection before 'secureConnect' (node 20).
   if (handlers.connected) socket.once('connect', () => dead || handlers.connected());
-  if (tls && handlers.secured) socket.once('secureConnect', () => dead || handlers.secured());
+  if (tls && handlers.secured) socket.once('secureConnect', () => dead || handlers.secured(socket.alpnProtocol || null));
   // No setEncoding: chunks arrive as Buffers, which are Uint8Arrays, passed on without a copy.
   // (A node:net without `onread` support emits them here instead; never both.)
   socket.on('data', (chunk) => {
@@ -123,7 +123,7 @@ function throughTunnel(host, port, handlers, tls, tunnel) {
       socket = tlsModule.connect({ socket: raw, ...tlsOptions(tls) });
       socket.on('error', (err) => fail(certificateError(err)));
       socket.on('close', close);
-      if (handlers.secured) socket.once('secureConnect', () => dead || handlers.secured());
+      if (handlers.secured) socket.once('secureConnect', () => dead || handlers.secured(socket.alpnProtocol || null));
     } else {
       socket = raw;
     }

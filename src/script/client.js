@@ -5,6 +5,11 @@
 
 import { Connection } from '../http1/connection.js';
 import { decodeChunks, joinChunks } from '../http1/parser.js';
+import { H2Client } from './client-h2.js';
+import { Negotiation } from './negotiation.js';
+
+// What a VU offers an https origin by ALPN, as k6's Go transport: h2 first.
+const ALPN = ['h2', 'http/1.1'];
 
 const decoder = new TextDecoder();
 
@@ -39,11 +44,20 @@ export class Network {
   }
 }
 
-/** One origin of one VU: its free connections and the request each has out. */
+/**
+ * One origin of one VU: its free connections and the request each has out. An https origin is
+ * asked by ALPN whether it speaks h2 on the first connection, which then carries the requests
+ * of the protocol it chose: HTTP/2 through H2Client (client-h2.js), HTTP/1.1 here.
+ */
 export class OriginClient {
   constructor(network, { address, port, hostname, tls }, maxBodySize = 0) {
     this.network = network;
     this.adapter = network.adapterFor({ hostname, tls });
+    this.h2Adapter = tls ? network.adapterFor({ hostname, tls, alpn: ALPN }) : null;
+    this.protocol = tls ? null : 'http/1.1'; // null: not known until a connection says
+    this.negotiating = null; // the promise of the connection that asks
+    this.spare = null; // that connection, until a driver takes it
+    this.h2 = null;
     this.host = address;
     this.port = port;
     this.config = { maxBodySize };
@@ -65,13 +79,50 @@ export class OriginClient {
    * resolves to { status, head, body, error, timings, bytesIn } once it ends.
    */
   send(request) {
+    if (this.protocol === 'h2') return this.h2.send(request);
+    if (this.protocol === null && this.spare === null) {
+      // A connection that fails before it chose is the HTTP/1.1 path's to report, as any other.
+      return this.negotiate().then((chose) => (chose && this.protocol === 'h2' ? this.h2.send(request) : this.sendH1(request)));
+    }
+    return this.sendH1(request);
+  }
+
+  // One connection asks the origin which protocol it speaks; the requests waiting meanwhile
+  // go by its answer.
+  negotiate() {
+    if (this.negotiating === null) {
+      this.negotiating = new Promise((resolve) => {
+        const n = new Negotiation(this, resolve);
+        n.socket = this.h2Adapter.connect(this.host, this.port, n);
+      }).then((n) => {
+        this.negotiating = null;
+        if (n.failed) return false;
+        this.protocol = n.protocol === 'h2' ? 'h2' : 'http/1.1';
+        if (this.protocol === 'h2' && this.h2 === null) this.h2 = new H2Client(this);
+        this.spare = n;
+        return true;
+      });
+    }
+    return this.negotiating;
+  }
+
+  /** The connection that asked, for a driver of `protocol` to go on with; null if none is open. */
+  takeSpare(protocol, driver) {
+    const n = this.spare;
+    if (n === null || n.closed || (n.protocol === 'h2') !== (protocol === 'h2')) return null;
+    this.spare = null;
+    n.handOver(driver);
+    return n;
+  }
+
+  sendH1(request) {
     let conn = this.free.pop();
     if (conn === undefined) {
       conn = new Connection(this, this.all.length);
       this.all.push(conn);
     }
     return new Promise((resolve) => {
-      conn.job = { request, resolve, claimed: false, connectMs: 0, tlsMs: 0, result: null };
+      conn.job = { request, resolve, claimed: false, connectMs: 0, tlsMs: 0, startedAt: 0, result: null };
       this.timeout = request.timeout;
       this.network.watch(conn);
       conn.next();
@@ -94,6 +145,18 @@ export class OriginClient {
     conn.number = ++this.stats.connections;
     conn.connectAt = now;
     conn.readyAt = 0;
+    const spare = this.takeSpare('http/1.1', conn);
+    if (spare !== null) {
+      // The connection that asked: its times are this request's, which began when it did.
+      const job = conn.job;
+      if (job) {
+        job.connectMs = spare.connectMs;
+        job.tlsMs = spare.tlsMs;
+        job.startedAt = spare.startedAt;
+      }
+      conn.readyAt = now;
+      return spare.socket;
+    }
     return this.adapter.connect(this.host, this.port, conn);
   }
 
@@ -133,7 +196,7 @@ export class OriginClient {
         sending: 0,
         waiting: first - (sent > ready ? sent : ready),
         receiving: end - first,
-        start,
+        start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start,
       },
     };
   }
@@ -166,6 +229,11 @@ export class OriginClient {
   close() {
     for (const conn of this.all) {
       if (conn.socket !== null) conn.drop();
+    }
+    if (this.h2 !== null) this.h2.close();
+    if (this.spare !== null) {
+      this.spare.drop();
+      this.spare = null;
     }
   }
 }

@@ -17,6 +17,23 @@ const ERROR_CODES = [
   [/^malformed response/, 1000],
 ];
 
+// What k6 says of a failed request (its res.error and error tag), by our reason for it.
+const K6_TEXTS = [
+  [/^timeout$/, 'request timeout'],
+  [/^ECONNREFUSED$/, 'dial: connection refused'],
+  [/^ECONNRESET$/, 'read: connection reset by peer'],
+  [/^EPIPE$/, 'write: broken pipe'],
+  [/^(ENOTFOUND|EAI_AGAIN)$/, 'lookup: no such host'],
+  [/^CERT_ERROR/, 'x509: unknown authority'],
+];
+
+/** A request's failure as k6 words it ('dial: connection refused'); others as they are. */
+export function k6ErrorText(reason) {
+  if (!reason) return '';
+  for (const [re, text] of K6_TEXTS) if (re.test(reason)) return text;
+  return reason;
+}
+
 // Go's canonical form of a header name: Content-Type, X-Request-Id. A server sends the same
 // few names again and again: each is worked out once.
 const CANONICAL = new Map();
@@ -95,9 +112,9 @@ export class Response {
     this.body = r.body;
     this.url = r.url;
     this.timings = r.timings;
-    this.error = r.error || '';
+    this.error = k6ErrorText(r.error);
     this.error_code = r.error ? codeOf(r.error) : 0;
-    this.proto = r.status ? 'HTTP/1.1' : '';
+    this.proto = r.status ? r.proto || 'HTTP/1.1' : '';
   }
 
   get headers() {

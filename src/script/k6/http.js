@@ -3,9 +3,10 @@
 // (src/script/client.js), the same HTTP/1.1 driver as every other request of loadtest.
 
 import { encodeRequest } from '../../http1/request.js';
+import { encodeH2Request } from '../../http2/request.js';
 import { joinChunks } from '../../http1/parser.js';
 import { CookieJar } from './cookies.js';
-import { Response, canonicalName } from './http-response.js';
+import { Response, canonicalName, k6ErrorText } from './http-response.js';
 import { waiting } from '../wait.js';
 import { DialError } from './dialer.js';
 import { logEntry } from './console.js';
@@ -322,7 +323,12 @@ async function once(vu, method, url, userHeaders, body, o) {
   }
   vu.shared.state.begun++;
   if (vu.shared.httpDebug) debugRequest(vu, method, url, headers || headersOf(), body);
-  if (client !== null) r = await client.send({ bytes, isHead: method === 'HEAD', method, path, timeout: o.timeout, binary: o.responseType === 'binary', discard: o.responseType === 'none' });
+  if (client !== null) {
+    const request = { bytes, isHead: method === 'HEAD', method, path, timeout: o.timeout, binary: o.responseType === 'binary', discard: o.responseType === 'none', frames: null };
+    // An https origin may choose h2 (src/script/client-h2.js): the same request as HTTP/2 frames.
+    if (url.protocol === 'https:') request.frames = () => encodeH2Request({ method, scheme: 'https', authority: url.host, path, headers: lowerCased(headers || headersOf()), body });
+    r = await client.send(request);
+  }
   vu.assertNotInterrupted();
   const setCookies = r.head ? setCookieLines(r.head) : NONE;
   for (const line of setCookies) o.jar.setFromHeader(url, line);
@@ -346,13 +352,14 @@ async function once(vu, method, url, userHeaders, body, o) {
   // As k6 since v0.41: the url tag is the name tag, whether the script named the request or
   // not (a name keeps the URLs' many values out of the tags).
   tags.url = tags.name;
-  tags.proto = 'HTTP/1.1';
+  tags.proto = r.proto || 'HTTP/1.1';
   if (expected !== null) tags.expected_response = String(expected);
-  if (r.error) tags.error = r.error;
+  if (r.error) tags.error = k6ErrorText(r.error);
   vu.emitRequest(timings, r.status, expected, client === null ? 0 : bytes.length, r.bytesIn, tags, r.error);
   const jar = o.jar;
   const response = new Response(vu, {
     status: r.status,
+    proto: r.proto,
     head: r.head,
     body: o.responseType === 'none' ? null : r.body,
     url: url.href,
@@ -364,6 +371,13 @@ async function once(vu, method, url, userHeaders, body, o) {
   });
   if (vu.shared.httpDebug && r.head) debugResponse(vu, response, o.responseType);
   return response;
+}
+
+// Header names as HTTP/2 writes them (RFC 9113 8.2.2: lower case).
+function lowerCased(headers) {
+  const out = {};
+  for (const k in headers) out[k.toLowerCase()] = headers[k];
+  return out;
 }
 
 // httpDebug ('headers' or 'full', --http-debug): each request and response on stderr as k6 logs

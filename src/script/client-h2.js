@@ -1,0 +1,157 @@
+// A VU's HTTP/2 requests to one origin, through the same driver as a load run's
+// (src/http2/connection.js): the run-side of that driver for one origin of one VU, as
+// OriginClient (client.js) is for HTTP/1.1. Its requests share one connection as streams, as
+// Go's transport shares it for k6: a VU's requests one after the other, http.batch()'s at once.
+
+import { Http2Connection } from '../http2/connection.js';
+import { decodeChunks, joinChunks } from '../http1/parser.js';
+import { goStatus } from './k6/status-text.js';
+
+// Streams one connection has out at once; more wait their turn (a batch is 20 at most at once
+// by default, 6 to a host).
+const STREAMS = 32;
+
+export class H2Client {
+  /** `origin`: the OriginClient that found, by ALPN, that this origin speaks h2. */
+  constructor(origin) {
+    this.origin = origin;
+    this.network = origin.network;
+    this.streams = STREAMS;
+    this.config = origin.config;
+    this.stats = origin.stats;
+    this.capture = true;
+    this.fixed = null;
+    this.fixedShape = null;
+    this.open = false;
+    this.intendedTime = 0;
+    this.stopping = false;
+    this.inFlight = 0;
+    this.timeout = 60000;
+    this.queue = []; // jobs not yet claimed by the connection
+    this.jobs = new Map(); // index → job, from its send to its answer
+    this.nextIndex = 0;
+    this.conn = null;
+  }
+
+  /** As OriginClient.send, for a request with `frames()`: its HTTP/2 frames. */
+  send(request) {
+    return new Promise((resolve) => {
+      const job = { index: this.nextIndex++, request, resolve, fresh: false, startedAt: 0, shape: null, result: null };
+      this.queue.push(job);
+      this.jobs.set(job.index, job);
+      this.timeout = request.timeout;
+      if (this.conn === null) this.conn = new Http2Connection(this, 0);
+      this.network.watch(this.conn);
+      this.conn.next();
+    });
+  }
+
+  // The driver's questions (src/driver.js)
+  claim(conn) {
+    const job = this.queue.shift();
+    if (job === undefined) return -2; // nothing asked: the connection waits, open
+    // A request that goes on a connection being opened has its connect and TLS times.
+    job.fresh = conn.socket === null || conn.readyAt === 0;
+    return job.index;
+  }
+
+  shapeOf(index) {
+    const job = this.jobs.get(index);
+    const r = job.request;
+    job.shape = { bytes: r.frames(), method: r.method, path: r.path };
+    return job.shape;
+  }
+
+  connect(conn, now = performance.now()) {
+    conn.number = ++this.stats.connections;
+    conn.connectAt = now;
+    conn.readyAt = 0;
+    conn.connectMs = 0;
+    conn.tlsMs = 0;
+    const spare = this.origin.takeSpare('h2', conn);
+    if (spare !== null) {
+      // The socket that found h2: its times are the first request's.
+      conn.connectMs = spare.connectMs;
+      conn.tlsMs = spare.tlsMs;
+      conn.readyAt = now;
+      // The requests that waited for it began when it did.
+      for (const job of this.jobs.values()) if (job.fresh) job.startedAt = spare.startedAt;
+      return spare.socket;
+    }
+    return this.origin.h2Adapter.connect(this.origin.host, this.origin.port, conn);
+  }
+
+  connected(conn) {
+    const now = performance.now();
+    conn.connectMs = now - conn.connectAt;
+    conn.readyAt = now;
+  }
+
+  secured(conn) {
+    const now = performance.now();
+    conn.tlsMs = now - conn.readyAt;
+    conn.readyAt = now;
+  }
+
+  responded(conn, status, start, sent, first, end) {
+    const job = this.take(conn);
+    if (job === null) return;
+    const r = job.request;
+    // Go names the status as HTTP/1.1 does ('200 OK'); the driver's head says 'HTTP/2 200'.
+    const head = `HTTP/2.0 ${goStatus(status)}${decodeChunks(conn.headChunks).slice(`HTTP/2 ${status}`.length)}`;
+    let body;
+    if (r.binary) body = joinChunks(conn.bodyChunks || []);
+    else body = r.discard ? null : decodeChunks(conn.bodyChunks);
+    const ready = conn.readyAt;
+    this.finish(job, {
+      status,
+      head,
+      body,
+      error: null,
+      bytesIn: conn.responseBytes,
+      proto: 'HTTP/2.0',
+      timings: { connecting: job.fresh ? conn.connectMs : 0, tls_handshaking: job.fresh ? conn.tlsMs : 0, sending: 0, waiting: first - (sent > ready ? sent : ready), receiving: end - first, start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start },
+    });
+  }
+
+  failed(conn, reason) {
+    const job = this.take(conn);
+    if (job === null) return;
+    this.finish(job, { status: 0, head: '', body: null, error: reason, bytesIn: conn.responseBytes, proto: '', timings: { connecting: job.fresh ? conn.connectMs : 0, tls_handshaking: job.fresh ? conn.tlsMs : 0, sending: 0, waiting: 0, receiving: 0, start: conn.startTime } });
+  }
+
+  // The job the driver reports (it set conn.index to it), no longer the connection's.
+  take(conn) {
+    const job = this.jobs.get(conn.index);
+    if (job === undefined) return null;
+    this.jobs.delete(conn.index);
+    this.inFlight--;
+    return job;
+  }
+
+  finish(job, result) {
+    job.result = result;
+    job.resolve(result);
+  }
+
+  proceed(conn) {
+    if (this.queue.length > 0) conn.next();
+    else if (this.jobs.size === 0) this.network.active.delete(conn);
+  }
+
+  check() {}
+
+  connectFailed() {}
+
+  socketClosed(conn) {
+    conn.socket = null;
+  }
+
+  disconnect(socket) {
+    if (socket) socket.destroy();
+  }
+
+  close() {
+    if (this.conn !== null && this.conn.socket !== null) this.conn.drop();
+  }
+}
