@@ -6,14 +6,16 @@
 import { Http2Connection } from '../http2/connection.js';
 import { decodeChunks, joinChunks } from '../http1/parser.js';
 import { goStatus } from './k6/status-text.js';
+import { DriverSide } from './driver-side.js';
 
 // Streams one connection has out at once; more wait their turn (a batch is 20 at most at once
 // by default, 6 to a host).
 const STREAMS = 32;
 
-export class H2Client {
+export class H2Client extends DriverSide {
   /** `origin`: the OriginClient that found, by ALPN, that this origin speaks h2. */
   constructor(origin) {
+    super();
     this.origin = origin;
     this.network = origin.network;
     this.streams = STREAMS;
@@ -140,16 +142,6 @@ export class H2Client {
   }
 
   check() {}
-
-  connectFailed() {}
-
-  socketClosed(conn) {
-    conn.socket = null;
-  }
-
-  disconnect(socket) {
-    if (socket) socket.destroy();
-  }
 
   close() {
     if (this.conn !== null && this.conn.socket !== null) this.conn.drop();

@@ -6,6 +6,7 @@
 import { Connection } from '../http1/connection.js';
 import { decodeChunks, joinChunks } from '../http1/parser.js';
 import { H2Client } from './client-h2.js';
+import { DriverSide } from './driver-side.js';
 import { Negotiation } from './negotiation.js';
 
 // What a VU offers an https origin by ALPN, as k6's Go transport: h2 first.
@@ -49,8 +50,9 @@ export class Network {
  * asked by ALPN whether it speaks h2 on the first connection, which then carries the requests
  * of the protocol it chose: HTTP/2 through H2Client (client-h2.js), HTTP/1.1 here.
  */
-export class OriginClient {
+export class OriginClient extends DriverSide {
   constructor(network, { address, port, hostname, tls }, maxBodySize = 0) {
+    super();
     this.network = network;
     this.adapter = network.adapterFor({ hostname, tls });
     this.h2Adapter = tls ? network.adapterFor({ hostname, tls, alpn: ALPN }) : null;
@@ -214,16 +216,6 @@ export class OriginClient {
     this.network.active.delete(conn);
     this.free.push(conn);
     job.resolve(job.result);
-  }
-
-  connectFailed() {}
-
-  socketClosed(conn) {
-    conn.socket = null;
-  }
-
-  disconnect(socket) {
-    if (socket) socket.destroy();
   }
 
   close() {
