@@ -32,5 +32,14 @@ export async function listen(s) {
     };
     return response;
   });
-  return { port: server.addr.port, server, close: () => server.shutdown() };
+  // Closed once its connections are done and its listener is gone (`finished`): the port is
+  // free again then (a loaded machine showed it taken right after shutdown() alone).
+  return {
+    port: server.addr.port,
+    server,
+    close: async () => {
+      await server.shutdown();
+      await server.finished;
+    },
+  };
 }
