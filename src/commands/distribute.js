@@ -103,7 +103,9 @@ async function onSwarm(name, shardArgs, runtimeName, plan, fail, kind) {
     if (created) await docker(['service', 'rm', name]);
     created = false;
   };
+  let interrupted = false;
   const removeInterrupt = onInterrupt(async () => {
+    interrupted = true;
     await remove();
     exit(130);
   });
@@ -116,7 +118,8 @@ async function onSwarm(name, shardArgs, runtimeName, plan, fail, kind) {
     let tasks = [];
     for (;;) {
       const ps = await docker(psArgs(name));
-      if (ps.code !== 0) return fail(`--on swarm: docker service ps: ${lastLineOf(ps)}`, 1);
+      // Ctrl-C removes the service meanwhile: that is the interrupt's to end (exit 130), not a failure.
+      if (ps.code !== 0) return interrupted ? untilExit() : fail(`--on swarm: docker service ps: ${lastLineOf(ps)}`, 1);
       tasks = taskStates(ps.stdout, name);
       if (tasks.length >= plan.shards && tasks.every((t) => t.ended)) break;
       // A task the swarm could not place or start (no node for it, an image it cannot get).
@@ -163,6 +166,9 @@ async function localImage(binary, runtimeName) {
   return { tag, binary: contents.binary };
 }
 
+// What a poll does once Ctrl-C is removing what it polls: nothing, until the interrupt exits.
+const untilExit = () => new Promise(() => {});
+
 async function kubectl(args, input = null) {
   return runCommand('kubectl', args, { input });
 }
@@ -177,7 +183,9 @@ async function onKubernetes(name, manifest, plan, fail, startAt) {
     if (applied) await kubectl(['delete', 'job', name, '--wait=false']);
     applied = false;
   };
+  let interrupted = false;
   const removeInterrupt = onInterrupt(async () => {
+    interrupted = true;
     await remove();
     exit(130);
   });
@@ -189,7 +197,7 @@ async function onKubernetes(name, manifest, plan, fail, startAt) {
     let pods = [];
     for (;;) {
       const got = await kubectl(['get', 'pods', '-l', `job-name=${name}`, '-o', 'jsonpath={range .items[*]}{.metadata.name}{"\\t"}{.metadata.annotations.batch\\.kubernetes\\.io/job-completion-index}{"\\t"}{.status.phase}{"\\n"}{end}']);
-      if (got.code !== 0) return fail(`--on kubernetes: kubectl get pods: ${lastLineOf(got)}`, 1);
+      if (got.code !== 0) return interrupted ? untilExit() : fail(`--on kubernetes: kubectl get pods: ${lastLineOf(got)}`, 1);
       pods = got.stdout.split('\n').filter(Boolean).map((l) => {
         const [pod, index, phase] = l.split('\t');
         return { pod, slot: Number(index) + 1, phase, ended: phase === 'Succeeded' || phase === 'Failed' };
