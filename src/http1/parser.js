@@ -74,11 +74,13 @@ const TOKEN_CHUNKED = new TextEncoder().encode('chunked');
 const TOKEN_CLOSE = new TextEncoder().encode('close');
 const TOKEN_KEEP_ALIVE = new TextEncoder().encode('keep-alive');
 
-// A copy of bytes to keep: Uint8Array's slice, because a node Buffer's own slice() is a view,
-// and adapters reuse their read buffers.
-const sliceCopy = Uint8Array.prototype.slice;
+// A copy of bytes to keep (adapters reuse their read buffers): a plain Uint8Array filled from
+// a view made by the constructor. A node Buffer's own slice() is a view, and Uint8Array's slice
+// or subarray on a Buffer makes a Buffer through its species: ten times the cost.
 function copy(buf, from, to) {
-  return sliceCopy.call(buf, from, to);
+  const out = new Uint8Array(to - from);
+  out.set(new Uint8Array(buf.buffer, buf.byteOffset + from, to - from));
+  return out;
 }
 
 function lower(b) {

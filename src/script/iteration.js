@@ -1,66 +1,122 @@
 // One iteration of a VU in a scenario, as k6 runs one (k6's VU.runFn): its counters and
 // environment, a new cookie jar, the scenario's function, the iteration's duration when it ends
 // (an interrupted one is not counted), then what the options ask for after it.
+//
+// An iteration is one promise (`ended`), which its end or its cut (vu.cut: gracefulStop, an
+// abort) resolves, whichever comes first; what it calls back is made once per VU (vu.iterState),
+// not per iteration: iterations are the loop every request of a script goes round.
 
 import { CookieJar } from './k6/cookies.js';
 import { Interruption } from './vu.js';
 import { messageOf } from './messages.js';
 
+// What a VU's iterations share: the one under way, and its callbacks.
+class IterationState {
+  constructor(vu) {
+    this.vu = vu;
+    this.run = null;
+    this.scenario = null;
+    this.t0 = 0;
+    this.end = null; // resolves the iteration's promise
+    this.settle = () => settle(this);
+    this.count = () => count(this);
+    this.fail = (err) => fail(this, err);
+  }
+}
+
 /** Runs one iteration of `vu` in scenario `s`; resolves when it ends or is cut short. */
-export async function iterate(vu, s, ctx, run) {
-  const { shared, state } = run;
-  const options = shared.options;
+export function iterate(vu, s, ctx, run) {
+  begin(vu, s, run);
+  const it = vu.iterState || (vu.iterState = new IterationState(vu));
+  it.run = run;
+  it.scenario = s;
+  const ended = new Promise((resolve) => {
+    it.end = resolve;
+    vu.cut = resolve;
+    it.t0 = performance.now();
+    let r;
+    try {
+      r = vu.exports[s.exec](vu.data);
+    } catch (err) {
+      fail(it, err);
+      return;
+    }
+    if (r instanceof Promise) r.then(it.settle, it.fail);
+    else settle(it);
+  });
+  ctx.running.add(ended);
+  return ended.then(() => after(vu, ctx, run, ended, it.t0));
+}
+
+function begin(vu, s, run) {
+  const options = run.shared.options;
   vu.busy = true;
   vu.scenario = s;
   vu.iteration++;
   vu.iterationInScenario++;
   vu.iterationInInstance++;
   vu.scenarioIteration = s.iterationsStarted++;
-  vu.env = Object.keys(s.env).length ? { ...shared.env, ...s.env } : shared.env;
+  if (s.envOf === undefined) s.envOf = Object.keys(s.env).length ? { ...run.shared.env, ...s.env } : run.shared.env;
+  vu.env = s.envOf;
   if (!options.noCookiesReset) vu.jar = new CookieJar(); // k6 empties the VU's jar at each iteration
   vu.groupPath = '';
   if (vu.data === undefined && run.dataJson !== undefined) vu.data = JSON.parse(run.dataJson);
-  const fn = vu.exports[s.exec];
-  const t0 = performance.now();
-  const p = (async () => {
-    try {
-      const r = fn(vu.data);
-      if (r instanceof Promise) await r;
-      // The timers and requests it started (src/script/event-loop.js).
-      if (vu.loop.busy) await vu.loop.settled();
-      if (vu.interrupted) return;
-      shared.iterationsCompleted++;
-      state.iteration(performance.now() - t0, vu.tags(), s.name);
-    } catch (err) {
-      if (err instanceof Interruption || vu.interrupted) return;
-      state.warn(messageOf(err));
-      shared.iterationsCompleted++;
-      state.iteration(performance.now() - t0, vu.tags(), s.name);
-    }
-  })();
-  const cut = new Promise((resolve) => (vu.cut = resolve));
-  const ended = Promise.race([p, cut]);
-  ctx.running.add(ended);
-  await ended;
+}
+
+// The function has returned: the timers and requests it started (src/script/event-loop.js)
+// settle before the iteration ends.
+function settle(it) {
+  const loop = it.vu.loop;
+  if (loop.busy) loop.settled().then(it.count, it.fail);
+  else count(it);
+}
+
+function count(it) {
+  const vu = it.vu;
+  if (!vu.interrupted) {
+    it.run.shared.iterationsCompleted++;
+    it.run.state.iteration(performance.now() - it.t0, vu.currentTags(), it.scenario.name);
+  }
+  it.end();
+}
+
+// An exception ends the iteration, which counts (an interruption's does not).
+function fail(it, err) {
+  const vu = it.vu;
+  if (!(err instanceof Interruption) && !vu.interrupted) {
+    it.run.state.warn(messageOf(err));
+    it.run.shared.iterationsCompleted++;
+    it.run.state.iteration(performance.now() - it.t0, vu.currentTags(), it.scenario.name);
+  }
+  it.end();
+}
+
+function after(vu, ctx, run, ended, t0) {
+  const shared = run.shared;
   ctx.running.delete(ended);
   vu.cut = null;
   if (vu.interrupted) shared.iterationsInterrupted++;
   // noVUConnectionReuse: the iteration's connections closed at its end (k6 closes the idle ones).
-  if (options.noVUConnectionReuse) vu.close();
+  if (shared.options.noVUConnectionReuse) vu.close();
   // minIterationDuration: a full iteration shorter than it is followed by a sleep for the rest,
   // not counted in iteration_duration (the run's end wakes the VU).
   if (shared.minIterationMs > 0 && !vu.interrupted && !ctx.stopped) {
     const rest = shared.minIterationMs - (performance.now() - t0);
-    if (rest > 0) await vu.sleep(rest);
+    if (rest > 0) return vu.sleep(rest).then(() => done(vu, run));
   }
+  return done(vu, run);
+}
+
+// Iterations that never wait (no request, no sleep) would follow each other in microtasks
+// alone, and the timers that end a stage, a duration or the run (and a signal) would never
+// come: every 10 ms one VU lets the event loop take a turn before its next iteration (after
+// this one's end, so that an iteration is under way, in ctx.running, as soon as it starts).
+function done(vu, run) {
   vu.busy = false;
-  // Iterations that never wait (no request, no sleep) would follow each other in microtasks
-  // alone, and the timers that end a stage, a duration or the run (and a signal) would never
-  // come: every 10 ms one VU lets the event loop take a turn before its next iteration (after
-  // this one's end, so that an iteration is under way, in ctx.running, as soon as it starts).
   const now = performance.now();
   if (now - run.turnAt > 10) {
     run.turnAt = now;
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    return new Promise((resolve) => setTimeout(resolve, 0));
   }
+  return undefined;
 }

@@ -66,7 +66,15 @@ export class VU {
     this.console = shared.console ?? CONSOLE;
     this.clients = new Map();
     this.groupPath = '';
-    this.userTags = {};
+    this.userTags = {}; // exec.vu.tags (through a Proxy that counts its changes: k6/execution.js)
+    this.userTagsVersion = 0;
+    // The tags every sample of this VU has now (tags()), made again when one of what makes them
+    // changes: the scenario, the group, exec.vu.tags.
+    this.baseTags = null;
+    this.baseScenario = null;
+    this.baseGroup = '';
+    this.baseVersion = -1;
+    this.iterState = null; // the iteration under way (src/script/iteration.js)
     this.initDone = false;
     this.interrupted = false;
     this.modules = new Map();
@@ -137,8 +145,8 @@ export class VU {
   }
 
   /** This VU's client for the URL's origin: at once when it has one, else a Promise (DNS). */
-  clientFor(url) {
-    const client = this.clients.get(url.origin);
+  clientFor(url, origin = url.origin) {
+    const client = this.clients.get(origin);
     return client !== undefined ? client : this.newClient(url);
   }
 
@@ -208,6 +216,10 @@ export class VU {
     if (this.cut !== null) this.cut();
   }
 
+  /**
+   * A new object of this VU's tags now, for a sample that adds its own. (Made afresh: a copy of
+   * a made object by spread, then added to, costs V8 a hundred times more.)
+   */
   tags() {
     const s = this.scenario;
     const tags = { ...this.shared.globalTags };
@@ -218,6 +230,17 @@ export class VU {
     tags.group = this.groupPath;
     Object.assign(tags, this.userTags);
     return tags;
+  }
+
+  /** This VU's tags now, shared: for samples that add none (never changed by their users). */
+  currentTags() {
+    if (this.baseTags === null || this.baseScenario !== this.scenario || this.baseGroup !== this.groupPath || this.baseVersion !== this.userTagsVersion) {
+      this.baseTags = this.tags();
+      this.baseScenario = this.scenario;
+      this.baseGroup = this.groupPath;
+      this.baseVersion = this.userTagsVersion;
+    }
+    return this.baseTags;
   }
 
   emit(metric, value, extraTags) {

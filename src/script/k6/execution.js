@@ -2,6 +2,13 @@
 
 export function executionModule(vu) {
   const shared = vu.shared;
+  // exec.vu.tags is the VU's own tags object; a change to it makes the VU's tags anew.
+  const changed = (result) => (vu.userTagsVersion++, result);
+  const tags = new Proxy(vu.userTags, {
+    set: (target, key, value) => changed(Reflect.set(target, key, value)),
+    deleteProperty: (target, key) => changed(Reflect.deleteProperty(target, key)),
+    defineProperty: (target, key, d) => changed(Reflect.defineProperty(target, key, d)),
+  });
   const api = {
     vu: {
       get idInTest() {
@@ -16,8 +23,8 @@ export function executionModule(vu) {
       get iterationInScenario() {
         return vu.iterationInScenario;
       },
-      tags: vu.userTags,
-      metrics: { tags: vu.userTags, metadata: {} },
+      tags,
+      metrics: { tags, metadata: {} },
     },
     scenario: {
       get name() {

@@ -262,18 +262,27 @@ function parsedURL(text) {
   return url;
 }
 
-// The bytes of a request without a body, headers of the script's, cookies or credentials: the
-// same for every VU and every time (Host and User-Agent come from the URL and the options).
-const PLAIN = new Map();
+
+// What a request reads of its URL, read once per URL object: each of node's URL getters makes
+// a string anew. `plain`: the bytes of a request without a body, headers of the script's,
+// cookies or credentials, by method: the same for every VU and every time (Host and User-Agent
+// come from the URL and the options).
+const INFO = new WeakMap();
+
+function infoOf(url) {
+  let i = INFO.get(url);
+  if (i === undefined) {
+    i = { href: url.href, origin: url.origin, path: url.pathname + url.search, auth: Boolean(url.username || url.password), https: url.protocol === 'https:', shown: cleanURL(url), plain: null };
+    INFO.set(url, i);
+  }
+  return i;
+}
 
 async function once(vu, method, url, userHeaders, body, o) {
+  const info = infoOf(url);
   const sentCookies = o.jar.cookieHeader(url, o.params.cookies);
-  let plainKey = null;
-  let bytes;
-  if (body === null && sentCookies === '' && !url.username && !url.password && isEmpty(userHeaders)) {
-    plainKey = `${method} ${url.href}`;
-    bytes = PLAIN.get(plainKey);
-  }
+  const plain = body === null && sentCookies === '' && !info.auth && isEmpty(userHeaders);
+  let bytes = plain && info.plain !== null ? info.plain[method] : undefined;
   // The request's headers as the script sees them (res.request): made for encoding, or later if
   // the script reads them when the bytes were already made.
   const headersOf = () => {
@@ -291,7 +300,7 @@ async function once(vu, method, url, userHeaders, body, o) {
     return headers;
   };
   let headers = null;
-  const path = url.pathname + url.search;
+  const path = info.path;
   if (bytes === undefined) {
     headers = headersOf();
     // Lower-cased for the wire as the rest of loadtest writes them; HTTP field names are
@@ -301,15 +310,12 @@ async function once(vu, method, url, userHeaders, body, o) {
     // noConnectionReuse: said to the server too, as Go's transport says it.
     if (vu.options.noConnectionReuse && wire.connection === undefined) wire.connection = 'close';
     bytes = encodeRequest({ method, path, headers: wire, body });
-    if (plainKey !== null) {
-      if (PLAIN.size >= 10000) PLAIN.clear();
-      PLAIN.set(plainKey, bytes);
-    }
+    if (plain) (info.plain || (info.plain = {}))[method] = bytes;
   }
   // rps: every VU's requests of this process at most so many a second (k6's limiter, burst 1).
   if (vu.shared.rps !== null) await vu.shared.rps.take();
   const blockedStart = performance.now();
-  let client = vu.clientFor(url);
+  let client = vu.clientFor(url, info.origin);
   let r;
   if (client instanceof Promise) {
     try {
@@ -326,7 +332,7 @@ async function once(vu, method, url, userHeaders, body, o) {
   if (client !== null) {
     const request = { bytes, isHead: method === 'HEAD', method, path, timeout: o.timeout, binary: o.responseType === 'binary', discard: o.responseType === 'none', frames: null };
     // An https origin may choose h2 (src/script/client-h2.js): the same request as HTTP/2 frames.
-    if (url.protocol === 'https:') request.frames = () => encodeH2Request({ method, scheme: 'https', authority: url.host, path, headers: lowerCased(headers || headersOf()), body });
+    if (info.https) request.frames = () => encodeH2Request({ method, scheme: 'https', authority: url.host, path, headers: lowerCased(headers || headersOf()), body });
     r = await client.send(request);
   }
   vu.assertNotInterrupted();
@@ -343,7 +349,7 @@ async function once(vu, method, url, userHeaders, body, o) {
     duration: t.sending + t.waiting + t.receiving,
   };
   const expected = o.expected === null ? null : (o.expected || defaultExpected)(r.status);
-  const shown = cleanURL(url);
+  const shown = info.shown;
   const tags = vu.tags(); // a new object: the request's own tags go on it
   for (const k in o.userTags) tags[k] = o.userTags[k];
   tags.name = o.userTags.name ?? o.nameTag ?? shown;
@@ -362,7 +368,7 @@ async function once(vu, method, url, userHeaders, body, o) {
     proto: r.proto,
     head: r.head,
     body: o.responseType === 'none' ? null : r.body,
-    url: url.href,
+    url: info.href,
     timings,
     error: r.error,
     // res.request, made if the script reads it (the jar as it was when the response came).
