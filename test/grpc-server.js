@@ -29,7 +29,7 @@ const definition = protoLoader.loadSync([here('grpc/echo.proto'), here('grpc/hea
 });
 const loaded = grpc.loadPackageDefinition(definition);
 
-const counts = { say: 0, codes: {}, resets: 0, cancelled: 0, count: 0, collect: 0, chat: 0, health: 0, metadata: {}, names: {}, connections: 0 };
+const counts = { say: 0, codes: {}, resets: 0, cancelled: 0, deadlines: 0, count: 0, collect: 0, chat: 0, health: 0, metadata: {}, names: {}, connections: 0 };
 const answered = (code) => (counts.codes[code] = (counts.codes[code] || 0) + 1);
 
 function say(call, callback) {
@@ -38,6 +38,8 @@ function say(call, callback) {
   const tag = call.metadata.get('x-tag')[0];
   if (tag !== undefined) counts.metadata[tag] = (counts.metadata[tag] || 0) + 1;
   counts.names[r.name] = (counts.names[r.name] || 0) + 1;
+  // A call that came with grpc-timeout has a finite deadline.
+  if (Number.isFinite(Number(call.getDeadline()))) counts.deadlines++;
   const answer = () => {
     // Past its deadline (grpc-js answered DEADLINE_EXCEEDED), or cancelled by the client.
     if (call.cancelled) return counts.cancelled++;
