@@ -91,7 +91,55 @@ async function loadModules(options) {
   // Data files are read here; src/run/options.js parses them (the core reads no file).
   if (typeof o.feed === 'string') o.feed = { name: o.feed, text: await readData(o.feed, 'feed') };
   if (typeof o.urls === 'string') o.urls = { name: o.urls, text: await readData(o.urls, 'urls') };
+  if (o.grpc !== undefined && o.grpc !== null && !o.grpcCall) o.grpcCall = await grpcCall(o);
   return o;
+}
+
+const listOf = (v) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
+
+// options.grpc ({ call, protos, importPaths, metadata }): the method to call, from the .proto
+// files or else the server's reflection, as { call, path, encode } (src/grpc/config.js).
+// protobufjs is loaded for gRPC runs only.
+async function grpcCall(o) {
+  const g = o.grpc;
+  if (typeof g !== 'object' || Array.isArray(g)) throw new Error('grpc must be an object: { call, protos, importPaths, metadata }');
+  for (const key of Object.keys(g)) if (!['call', 'protos', 'importPaths', 'metadata'].includes(key)) throw new Error(`grpc: unknown key '${key}' (call, protos, importPaths, metadata)`);
+  if (!/^grpcs?:$/.test(parseUrl(o.url).protocol)) throw new Error('grpc needs a grpc:// or grpcs:// URL');
+  if (typeof g.call !== 'string' || g.call === '') throw new Error('grpc needs the method to call: package.Service.Method (--call)');
+  const schema = await import('./grpc/schema.js');
+  const protos = listOf(g.protos);
+  const importPaths = listOf(g.importPaths);
+  if (protos.length === 0 && importPaths.length > 0) throw new Error('import paths go with .proto files (--proto), not with reflection');
+  const root = protos.length > 0 ? await schema.loadProtoFiles(protos, importPaths, (path) => readFile(path, 'utf8')) : await reflectedRoot(o, g.call);
+  const method = schema.findMethod(root, g.call);
+  return { call: method.call, path: method.path, encode: schema.requestEncoder(method.requestType) };
+}
+
+async function reflectedRoot(o, call) {
+  const { reflect } = await import('./grpc/reflection.js');
+  const service = call.slice(0, Math.max(call.lastIndexOf('/'), call.lastIndexOf('.')));
+  return reflect(service, (path, message) => invokeOnce(o, path, message));
+}
+
+// One call (reflection's), as a run of one request on our HTTP/2 driver: { code, messages }.
+async function invokeOnce(o, path, message) {
+  const { frameMessage, readMessages } = await import('./grpc/frame.js');
+  const framed = frameMessage(message);
+  const target = { url: o.url, insecure: o.insecure, ca: o.ca, cert: o.cert, key: o.key, socket: o.socket, socketPath: o.socketPath, grpc: { metadata: o.grpc.metadata } };
+  const { run } = await prepare({ ...target, grpcCall: { call: path, path, encode: () => framed }, maxRequests: 1, concurrency: 1, timeout: 10000, proxy: false });
+  let answer = null;
+  run.capture = true;
+  run.inspect = (conn, code) => {
+    answer = { code, chunks: conn.bodyChunks };
+    return null;
+  };
+  const stats = await run.start();
+  if (answer === null) {
+    const err = new Error(`reflection: no answer from ${new URL(o.url).host} (${stats.abortReason || Object.keys(stats.errors)[0] || 'no response'})`);
+    err.exitCode = 1; // the target, not the command line
+    throw err;
+  }
+  return { code: answer.code, messages: readMessages(answer.chunks) };
 }
 
 /** options.urls (a path) without options.url: the URL is the list's first line's. */

@@ -103,7 +103,7 @@ test('bad input before anything starts: --shards alone, a bad URL, docker missin
       return r.stderr.trim();
     };
     assert.equal(await line(['--shards', '3', '-n', '3', 'http://127.0.0.1:1/']), 'loadtest: --shards needs --on swarm or --on kubernetes');
-    assert.equal(await line(['--on', 'swarm', '--shards', '2', '-n', '3', 'htp://x']), "loadtest: invalid URL 'htp://x': must start with http://, https://, ws:// or wss://");
+    assert.equal(await line(['--on', 'swarm', '--shards', '2', '-n', '3', 'htp://x']), "loadtest: invalid URL 'htp://x': must start with http://, https://, ws://, wss://, grpc:// or grpcs://");
     assert.match(await line(['run', '--on', 'swarm', '--shards', '2', '--vus', 'x', 'a.js']), /^loadtest run: /);
     // No docker on PATH, then one that says its node is in no swarm.
     assert.match(await line(['--on', 'swarm', '--shards', '2', '-n', '3', 'http://127.0.0.1:1/'], { PATH: dir }), /^loadtest: --on swarm: docker not found/);

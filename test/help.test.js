@@ -14,7 +14,7 @@ const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.u
 
 const show = (r) => `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
 
-const GROUPS = ['Load:', 'Requests:', 'Output:', 'TLS (https and wss URLs):', 'Multi-core and many machines:', 'Compatibility with loadtest 8:'];
+const GROUPS = ['Load:', 'Requests:', 'Output:', 'gRPC (grpc:// and grpcs:// URLs; -m, -H, -C, -T do not apply):', 'TLS (https, wss and grpcs URLs):', 'Multi-core and many machines:', 'Compatibility with loadtest 8:'];
 
 /** The help's entries by group: { group: [entry text with its continuation lines] }. */
 function entries(help) {

@@ -387,7 +387,7 @@ test('cli: --http2 --streams 4 prints the protocol; --streams alone and an HTTP/
     assert.equal(server.requests, 200);
     const alone = await spawnScript(CLI, ['--streams', '4', '-n', '2', `http://127.0.0.1:${server.port}/`]);
     assert.equal(alone.code, 2);
-    assert.equal(alone.stderr.trim(), 'loadtest: --streams applies to --http2 only');
+    assert.equal(alone.stderr.trim(), 'loadtest: --streams applies to --http2 and --grpc only');
     const old = await spawnScript(CLI, ['--http2', '-n', '2', `http://127.0.0.1:${h1.port}/`]);
     assert.equal(old.code, 1);
     assert.equal(old.stderr.trim().split('\n').length, 1, old.stderr);

@@ -1,6 +1,6 @@
 // The layout of src/ (doc/design.md): folders by job, and imports that point downward only.
 //   the doors (cli.js, index.js), commands/, compare/ → run/ → protocols (http1/, http2/,
-//   websocket/)
+//   websocket/, grpc/)
 //   → socket.js and driver.js; results/ formats what a run produced.
 // Only the doors, the commands and a --cores child (run/worker.js) take the runtime's
 // facilities from runtimes/: the core is handed an adapter, and never asks which runtime it is.
@@ -36,14 +36,14 @@ function importsOf(file) {
 }
 
 const folder = (path) => (path.startsWith('src/') ? path.split('/').slice(1, -1).join('/') || '.' : path.split('/')[0]);
-const PROTOCOLS = ['http1', 'http2', 'websocket'];
+const PROTOCOLS = ['http1', 'http2', 'websocket', 'grpc'];
 const DOORS = ['cli.js', 'index.js'];
 
 test('src/ holds the two doors and the interfaces at its top, the rest in folders by job', () => {
   const top = files.filter((f) => !f.includes('/')).sort();
   assert.deepEqual(top, ['cli.js', 'driver.js', 'index.js', 'socket.js', 'version.js']);
   const folders = [...new Set(files.filter((f) => f.includes('/')).map((f) => f.split('/')[0]))].sort();
-  assert.deepEqual(folders, ['commands', 'compare', 'distribute', 'http1', 'http2', 'results', 'run', 'script', 'websocket']);
+  assert.deepEqual(folders, ['commands', 'compare', 'distribute', 'grpc', 'http1', 'http2', 'results', 'run', 'script', 'websocket']);
 });
 
 test('protocols import nothing from the run, results, commands or runtimes', () => {

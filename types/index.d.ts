@@ -3,6 +3,18 @@
 // compiles an example against them.
 
 /** What statusCallback and contentInspector see for every request. */
+/** A gRPC run's call (doc/grpc.md): options.grpc. */
+export interface GrpcCall {
+  /** The unary method: package.Service.Method. */
+  call: string;
+  /** The .proto files that define it (default: the server's reflection). */
+  protos?: string[];
+  /** Where their imports are (default: beside the importing file). */
+  importPaths?: string[];
+  /** Sent with each call: an object, or 'key=value' strings. */
+  metadata?: Record<string, string> | string[];
+}
+
 export interface RequestResult {
   host: string;
   path: string;
@@ -212,6 +224,8 @@ export interface LoadTestOptions {
   http2?: boolean;
   /** With http2: streams in flight per connection, at most (as --streams; default 1), never more than the server's SETTINGS_MAX_CONCURRENT_STREAMS. */
   streams?: number;
+  /** A grpc:// or grpcs:// URL's call (doc/grpc.md): the unary method, its .proto files (else the server's reflection), their import paths and metadata; the message is `body` (JSON text or an object). */
+  grpc?: GrpcCall;
   /** A module whose default export is (index) => body; for cores above 1. */
   bodyModule?: string;
   /** Run share i of n of this run, 'i/n' (as --shard). */
@@ -336,9 +350,13 @@ export interface ResultData {
   /** Requests in flight per connection, at most (1: no pipelining). */
   pipelining: number;
   /** The protocol the run spoke: 'h2' is HTTP/2 over TLS, 'h2c' over plain TCP. */
-  protocol: 'http/1.1' | 'h2' | 'h2c' | 'websocket';
+  protocol: 'http/1.1' | 'h2' | 'h2c' | 'websocket' | 'grpc' | 'grpcs';
   /** With HTTP/2: streams in flight per connection, at most. */
   streams?: number;
+  /** gRPC: the method called (package.Service.Method). */
+  call?: string;
+  /** gRPC: the calls by status name (OK: 9990, UNAVAILABLE: 10); statusCodes has them by number. */
+  grpcStatuses?: Record<string, number>;
   requestsPerSecond?: number;
   /** The stages (durations in seconds), when the run had them. */
   stages?: Stage[];

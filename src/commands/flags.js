@@ -9,16 +9,18 @@ export const STRINGS = {
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
   'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har', 'pipeline', 'max-body', 'streams', 'log-file',
-  'feed', 'feed-order', 'seed', 'urls', 'check', 'metrics', 'metrics-linger', 'run-name', 'dashboard'];
+  'feed', 'feed-order', 'seed', 'urls', 'check', 'metrics', 'metrics-linger', 'run-name', 'dashboard',
+  'call', 'proto', 'import-path', 'metadata', 'data-file'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
-export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json', 'http2', 'probe'];
+export const LONG_BOOLEANS = ['insecure', 'quiet', 'tcp', 'agent', 'debug', 'json', 'http2', 'probe', 'grpc'];
 
 // Within 100 columns. Every flag of the first five groups names its default.
 export const HELP = `Usage: loadtest [options] URL
        loadtest merge a.json b.json ... [--json]   merge --json results into one report
        loadtest compare --builtin node,bun,deno     compare servers or clients (compare --help)
        loadtest --probe [options] URL              one request, shown as sent and as answered
-URL: http://, https://, or ws://, wss:// (a request is a WebSocket message and its reply)
+URL: http://, https://, or ws://, wss:// (a request is a WebSocket message and its reply),
+     or grpc://HOST:PORT, grpcs://HOST:PORT (a request is a gRPC call: see gRPC below)
 
 Load:
   -n, --maxRequests N        requests to send (default: no limit; then -t 10)
@@ -66,6 +68,7 @@ Requests:
   -a, --patchFile F          PATCH the file F (default: no body)
                              (-p, -u, -a with a .js file: its default export (index) => body)
       --data S               send S as the body, with the method of -m (default: no body)
+      --data-file F          send the file F as the body, as --data (default: no body)
   -R, --requestGenerator F   module whose default export (index, options) returns
                              { method, path, headers, body }, or is loadtest 8's
                              (params, options, client, callback) (default: none)
@@ -112,7 +115,20 @@ Output:
       --threshold T          repeatable: p99<50ms, errors<1%, rps>=5000; when one fails, exit 3
                              (default: none)
 
-TLS (https and wss URLs):
+gRPC (grpc:// and grpcs:// URLs; -m, -H, -C, -T do not apply):
+      --grpc                 the run is gRPC calls (default: when the URL is grpc:// or grpcs://)
+      --call pkg.Service.M   the unary method to call (default: none; a gRPC run needs one)
+      --proto F              a .proto file that defines it, repeatable (default: the server's
+                             reflection, grpc.reflection.v1 or v1alpha)
+      --import-path DIR      where the .proto files' imports are, repeatable (default: beside
+                             the importing file)
+      --data JSON            the request message as JSON, with {{column}} places for --feed;
+                             --data-file F reads it from F (default: {}, the empty message)
+      --metadata K=V         send the metadata K: V with each call, repeatable (default: none)
+      --streams N            calls in flight per connection, as for --http2 (default 1);
+                             -d MS is each call's deadline, sent as grpc-timeout (default: none)
+
+TLS (https, wss and grpcs URLs):
       --insecure             do not check the server's certificate (default: checked)
       --ca F                 trust the CA certificate(s) in F, PEM (default: the runtime's own list)
       --cert F, --key F      client certificate and its key, PEM (default: none)

@@ -175,7 +175,7 @@ export function parseCompareArgs(argv, { cores, here }) {
   if (positional.length > 1) throw new UsageError(`too many arguments: ${positional.join(' ')}`);
   if (positional.length && own.url) throw new UsageError('give the URL once: as --url or as the argument');
   const url = own.url || positional[0] || null;
-  if (url !== null && !/^https?:\/\/[^/]/.test(url)) throw new UsageError(`invalid URL '${url}': must start with http:// or https://`);
+  if (url !== null && !/^(https?|grpcs?):\/\/[^/]/.test(url)) throw new UsageError(`invalid URL '${url}': must start with http://, https://, grpc:// or grpcs://`);
   if (own.name.length > own.server.length) throw new UsageError('more --name than --server flags (one name per server, in order)');
 
   const servers = own.server.map((command, i) => ({ name: own.name[i] || commandName(command), command }));
@@ -261,7 +261,8 @@ export function parseCompareArgs(argv, { cores, here }) {
     serverCpus,
     clientCpus,
     // The clients speak HTTP/2: --builtin servers serve it (node:http2) and are probed with it.
-    http2: Boolean(given.http2),
+    // (gRPC is HTTP/2 too: its servers are probed so.)
+    http2: Boolean(given.http2) || (url !== null && /^grpcs?:/.test(url)),
     jsonFile: own.json || null,
     csvFile: own.csv || null,
     htmlFile: own.html || null,

@@ -30,9 +30,11 @@ async function answers(url, http2 = false) {
   // fetch() speaks HTTP/1.1 only: an h2c server is asked with one request of our own.
   if (http2) {
     const { loadTest } = await import('../index.js');
+    // A gRPC server answers a GET / as it likes (404, 415, UNIMPLEMENTED): any answer will do.
+    const grpc = /^grpcs?:/.test(url);
     try {
-      const r = await loadTest({ url, http2: true, maxRequests: 1, concurrency: 1, quiet: true, timeout: 1000 });
-      return r.totalRequests === 1 && r.totalErrors === 0;
+      const r = await loadTest({ url: url.replace(/^grpc/, 'http'), http2: true, maxRequests: 1, concurrency: 1, quiet: true, timeout: 1000, insecure: grpc });
+      return r.totalRequests === 1 && (grpc ? Object.keys(r.statusCodes).length === 1 : r.totalErrors === 0);
     } catch {
       return false;
     }

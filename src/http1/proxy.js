@@ -38,6 +38,8 @@ export function parseProxy(text) {
  * behind a proxy set for the outside world is a surprise, not a wish (--proxy still forces it).
  */
 export function proxyFromEnv(url, getenv) {
+  // gRPC speaks HTTP/2, which goes through no proxy here (--proxy is refused for it).
+  if (url.protocol === 'grpc:' || url.protocol === 'grpcs:') return null;
   const secure = url.protocol === 'https:' || url.protocol === 'wss:';
   const names = secure ? ['HTTPS_PROXY', 'https_proxy'] : ['HTTP_PROXY', 'http_proxy'];
   let value = null;

@@ -64,6 +64,9 @@ export class Http2Connection extends Driver {
     this.starts = new Float64Array(depth); // latency counts from here
     this.sents = new Float64Array(depth); // the timeout counts from here
     this.statuses = new Int32Array(depth); // the final status once its HEADERS came, else 0
+    // gRPC: a call's grpc-status (-1: none yet), or config.grpc.codeOf's for the HTTP status.
+    this.grpc = run.config.grpc || null;
+    this.codes = new Int16Array(depth);
     this.received = new Float64Array(depth); // body bytes, for --max-body and the window
     this.headBytes = new Float64Array(depth); // header block bytes, for the log
     this.firstBytes = new Float64Array(depth); // when the response's first HEADERS came (0: not yet)
@@ -172,6 +175,7 @@ export class Http2Connection extends Driver {
       this.starts[slot] = start;
       this.sents[slot] = now;
       this.statuses[slot] = 0;
+      this.codes[slot] = -1;
       this.received[slot] = 0;
       this.headBytes[slot] = 0;
       this.firstBytes[slot] = 0;
@@ -428,6 +432,7 @@ export class Http2Connection extends Driver {
     if (k < 0) return stream >= this.nextStream ? 'HEADERS on a stream never opened' : null;
     if (this.firstBytes[k] === 0) this.firstBytes[k] = this.clock();
     this.headBytes[k] += end - start;
+    if (this.grpc !== null && this.hpack.grpcStatus >= 0) this.codes[k] = this.hpack.grpcStatus;
     const status = this.hpack.status;
     if (this.statuses[k] !== 0) {
       // Trailers (RFC 9113 8.1): they end the stream.
@@ -518,7 +523,7 @@ export class Http2Connection extends Driver {
     const run = this.run;
     const end = this.clock();
     const first = this.firstBytes[k];
-    const status = this.statuses[k];
+    const status = this.grpc !== null ? this.grpc.codeOf(this.codes[k], this.statuses[k]) : this.statuses[k];
     this.responseBytes = this.headBytes[k] + this.received[k];
     this.responsesOnSocket++;
     this.answered = true;
@@ -568,7 +573,6 @@ export class Http2Connection extends Driver {
     this.bodies[k] = null;
     this.count--;
   }
-
 
   timedOut(now) {
     const timeout = this.run.timeout;

@@ -8,8 +8,11 @@
 //            or given twice. The other pseudo-header rules (RFC 9113 8.3) are the caller's.
 //   headers  with capture, every field in order as [name, value] strings (a field sent as a
 //            static index gets that entry's own pair, frozen); otherwise null.
+//   grpcStatus  the grpc-status field (gRPC's trailer, 0 to 99) as an integer; -1 when absent,
+//            not one or two digits, or given twice.
 // Without capture no string is built and, unless the peer adds to its dynamic table, nothing is
-// allocated: :status comes straight from the static index (8-14) or from the value's bytes.
+// allocated: :status comes straight from the static index (8-14) or from the value's bytes, and
+// grpc-status (never in the static table) from the value's bytes or its dynamic entry.
 //
 // Requests: encodeRequestHeaders() builds a block once per distinct request at setup; the run
 // sends the same bytes for every request.
@@ -54,6 +57,7 @@ const text = new TextDecoder('utf-8', { ignoreBOM: true });
 
 const NOT_STATUS = -2; // an entry whose name is not :status (-1: :status with an invalid value)
 const STATUS_NAME = utf8.encode(':status');
+const GRPC_STATUS_NAME = utf8.encode('grpc-status');
 // Per static index: the name's bytes (copied when a literal indexes it), the entry's size
 // (4.1; the static table is ASCII, so string lengths are byte lengths) and its status.
 const STATIC_NAME_BYTES = STATIC_TABLE.map((entry) => entry && utf8.encode(entry[0]));
@@ -150,10 +154,22 @@ function parseStatus(buf, at, length) {
   return status >= 100 ? status : -1;
 }
 
-function isStatusName(buf, at, length) {
-  if (length !== 7) return false;
-  for (let k = 0; k < 7; k++) if (buf[at + k] !== STATUS_NAME[k]) return false;
+function isName(buf, at, length, name) {
+  if (length !== name.length) return false;
+  for (let k = 0; k < length; k++) if (buf[at + k] !== name[k]) return false;
   return true;
+}
+
+// gRPC's codes are 0 to 16 (doc/grpc.md); two digits at most, else -1.
+function parseGrpcStatus(buf, at, length) {
+  if (length < 1 || length > 2) return -1;
+  let code = 0;
+  for (let k = 0; k < length; k++) {
+    const d = buf[at + k] - 48;
+    if (d < 0 || d > 9) return -1;
+    code = code * 10 + d;
+  }
+  return code;
 }
 
 function decodeText(buf, at, length) {
@@ -170,6 +186,7 @@ export class HpackDecoder {
     this.limit = maxTableSize;
     this.maxHeaderListSize = maxHeaderListSize;
     this.status = -1;
+    this.grpcStatus = -1;
     this.headers = null;
     // The dynamic table (2.3.2, 4). Entries are kept as bytes in `ring`, a circular buffer,
     // because most are never read as text: without capture a response refers to them only to
@@ -190,6 +207,7 @@ export class HpackDecoder {
     this.nameLength = new Int32Array(slots);
     this.valueLength = new Int32Array(slots);
     this.statusOf = new Int16Array(slots);
+    this.grpcOf = new Int16Array(slots); // as statusOf, for grpc-status
     this.names = new Array(slots).fill(null);
     this.values = new Array(slots).fill(null);
   }
@@ -201,6 +219,7 @@ export class HpackDecoder {
    */
   decode(block, capture = false, start = 0, end = block.length) {
     this.status = -1;
+    this.grpcStatus = -1;
     this.headers = capture ? [] : null;
     const max = this.maxHeaderListSize;
     let i = start;
@@ -208,6 +227,8 @@ export class HpackDecoder {
     let started = false; // a field was seen: size updates may only come before (4.2)
     let status = -1;
     let statusSeen = false;
+    let grpc = -1;
+    let grpcSeen = false;
     while (i < end) {
       const b = block[i];
       if (b >= 0x80) {
@@ -228,6 +249,10 @@ export class HpackDecoder {
           const slot = this.slot(index);
           size = this.nameLength[slot] + this.valueLength[slot] + 32;
           entryStatus = this.statusOf[slot];
+          if (this.grpcOf[slot] !== NOT_STATUS) {
+            grpc = grpcSeen ? -1 : this.grpcOf[slot];
+            grpcSeen = true;
+          }
           if (capture) this.headers.push([this.nameText(slot), this.valueText(slot)]);
         }
         if ((listSize += size) > max) return this.reason(E_LIST_SIZE);
@@ -259,6 +284,7 @@ export class HpackDecoder {
       let nameAt = 0;
       let nameLength;
       let nameIsStatus;
+      let nameIsGrpc = false;
       let valueScratchAt = 0;
       if (nameIndex === 0) {
         i = readString(block, i, end, true, 0, max - listSize - 32);
@@ -266,7 +292,8 @@ export class HpackDecoder {
         nameBytes = strBytes;
         nameAt = strAt;
         nameLength = strLength;
-        nameIsStatus = isStatusName(nameBytes, nameAt, nameLength);
+        nameIsStatus = isName(nameBytes, nameAt, nameLength, STATUS_NAME);
+        nameIsGrpc = isName(nameBytes, nameAt, nameLength, GRPC_STATUS_NAME);
         if (nameBytes === scratch) valueScratchAt = nameLength;
       } else if (nameIndex <= STATIC_COUNT) {
         nameBytes = STATIC_NAME_BYTES[nameIndex];
@@ -279,10 +306,11 @@ export class HpackDecoder {
         nameAt = this.at[nameSlot];
         nameLength = this.nameLength[nameSlot];
         nameIsStatus = this.statusOf[nameSlot] !== NOT_STATUS;
+        nameIsGrpc = this.grpcOf[nameSlot] !== NOT_STATUS;
       }
       // The value's bytes are needed for a capture, a new entry or a status; otherwise a
       // Huffman value is only checked and measured.
-      const keep = capture || indexing || nameIsStatus;
+      const keep = capture || indexing || nameIsStatus || nameIsGrpc;
       i = readString(block, i, end, keep, valueScratchAt, max - listSize - 32 - nameLength);
       if (i < 0) return this.reason(i);
       const valueBytes = strBytes;
@@ -294,6 +322,12 @@ export class HpackDecoder {
         entryStatus = parseStatus(valueBytes, valueAt, valueLength);
         status = statusSeen ? -1 : entryStatus;
         statusSeen = true;
+      }
+      let entryGrpc = NOT_STATUS;
+      if (nameIsGrpc) {
+        entryGrpc = parseGrpcStatus(valueBytes, valueAt, valueLength);
+        grpc = grpcSeen ? -1 : entryGrpc;
+        grpcSeen = true;
       }
       // Strings only with capture, but a static name costs nothing to keep with a new entry.
       let name = nameIndex > 0 && nameIndex <= STATIC_COUNT ? STATIC_TABLE[nameIndex][0] : null;
@@ -309,12 +343,14 @@ export class HpackDecoder {
         const slot = this.insert(nameBytes, nameAt, nameLength, nameSlot >= 0, valueBytes, valueAt, valueLength);
         if (slot >= 0) {
           this.statusOf[slot] = entryStatus;
+          this.grpcOf[slot] = entryGrpc;
           this.names[slot] = name;
           this.values[slot] = value;
         }
       }
     }
     this.status = status;
+    this.grpcStatus = grpc;
     return null;
   }
 

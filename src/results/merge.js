@@ -73,6 +73,7 @@ export function mergeResults(docs, names = docs.map((_, i) => `result ${i + 1}`)
     pipelining: first.pipelining,
     protocol: first.protocol,
     streams: first.streams,
+    call: first.call,
     requestsPerSecond: sum(docs.map((d) => d.requestsPerSecond || 0)),
   };
   const result = makeResult(config, stats, {

@@ -26,7 +26,11 @@ export function formatReport(r, color = false) {
   if (r.merged) lines.push(label('Merged results') + r.merged);
   lines.push(label('Agent') + r.agent);
   if (r.pipelining > 1) lines.push(label('Pipelining') + `${r.pipelining} (requests in flight per connection, at most)`);
-  if (r.protocol === 'h2' || r.protocol === 'h2c') lines.push(label('Protocol') + `HTTP/2 (${r.protocol}), ${r.streams} stream${r.streams === 1 ? '' : 's'} per connection at most`);
+  const grpc = r.protocol === 'grpc' || r.protocol === 'grpcs';
+  const streams = `${r.streams} stream${r.streams === 1 ? '' : 's'} per connection at most`;
+  if (r.protocol === 'h2' || r.protocol === 'h2c') lines.push(label('Protocol') + `HTTP/2 (${r.protocol}), ${streams}`);
+  if (grpc) lines.push(label('Protocol') + `gRPC over HTTP/2 (${r.protocol === 'grpcs' ? 'h2' : 'h2c'}), ${streams}`);
+  if (grpc && r.call) lines.push(label('Call') + r.call);
   if (r.runtime) lines.push(label('Runtime') + `${r.runtime} (${r.socket})`);
   if (r.requestsPerSecond) lines.push(label('Target rps') + r.requestsPerSecond);
   if (r.connectMs && r.concurrency >= 100) lines.push(label('Connections opened') + `${r.concurrency} in ${r.connectMs} ms (until each had its first response)`);
@@ -38,13 +42,14 @@ export function formatReport(r, color = false) {
   lines.push(label('Total errors') + (r.totalErrors ? c.red(r.totalErrors) : r.totalErrors));
   if (r.inFlight) lines.push(label('In flight at stop') + r.inFlight);
   if (r.retries) {
-    const why = r.protocol === 'h2' || r.protocol === 'h2c' ? 'not processed by the server: refused, or above a GOAWAY' : 'the server closed a kept-alive connection under them';
+    const why = r.protocol === 'h2' || r.protocol === 'h2c' || grpc ? 'not processed by the server: refused, or above a GOAWAY' : 'the server closed a kept-alive connection under them';
     lines.push(label('Retried') + `${r.retries} (${why})`);
   }
   lines.push(label('Total time') + `${round(r.totalTimeSeconds, 3)} s`);
   lines.push(label('Mean latency') + `${r.meanLatencyMs} ms`);
   lines.push(label('Effective rps') + c.bold(r.effectiveRps));
   if (r.bytesReceived !== undefined) lines.push(label('Received') + `${bytes(r.bytesReceived)} (${bytes(r.bytesPerSecond)}/s)`);
+  if (grpc && r.grpcStatuses && Object.keys(r.grpcStatuses).length > 0) lines.push('', 'Calls by gRPC status', ...statusLines(r.grpcStatuses, c));
   lines.push('');
   lines.push('Percentage of the requests served within a certain time' + (r.requestsPerSecond || r.stages ? ' (from their time in the schedule)' : ''));
   for (const p of Object.keys(r.percentiles)) {
@@ -67,7 +72,7 @@ export function formatReport(r, color = false) {
     // A failed --check or capture had a response; it is counted with the failures, by its reason.
     const inspected = (k) => k.startsWith('check ') || k.startsWith('capture ');
     const groups = [
-      ['Errors by status', codes.filter((k) => !(k in reasons))],
+      [grpc ? 'Errors by gRPC status' : 'Errors by status', codes.filter((k) => !(k in reasons))],
       ['Errors by check or capture (a response that did not pass)', codes.filter((k) => k in reasons && inspected(k))],
       ['Errors by reason (no response)', codes.filter((k) => k in reasons && !inspected(k))],
     ];
@@ -77,7 +82,7 @@ export function formatReport(r, color = false) {
       lines.push(title);
       for (const code of keys) {
         const padding = ' '.repeat(code.length < 4 ? 4 - code.length : 1);
-        const hint = title === 'Errors by status' ? undefined : HINTS[code];
+        const hint = title.startsWith('Errors by status') || title.startsWith('Errors by gRPC') ? undefined : HINTS[code];
         lines.push(c.red(` ${padding}${code}:   ${r.errorCodes[code]} errors${hint ? ` (${hint})` : ''}`));
       }
     }
@@ -104,6 +109,16 @@ export function formatReport(r, color = false) {
     }
   }
   return lines.join('\n');
+}
+
+// 'OK' and the codes that are errors, each with its count, aligned.
+function statusLines(statuses, c) {
+  const names = Object.keys(statuses);
+  const width = Math.max(...names.map((n) => n.length));
+  return names.map((n) => {
+    const line = `  ${n.padEnd(width)}  ${statuses[n]}`;
+    return n === 'OK' ? line : c.red(line);
+  });
 }
 
 function bytes(n) {

@@ -29,8 +29,10 @@ export function headline(r, { errors = 'Errors', more = [] } = {}) {
 /** The responses by status and the failures without a response, each a table when there are any. */
 export function responseTables(r) {
   const parts = [];
-  const statuses = Object.entries(r.statusCodes || {});
-  if (statuses.length > 0) parts.push('<h3>Responses by status</h3>', table(['status', 'responses'], statuses.map(([k, v]) => [k, v])));
+  // gRPC: the calls' codes by name (OK, UNAVAILABLE, ...).
+  const grpc = r.grpcStatuses !== undefined;
+  const statuses = Object.entries((grpc ? r.grpcStatuses : r.statusCodes) || {});
+  if (statuses.length > 0) parts.push(grpc ? '<h3>Calls by gRPC status</h3>' : '<h3>Responses by status</h3>', table([grpc ? 'grpc-status' : 'status', grpc ? 'calls' : 'responses'], statuses.map(([k, v]) => [k, v])));
   const reasons = Object.entries(r.errorsByReason || {});
   if (reasons.length > 0) parts.push('<h3>Failures without a response</h3>', table(['reason', 'requests'], reasons.map(([k, v]) => [k, v])));
   return parts;

@@ -3,6 +3,7 @@
 // object, whose headers and body are decoded only when read.
 
 import { decodeChunks, parseHeaders } from '../http1/parser.js';
+import { codeName } from '../grpc/status.js';
 
 /** A response, shown to the contentInspector and then the statusCallback, and counted as they leave it. */
 export function reportResponse(run, conn, status, elapsedMs) {
@@ -44,9 +45,9 @@ export function reportResponse(run, conn, status, elapsedMs) {
     error = new Error(`Custom error: ${result.customError}`);
   } else {
     stats.statusCounts[status]++;
-    if (status >= 400) {
+    if (status >= run.errorStatus) {
       stats.httpErrors++;
-      error = new Error(`Status code ${status}`);
+      error = new Error(run.config.grpc ? `gRPC status ${codeName(status)}` : `Status code ${status}`);
     }
   }
   if (run.statusCallback !== null) callUser(run, error, result);

@@ -10,8 +10,10 @@ import { parseStages, stagesDuration, highestTarget } from './stages.js';
 import { parseSequence } from './sequence.js';
 import { parseFeed, parseUrlList, feedOrder } from './feed.js';
 import { parseChecks } from './checks.js';
+import { grpcConfig } from '../grpc/config.js';
 
-const SECURE = { 'https:': true, 'wss:': true };
+const SECURE = { 'https:': true, 'wss:': true, 'grpcs:': true };
+const GRPC = { 'grpc:': true, 'grpcs:': true };
 
 let instances = 0;
 
@@ -60,8 +62,10 @@ export function parseUrl(url) {
   } catch {
     throw new Error(`invalid URL '${url}'`);
   }
-  if (!['http:', 'https:', 'ws:', 'wss:'].includes(parsed.protocol)) throw new Error(`invalid URL '${url}': must start with http://, https://, ws:// or wss://`);
+  if (!['http:', 'https:', 'ws:', 'wss:', 'grpc:', 'grpcs:'].includes(parsed.protocol)) throw new Error(`invalid URL '${url}': must start with http://, https://, ws://, wss://, grpc:// or grpcs://`);
   if (!parsed.hostname) throw new Error(`invalid URL '${url}': no host`);
+  if (GRPC[parsed.protocol] && !parsed.port) throw new Error(`invalid URL '${url}': give the port (${parsed.protocol}//HOST:PORT)`);
+  if (GRPC[parsed.protocol] && parsed.pathname !== '' && parsed.pathname !== '/') throw new Error(`invalid URL '${url}': a gRPC target has no path (the method is --call's)`);
   return parsed;
 }
 
@@ -111,7 +115,11 @@ export function configure(options, { version, resolvedHost }) {
   if (!maxRequests && !maxSeconds) maxSeconds = 10;
   const maxConnections = number('maxConnections', options.maxConnections, { integer: true, fallback: 0 });
   const pipelining = number('pipelining', options.pipelining, { integer: true, min: 1, fallback: 1 });
-  const http2 = Boolean(options.http2);
+  // gRPC is HTTP/2 (src/grpc/config.js makes the rest of the run a call).
+  const grpc = GRPC[url.protocol] === true;
+  if (grpc && !options.grpcCall) throw new Error(`a ${url.protocol}// URL needs the method to call (grpc: { call }, --call)`);
+  if (!grpc && (options.grpcCall || options.grpc)) throw new Error('grpc needs a grpc:// or grpcs:// URL');
+  const http2 = Boolean(options.http2) || grpc;
   const streams = number('streams', options.streams, { integer: true, min: 1, fallback: 1 });
   if (options.streams !== undefined && options.streams !== null && !http2) throw new Error('streams applies to HTTP/2 only (--http2)');
   const method = String(options.method || 'GET').toUpperCase();
@@ -186,6 +194,7 @@ export function configure(options, { version, resolvedHost }) {
     if (pipelining > 1) throw new Error('http2 and pipelining do not go together (use streams: several requests in flight on a connection)');
     if (options.proxy) throw new Error('http2 through a proxy is not supported');
   }
+  if (grpc) grpcConfig(config, options, options.grpcCall);
   if (options.proxy) useProxy(config, url, parseProxy(options.proxy), resolvedHost);
   config.sequence = sequenceOf(options, config, url);
   config.feed = feedOf(options, config);

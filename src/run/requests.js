@@ -184,6 +184,9 @@ function feedRequests(o, baseHeaders, origin, encode) {
   );
   if (template === null) throw new Error(`feed ${o.feed.name}: the request has no {{column}} place to fill (in the URL's path, a header or the body)`);
   const { rowOf } = o.feed;
+  // gRPC: every row's message is made once now, so that one that does not fit the message type
+  // is an error before the run, with its row.
+  if (o.grpc) checkRows(o.feed, template);
   // One shape object for HTTP/1.1, whose connection reads it at once; HTTP/2 keeps each
   // request's shape to send it again, so it gets its own.
   const shape = { bytes: null, isHead, method: o.method, path: o.path };
@@ -200,6 +203,16 @@ function feedRequests(o, baseHeaders, origin, encode) {
   };
 }
 
+function checkRows(feed, template) {
+  for (let r = 0; r < feed.count; r++) {
+    try {
+      template.build(r, null);
+    } catch (err) {
+      throw new Error(`feed ${feed.name}: row ${r + 1}: ${err.message}`);
+    }
+  }
+}
+
 // --urls: each request the next line's method and path, encoded once each.
 function urlRequests(o, baseHeaders, origin, encode) {
   const shapes = o.urlList.map(({ method, path }) => {
@@ -214,6 +227,8 @@ function urlRequests(o, baseHeaders, origin, encode) {
 }
 
 function defaultHeaders(o) {
+  // A gRPC call's headers are its own (src/grpc/config.js); the user agent is ours.
+  if (o.grpc) return { host: o.hostHeader, 'user-agent': `loadtest/${o.version}`, ...o.headers };
   // loadtest 8 sends host, user-agent and accept unless given; custom headers override them.
   const headers = {
     host: o.hostHeader,
@@ -237,5 +252,8 @@ function indexReplacer(param, callback) {
 
 function h2Encoder(o) {
   const scheme = o.tls ? 'https' : 'http';
-  return ({ method, path, headers, body }) => encodeH2Request({ method, scheme, authority: headers.host || o.hostHeader, path, headers, body });
+  // gRPC: the body is the message as JSON, sent as the framed protobuf message (src/grpc/).
+  const message = o.grpc ? o.grpc.encode : null;
+  return ({ method, path, headers, body, where = 'the message' }) =>
+    encodeH2Request({ method, scheme, authority: headers.host || o.hostHeader, path, headers, body: message === null ? body : message(body, where) });
 }

@@ -5,6 +5,7 @@ import { formatReport } from '../results/report.js';
 import { LAYOUT } from './histogram.js';
 import { PHASES } from './stats.js';
 import { checkThresholds } from '../results/thresholds.js';
+import { codeName } from '../grpc/status.js';
 
 // loadtest 8's four, and the tail that a load test is usually about.
 const PERCENTILES = [50, 75, 90, 95, 99, 99.9, 99.99];
@@ -23,9 +24,14 @@ export function makeResult(config, stats, extra = {}) {
   const h = stats.histogram;
   const elapsedSeconds = stats.elapsedMs / 1000;
   const totalRequests = stats.completed + stats.failed;
+  // A merged result's config carries the protocol its shards ran.
+  const protocol = config.protocol || (config.grpc ? (config.tls ? 'grpcs' : 'grpc') : config.websocket ? 'websocket' : config.http2 ? (config.tls ? 'h2' : 'h2c') : 'http/1.1');
+  // gRPC: statuses are the calls' codes (0 OK to 16), and every code but OK is an error, by name.
+  const grpc = protocol === 'grpc' || protocol === 'grpcs';
   const errorCodes = {};
   for (let code = 0; code < stats.statusCounts.length; code++) {
-    if (code >= 400 && stats.statusCounts[code] > 0) errorCodes[code] = stats.statusCounts[code];
+    if (stats.statusCounts[code] === 0) continue;
+    if (grpc ? code > 0 : code >= 400) errorCodes[grpc ? codeName(code) : code] = stats.statusCounts[code];
   }
   // Added, not assigned: a custom error without a code is keyed by its bare status ("503"),
   // the same key as that status's ordinary errors, and both must count.
@@ -42,8 +48,6 @@ export function makeResult(config, stats, extra = {}) {
   }
   const percentiles = percentilesOf(h);
   const effectiveRps = elapsedSeconds > 0 ? Math.round(totalRequests / elapsedSeconds) : 0;
-  // A merged result's config carries the protocol its shards ran.
-  const protocol = config.protocol || (config.websocket ? 'websocket' : config.http2 ? (config.tls ? 'h2' : 'h2c') : 'http/1.1');
   const result = {
     url: config.url,
     cores: extra.cores || 1,
@@ -54,7 +58,10 @@ export function makeResult(config, stats, extra = {}) {
     agent: config.websocket ? 'websocket' : config.keepAlive ? 'keepalive' : 'none',
     pipelining: config.pipelining || 1,
     protocol,
-    streams: protocol === 'h2' || protocol === 'h2c' ? config.streams : undefined,
+    streams: protocol === 'h2' || protocol === 'h2c' || grpc ? config.streams : undefined,
+    // gRPC: the method called, and the calls by status name ({ OK: 9990, UNAVAILABLE: 10 }).
+    call: grpc ? (config.grpc ? config.grpc.call : config.call) : undefined,
+    grpcStatuses: grpc ? namedStatuses(statusCodes) : undefined,
     requestsPerSecond: config.requestsPerSecond || undefined,
     stages: config.stages || undefined,
     connectionStages: config.connectionStages || undefined,
@@ -124,6 +131,12 @@ export function makeResult(config, stats, extra = {}) {
     enumerable: false,
   });
   return result;
+}
+
+function namedStatuses(statusCodes) {
+  const out = {};
+  for (const code in statusCodes) out[codeName(Number(code))] = statusCodes[code];
+  return out;
 }
 
 /** A histogram in a result's JSON: its layout, totals and sparse bucket counts (exact to merge). */

@@ -76,6 +76,8 @@ export class Run {
     this.pipelining = config.pipelining || 1;
     // --http2: streams of one connection (src/http2/connection.js).
     this.streams = config.streams || 1;
+    // The lowest status that is an error: HTTP's 400, or for gRPC any code but OK (0).
+    this.errorStatus = config.grpc ? 1 : 400;
     this.Connection = config.websocket ? WebSocketConnection : config.http2 ? Http2Connection : this.pipelining > 1 ? PipelinedConnection : Connection;
     this.connections = [];
     this.openSockets = 0;
@@ -441,7 +443,7 @@ export class Run {
     if (stats.entries !== null) stats.recordEntry(entry, elapsedMs, status >= 400);
     if (this.statusCallback === null && this.contentInspector === null) {
       stats.statusCounts[status]++;
-      if (status >= 400) stats.httpErrors++;
+      if (status >= this.errorStatus) stats.httpErrors++;
       return;
     }
     reportResponse(this, conn, status, elapsedMs);

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# gRPC unary calls on one core (doc/grpc.md, "Speed"): loadtest --grpc beside h2load posting the
+# same framed message (content-type: application/grpc), against the grpc-js test server
+# (test/grpc-server.js). Server on core 0, client on core 1, rounds interleaved.
+#
+#   bash bench/grpc.sh                 # 3 rounds of 100 000 calls, -c 10, 10 streams a connection
+#   ROUNDS=5 CALLS=100000 RUNTIMES='node bun deno' bash bench/grpc.sh
+#
+# Per run: calls/s (the client's own count), CPU µs per call (the client's user + system time
+# over its calls, from /usr/bin/time) and the client's peak RSS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-3}
+CALLS=${CALLS:-100000}
+CONNS=${CONNS:-10}
+STREAMS=${STREAMS:-10}
+RUNTIMES=${RUNTIMES:-node}
+export PATH="$PWD/node_modules/.bin:$PATH"
+missing=()
+command -v h2load >/dev/null || missing+=(nghttp2-client)
+command -v taskset >/dev/null || missing+=(util-linux)
+[ -x /usr/bin/time ] || missing+=(time)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]} (apt-get)"
+  apt-get install -y "${missing[@]}" >/dev/null || { apt-get update >/dev/null && apt-get install -y "${missing[@]}" >/dev/null; }
+fi
+TMP=$(mktemp -d)
+SERVER_PID=
+cleanup() {
+  exec 3>&- 2>/dev/null || true
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# The server reads its stdin until it closes: fd 3 holds the pipe open for the whole bench.
+mkfifo "$TMP/in"
+taskset -c 0 node test/grpc-server.js <"$TMP/in" >"$TMP/server.out" &
+SERVER_PID=$!
+exec 3>"$TMP/in"
+for _ in $(seq 100); do [ -s "$TMP/server.out" ] && break; sleep 0.05; done
+PORT=$(head -1 "$TMP/server.out" | tr -dc 0-9)
+[ -n "$PORT" ] || { echo "the grpc-js server did not start"; exit 1; }
+
+# Hello { name: "joe" } framed: flag 0, length 5, then field 1 (0x0a), length 3, "joe".
+printf '\x00\x00\x00\x00\x05\x0a\x03joe' >"$TMP/hello.bin"
+DATA='{"name":"joe"}'
+CALL=loadtest.test.Echo.Say
+PROTO=(--proto test/grpc/echo.proto --import-path test/grpc/include)
+
+# Runs "$@" on core 1 under /usr/bin/time; prints "cpu_seconds max_rss_kib" from its report.
+timed() {
+  taskset -c 1 /usr/bin/time -f '%U %S %M' -o "$TMP/time" "$@" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; exit 1; }
+  awk '{ printf "%s %s", $1 + $2, $3 }' "$TMP/time"
+}
+
+row() { # name rps cpu rss
+  awk -v n="$1" -v rps="$2" -v cpu="$3" -v rss="$4" -v calls="$CALLS" \
+    'BEGIN { printf "| %-16s | %8d | %6.2f | %6.1f |\n", n, rps, cpu * 1e6 / calls, rss / 1024 }'
+}
+
+command_for() {
+  case "$1" in
+    node) echo node src/cli.js ;;
+    bun) echo bun src/cli.js ;;
+    deno) echo deno run -A src/cli.js ;;
+  esac
+}
+
+echo "grpc-js server (node $(node -v)) on core 0; clients on core 1; $CALLS calls, -c $CONNS, $STREAMS streams a connection"
+echo
+echo "| client           | calls/s  | CPU µs/call | RSS MiB |"
+echo "| ---------------- | -------- | ------ | ------ |"
+for round in $(seq "$ROUNDS"); do
+  read -r cpu rss < <(timed h2load -n "$CALLS" -c "$CONNS" -m "$STREAMS" -d "$TMP/hello.bin" \
+    -H 'content-type: application/grpc' -H 'te: trailers' "http://127.0.0.1:$PORT/loadtest.test.Echo/Say"; echo)
+  rps=$(grep -o 'finished in [^,]*, [0-9.]* req/s' "$TMP/out" | awk '{ print int($4) }')
+  grep -q "$CALLS succeeded" "$TMP/out" || { echo "h2load: not every call succeeded"; cat "$TMP/out"; exit 1; }
+  row "h2load" "$rps" "$cpu" "$rss"
+  for runtime in $RUNTIMES; do
+    # shellcheck disable=SC2046
+    read -r cpu rss < <(timed $(command_for "$runtime") -n "$CALLS" -c "$CONNS" --streams "$STREAMS" --call "$CALL" "${PROTO[@]}" \
+      --data "$DATA" --json --quiet "grpc://127.0.0.1:$PORT"; echo)
+    rps=$(node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); if (r.grpcStatuses.OK !== r.totalRequests) { console.error(JSON.stringify(r.grpcStatuses)); process.exit(1); } console.log(r.effectiveRps)' "$TMP/out")
+    row "loadtest $runtime" "$rps" "$cpu" "$rss"
+  done
+done
