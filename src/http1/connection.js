@@ -16,6 +16,7 @@ export class Connection extends Driver {
       run.capture,
       run.config.maxBodySize || 0,
     );
+    this.parser.borrow = run.borrow === true;
     this.inFlight = false;
     this.index = -1; // request index in flight
     this.bytes = null; // its bytes (for a retry)

@@ -116,6 +116,11 @@ export class ResponseParser {
     this.bytesSeen = 0; // bytes of the current response so far (0: nothing arrived yet)
     this.headChunks = null;
     this.bodyChunks = null;
+    // With capture: keep views of the adapter's buffer, not copies, as long as a response is
+    // read whole within one execute() (its onResponse reads its chunks at once, before the
+    // adapter reuses the buffer); what an unfinished response holds is copied as execute()
+    // returns. For a reader that is done with the chunks when onResponse returns.
+    this.borrow = false;
   }
 
   reset() {
@@ -170,12 +175,27 @@ export class ResponseParser {
    * Returns where it stopped: before `end` when a response completed and no other was expected.
    */
   execute(buf, start = 0, end = buf.length) {
+    if (!this.borrow || !this.capture) return this.consume(buf, start, end);
+    const at = this.consume(buf, start, end);
+    if (this.busy) this.keepBorrowed(buf);
+    return at;
+  }
+
+  // The views of `buf` an unfinished response holds, made copies.
+  keepBorrowed(buf) {
+    for (const chunks of [this.headChunks, this.bodyChunks]) {
+      if (chunks === null) continue;
+      for (let k = 0; k < chunks.length; k++) if (chunks[k].buffer === buf.buffer) chunks[k] = copy(chunks[k], 0, chunks[k].length);
+    }
+  }
+
+  consume(buf, start, end) {
     let i = start;
     while (i < end) {
       const state = this.state;
       if (state === S_BODY_LENGTH) {
         const n = Math.min(this.remaining, end - i);
-        if (this.capture) this.bodyChunks.push(copy(buf, i, i + n));
+        if (this.capture) this.bodyChunks.push(this.keep(buf, i, i + n));
         this.remaining -= n;
         this.bytesSeen += n;
         i += n;
@@ -184,7 +204,7 @@ export class ResponseParser {
       }
       if (state === S_CHUNK_DATA) {
         const n = Math.min(this.remaining, end - i);
-        if (this.capture) this.bodyChunks.push(copy(buf, i, i + n));
+        if (this.capture) this.bodyChunks.push(this.keep(buf, i, i + n));
         this.remaining -= n;
         this.bytesSeen += n;
         i += n;
@@ -193,7 +213,7 @@ export class ResponseParser {
       }
       if (state === S_BODY_CLOSE) {
         if (this.maxBody > 0 && (this.bodyBytes += end - i) > this.maxBody) return this.tooLarge(end);
-        if (this.capture) this.bodyChunks.push(copy(buf, i, end));
+        if (this.capture) this.bodyChunks.push(this.keep(buf, i, end));
         this.bytesSeen += end - i;
         return end;
       }
@@ -334,7 +354,12 @@ export class ResponseParser {
 
   captureHead(buf, from, to) {
     this.bytesSeen += to - from;
-    if (this.capture && to > from) this.headChunks.push(copy(buf, from, to));
+    if (this.capture && to > from) this.headChunks.push(this.keep(buf, from, to));
+  }
+
+  // Bytes of the response to keep: a view while borrowing, else a copy.
+  keep(buf, from, to) {
+    return this.borrow ? new Uint8Array(buf.buffer, buf.byteOffset + from, to - from) : copy(buf, from, to);
   }
 
   // "HTTP/1.x NNN reason CRLF"; pos counts bytes of the line.

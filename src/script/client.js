@@ -64,6 +64,7 @@ export class OriginClient extends DriverSide {
     this.port = port;
     this.config = { maxBodySize };
     this.capture = true; // a script reads what came back
+    this.borrow = true; // and decodes it in responded(), before the adapter reuses its buffer
     this.fixed = null;
     this.open = false;
     this.intendedTime = 0;

@@ -18,7 +18,10 @@ class IterationState {
     this.scenario = null;
     this.t0 = 0;
     this.end = null; // resolves the iteration's promise
+    this.ended = null; // that promise
+    this.ctx = null;
     this.settle = () => settle(this);
+    this.after = () => after(this);
     this.count = () => count(this);
     this.fail = (err) => fail(this, err);
   }
@@ -30,6 +33,7 @@ export function iterate(vu, s, ctx, run) {
   const it = vu.iterState || (vu.iterState = new IterationState(vu));
   it.run = run;
   it.scenario = s;
+  it.ctx = ctx;
   const ended = new Promise((resolve) => {
     it.end = resolve;
     vu.cut = resolve;
@@ -44,8 +48,9 @@ export function iterate(vu, s, ctx, run) {
     if (r instanceof Promise) r.then(it.settle, it.fail);
     else settle(it);
   });
+  it.ended = ended;
   ctx.running.add(ended);
-  return ended.then(() => after(vu, ctx, run, ended, it.t0));
+  return ended.then(it.after);
 }
 
 function begin(vu, s, run) {
@@ -91,9 +96,10 @@ function fail(it, err) {
   it.end();
 }
 
-function after(vu, ctx, run, ended, t0) {
+function after(it) {
+  const { vu, ctx, run, t0 } = it;
   const shared = run.shared;
-  ctx.running.delete(ended);
+  ctx.running.delete(it.ended);
   vu.cut = null;
   if (vu.interrupted) shared.iterationsInterrupted++;
   // noVUConnectionReuse: the iteration's connections closed at its end (k6 closes the idle ones).

@@ -185,9 +185,12 @@ function timeoutMs(value, fallback) {
   return Number(m[1]) * { ms: 1, s: 1000, m: 60000, h: 3600000 }[m[2]];
 }
 
-async function send(vu, method, urlArg, body, params = {}) {
+// What a request without params has: nothing, never written to.
+const NO_PARAMS = Object.freeze({});
+
+async function send(vu, method, urlArg, body, params) {
   vu.assertCanRequest();
-  params = params || {};
+  params = params || NO_PARAMS;
   let nameTag = null;
   if (urlArg && typeof urlArg === 'object' && typeof urlArg.url === 'string') {
     nameTag = urlArg.name;
@@ -211,7 +214,7 @@ async function send(vu, method, urlArg, body, params = {}) {
   const timeout = timeoutMs(params.timeout, 60000);
   const responseType = params.responseType || (vu.options.discardResponseBodies ? 'none' : 'text');
   const expected = params.responseCallback !== undefined ? params.responseCallback : vu.shared.responseCallback;
-  const userTags = params.tags || {};
+  const userTags = params.tags || NO_PARAMS;
   const auth = params.auth;
   if (auth !== undefined && auth !== null && auth !== 'basic' && auth !== 'digest') {
     throw new Error(`auth '${auth}' is not supported here (basic and digest: user:pass@ in the URL)`);
