@@ -445,8 +445,10 @@ test('over h2c as over HTTP/1.1: --rps, a sequence with per-entry results, thres
   try {
     const url = `http://127.0.0.1:${server.port}/`;
     const open = await loadTest({ url, http2: true, streams: 4, concurrency: 2, requestsPerSecond: 200, maxSeconds: 1 });
-    assert.equal(open.requestsSent, 200);
-    assert.equal(open.totalRequests + open.inFlight, 200);
+    // A request that found every stream busy until the stop is reported as not sent, never lost
+    // (a loaded machine: 196 sent, 4 not).
+    assert.equal(open.requestsSent + open.notSent, 200);
+    assert.equal(open.totalRequests + open.inFlight, open.requestsSent);
     assert.equal(open.totalErrors, 0);
     const seq = await loadTest({ url, http2: true, streams: 2, concurrency: 1, maxRequests: 30, requests: [{ path: '/a' }, { path: '/b', method: 'POST', body: { x: 1 } }], thresholds: ['p99<2s', 'errors<1%'] });
     assert.equal(seq.totalRequests, 30);
@@ -455,7 +457,7 @@ test('over h2c as over HTTP/1.1: --rps, a sequence with per-entry results, thres
     const json = JSON.parse(JSON.stringify(seq));
     assert.equal(json.protocol, 'h2c');
     // A request in flight at the stop may or may not have reached the server by then.
-    assert.ok(server.requests >= 200 - open.inFlight + 30 && server.requests <= 230, `${server.requests} served, ${open.inFlight} in flight`);
+    assert.ok(server.requests >= open.requestsSent - open.inFlight + 30 && server.requests <= open.requestsSent + 30, `${server.requests} served, ${open.inFlight} in flight`);
   } finally {
     await server.close();
   }
