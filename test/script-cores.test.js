@@ -114,12 +114,13 @@ export default function () {
       assert.equal(r.code, 99, r.stderr);
       assert.match(r.stderr, /thresholds on metrics 'checks' have been crossed/);
       // The schedule's 31 iterations (one at 0, one each 1/30 s, one at the end as k6's tick at
-      // the end mostly comes before its end), split between the children in turn, less any
-      // dropped for want of a VU (none with 10 for 30 per second).
-      assert.equal(server.requests, 31);
-      assert.match(r.stdout, /iterations\.+: 31 /);
+      // the end mostly comes before its end), split between the children in turn: each started,
+      // or dropped when no VU of its child was free (as k6, a loaded machine may drop one).
+      const dropped = Number(/dropped_iterations\.+: (\d+)/.exec(r.stdout)?.[1] || 0);
+      assert.equal(server.requests + dropped, 31, r.stdout);
+      assert.match(r.stdout, new RegExp(`iterations\\.+: ${server.requests} `));
       const points = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'Point' && l.metric === 'http_reqs');
-      assert.equal(points.length, 31, 'every request once in the shared --out file');
+      assert.equal(points.length, server.requests, 'every request once in the shared --out file');
     },
   );
 });

@@ -1,6 +1,8 @@
 // constant-arrival-rate and ramping-arrival-rate: iterations started on a schedule whatever the
-// system under test does (the open model), each on a free VU; with none free, a new one is made
-// up to maxVUs, and past that the iteration is dropped (dropped_iterations), as in k6.
+// system under test does (the open model), each on a free VU. With none free the iteration is
+// dropped (dropped_iterations) and, up to maxVUs, one more VU is made in the background for the
+// iterations to come, as in k6 (lib/executor: TryRunIteration, then makeUnplannedVUCh): every
+// iteration of the schedule is started or dropped when it is due, never later.
 
 import { graceful, sleep } from './common.js';
 import { localCount } from '../scenarios.js';
@@ -30,7 +32,8 @@ export async function run(s, ctx) {
   const total = s.durationMs ?? s.stages.reduce((a, x) => a + x.ms, 0);
   const free = ctx.vus.slice(0, s.preAllocatedVUs);
   const all = free.slice();
-  let making = 0;
+  let making = null; // the VU being made, one at a time
+  let warned = false;
   let started = 0;
   const start = performance.now();
   ctx.progress = () => Math.min(1, (performance.now() - start) / total);
@@ -40,6 +43,18 @@ export async function run(s, ctx) {
       ctx.active(-1);
       if (!vu.interrupted) free.push(vu);
     });
+  };
+  const more = () => {
+    if (all.length + (making === null ? 0 : 1) >= s.maxVUs) {
+      if (!warned) ctx.warn(`Insufficient VUs, reached ${s.maxVUs} active VUs and cannot initialize more`);
+      warned = true;
+    } else if (making === null) {
+      making = ctx.newVU().then((nv) => {
+        making = null;
+        all.push(nv);
+        free.push(nv);
+      });
+    }
   };
   while (!ctx.stopped) {
     // A late timer past the end still starts what was due before it: the schedule, not the
@@ -51,18 +66,14 @@ export async function run(s, ctx) {
       started++;
       const vu = free.shift(); // the VU free the longest, as k6 takes them in turn
       if (vu !== undefined) go(vu);
-      else if (all.length + making < s.maxVUs) {
-        if (all.length + making === s.preAllocatedVUs) ctx.warn(`scenario ${s.name}: more VUs made during the test (preAllocatedVUs ${s.preAllocatedVUs} too few for the rate)`);
-        making++;
-        ctx.newVU().then((nv) => {
-          making--;
-          all.push(nv);
-          go(nv);
-        });
-      } else ctx.dropped();
+      else {
+        ctx.dropped();
+        more();
+      }
     }
     if (t >= total) break; // what was due at the end itself is started
     await sleep(1);
   }
+  if (making !== null) await making;
   await graceful(ctx.running, s.gracefulStopMs, all);
 }
