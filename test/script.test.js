@@ -750,9 +750,11 @@ export default function () {
   let received = 0;
   const res = ws.connect(\`ws://127.0.0.1:\${__ENV.PORT}/chat\`, { tags: { kind: 'chat' } }, function (socket) {
     socket.on('open', () => {
+      // The ping first: k6/ws's close() ends the session at once, and a pong that came after
+      // the echoes would not be read (as in k6).
+      socket.ping();
       socket.send('hello');
       socket.sendBinary(new Uint8Array([1, 2, 3]).buffer);
-      socket.ping();
       socket.setTimeout(() => socket.close(), 10000); // only if an echo never came
     });
     // Closed once both echoes are back (not after a time a busy machine may miss).
@@ -774,6 +776,9 @@ export default function () {
     assert.match(r.stdout, /ws_sessions\.+: 4 /);
     assert.match(r.stdout, /ws_ping\.+: avg=/);
     assert.match(r.stdout, /ws_session_duration\.+: avg=/);
+    // The sessions' bytes, handshakes included, as k6 counts them (not the refused one's).
+    assert.match(r.stdout, /data_received\.+: ([1-9]\d\d B|\d+(\.\d+)? kB) /);
+    assert.match(r.stdout, /data_sent\.+: ([1-9]\d\d B|\d+(\.\d+)? kB) /);
     assert.equal(server.messages, 8, 'the echo server read every message');
   });
 });

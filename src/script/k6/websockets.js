@@ -81,7 +81,8 @@ export function websocketsModule(vu) {
     close(code = 1000) {
       if (this.readyState !== OPEN) return;
       this.readyState = CLOSING;
-      this.socket.close(code);
+      // Unlike k6/ws's, the browser's close ends with the server's close frame.
+      this.session.startClose(code);
       this.session.emit('ws_msgs_sent', 'counter', 1);
     }
   }

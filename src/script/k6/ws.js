@@ -48,6 +48,10 @@ export class Session {
     this.closing = false;
     this.closeCode = 1006;
     this.pingsAt = [];
+    // Bytes on the wire both ways, handshake included: data_sent and data_received at the end,
+    // as k6 counts a VU's connections' bytes (its dialer's) at the iteration's end.
+    this.bytesOut = 0;
+    this.bytesIn = 0;
     this.tags = null;
     this.response = { url, status: 0, headers: {}, body: null, error: '' };
   }
@@ -90,7 +94,9 @@ export class Session {
       this.key = key;
       vu.sessions.add(this);
       this.socket = adapter.connect(to.address, to.port, this);
-      this.socket.write(handshakeRequest(template, key));
+      const request = handshakeRequest(template, key);
+      this.bytesOut += request.length;
+      this.socket.write(request);
     });
   }
 
@@ -101,6 +107,8 @@ export class Session {
 
   // The socket's handlers (src/socket.js).
   data(chunk) {
+    if (this.done === null) return; // closed by the script: what comes after is not read
+    this.bytesIn += chunk.length;
     if (this.open) return this.parser.execute(chunk);
     // The handshake's answer, then frames: perhaps in the same read.
     const bytes = this.head === null ? chunk.slice() : joinChunks([this.head, chunk]);
@@ -167,6 +175,7 @@ export class Session {
       clearInterval(t);
     }
     this.timers.clear();
+    this.countBytes();
     if (this.open) {
       this.open = false;
       if (!this.cut) {
@@ -210,8 +219,29 @@ export class Session {
     this.finish();
   }
 
+  /** Sends the close frame; the session ends when the server's close frame comes (false: too late). */
+  startClose(code) {
+    if (!this.open || this.closing) return false;
+    this.closing = true;
+    this.closeCode = code;
+    this.write(OP_CLOSE, closePayload(code));
+    return true;
+  }
+
   write(opcode, payload) {
-    if (this.socket) this.socket.write(encodeFrame(opcode, payload, this.mask));
+    if (this.socket === null) return;
+    const frame = encodeFrame(opcode, payload, this.mask);
+    this.bytesOut += frame.length;
+    this.socket.write(frame);
+  }
+
+  countBytes() {
+    if (this.bytesOut === 0 && this.bytesIn === 0) return;
+    const { registry, state } = this.vu.shared;
+    const tags = this.vu.tags();
+    registry.add(state.dataSent, this.bytesOut, tags);
+    registry.add(state.dataReceived, this.bytesIn, tags);
+    this.bytesOut = this.bytesIn = 0;
   }
 
   fire(event, args) {
@@ -246,11 +276,14 @@ export class Session {
         s.pingsAt.push(performance.now());
         s.write(OP_PING, new Uint8Array(0));
       },
+      // As k6/ws: the close frame is written and the session ends at once (its timers stop, its
+      // close handler runs), without waiting for the server's close frame.
       close(code = 1001) { // k6: going away, unless told
-        if (!s.open || s.closing) return;
-        s.closing = true;
-        s.closeCode = code;
-        s.write(OP_CLOSE, closePayload(code));
+        if (!s.startClose(code)) return;
+        const socket = s.socket;
+        s.socket = null;
+        if (socket !== null) socket.end();
+        s.finish();
       },
       setTimeout(fn, ms) {
         const t = setTimeout(() => {
