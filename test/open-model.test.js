@@ -137,7 +137,10 @@ test('a server that keeps up gives no behind-schedule warning', async () => {
   }, 1);
   try {
     const result = await loadTest({ url: server.url, requestsPerSecond: 200, maxSeconds: 0.5, concurrency: 5, agentKeepAlive: true });
-    assert.equal(result.notSent, 0);
+    // A stall near the end may leave every connection busy until the stop: a request then is
+    // reported as not sent (seen under deno on a loaded machine: 1).
+    assert.equal(result.requestsSent + result.notSent, 100);
+    if (stalled < 10) assert.equal(result.notSent, 0);
     if (stalled < 10) assert.ok(result.lateSends <= result.requestsSent / 100, `late sends: ${result.lateSends} (the loop never stood still 10 ms)`);
     // Else every late send must be the stall's: none later than the loop stood still.
     else assert.ok(result.maxLagMs <= stalled + 5, `worst lag ${result.maxLagMs} ms, longer than the loop's stall of ${stalled.toFixed(1)} ms`);
