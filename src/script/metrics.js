@@ -170,6 +170,13 @@ export class Registry {
     }
     return m;
   }
+  /**
+   * Whether a sample's tags are read at all: by --out, by the full summary's breakdown, or by a
+   * sub-metric. When not, a sample may go with a shared tags object, not one made for it.
+   */
+  readsTags(metric) {
+    return this.out !== null || this.breakdown !== null || metric.subs.length > 0;
+  }
   add(metric, value, tags) {
     metric.add(value, tags);
     if (this.out !== null) this.out(metric, value, tags);

@@ -22,6 +22,8 @@ export class RunState {
     this.failed = m('http_req_failed', RATE);
     this.dataSent = m('data_sent', COUNTER);
     this.dataReceived = m('data_received', COUNTER);
+    // A request's metrics but http_req_duration (whose expected_response:true is k6's own).
+    this.requestMetrics = [this.httpReqs, this.blocked, this.connecting, this.tls, this.sending, this.waiting, this.receiving, this.failed, this.dataSent, this.dataReceived];
     this.iterations = m('iterations', COUNTER);
     this.iterationDuration = m('iteration_duration', TREND, true);
     this.checks = m('checks', RATE);
@@ -45,6 +47,19 @@ export class RunState {
     this.bytesIn = 0;
     this.onMessage = null; // (message) => void, the first time each is seen
     this.secondHistogram = null; // --dashboard: this second's http_req_duration in µs
+  }
+
+  /**
+   * Whether a request's samples need their own tags: something reads tags of the http_req_*
+   * metrics (--out, the full summary, a sub-metric other than k6's expected_response:true, which
+   * the tags k6's default gives a request are enough for: requestTags()).
+   */
+  requestTagsRead() {
+    const r = this.registry;
+    if (r.out !== null || r.breakdown !== null || this.duration.subs.length > 1) return true;
+    const ms = this.requestMetrics;
+    for (let i = 0; i < ms.length; i++) if (ms[i].subs.length > 0) return true;
+    return false;
   }
 
   request(t, status, expected, bytesOut, bytesIn, tags, error) {

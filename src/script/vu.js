@@ -253,7 +253,10 @@ export class VU {
   }
 
   recordCheck(name, ok, extraTags) {
-    this.shared.state.check(this.groupPath, name, ok, { ...this.tags(), ...(extraTags || {}), check: name });
+    const state = this.shared.state;
+    // The sample's own tags only when something reads them (the common check has no reader).
+    const tags = state.registry.readsTags(state.checks) ? { ...this.tags(), ...(extraTags || {}), check: name } : this.currentTags();
+    state.check(this.groupPath, name, ok, tags);
   }
 
   enterGroup(path, name) {

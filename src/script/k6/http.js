@@ -352,18 +352,7 @@ async function once(vu, method, url, userHeaders, body, o) {
     duration: t.sending + t.waiting + t.receiving,
   };
   const expected = o.expected === null ? null : (o.expected || defaultExpected)(r.status);
-  const shown = info.shown;
-  const tags = vu.tags(); // a new object: the request's own tags go on it
-  for (const k in o.userTags) tags[k] = o.userTags[k];
-  tags.name = o.userTags.name ?? o.nameTag ?? shown;
-  tags.method = method;
-  tags.status = String(r.status);
-  // As k6 since v0.41: the url tag is the name tag, whether the script named the request or
-  // not (a name keeps the URLs' many values out of the tags).
-  tags.url = tags.name;
-  tags.proto = r.proto || 'HTTP/1.1';
-  if (expected !== null) tags.expected_response = String(expected);
-  if (r.error) tags.error = k6ErrorText(r.error);
+  const tags = vu.shared.state.requestTagsRead() ? requestTags(vu, method, r, expected, o, info) : expected === true ? EXPECTED : expected === false ? UNEXPECTED : NO_TAGS;
   vu.emitRequest(timings, r.status, expected, client === null ? 0 : bytes.length, r.bytesIn, tags, r.error);
   const jar = o.jar;
   const response = new Response(vu, {
@@ -380,6 +369,27 @@ async function once(vu, method, url, userHeaders, body, o) {
   });
   if (vu.shared.httpDebug && r.head) debugResponse(vu, response, o.responseType);
   return response;
+}
+
+// A request's samples' tags when nothing reads more than expected_response (requestTagsRead()).
+const EXPECTED = Object.freeze({ expected_response: 'true' });
+const UNEXPECTED = Object.freeze({ expected_response: 'false' });
+const NO_TAGS = Object.freeze({});
+
+// A request's samples' own tags: the VU's and the script's, then k6's for a request.
+function requestTags(vu, method, r, expected, o, info) {
+  const tags = vu.tags(); // a new object: the request's own tags go on it
+  for (const k in o.userTags) tags[k] = o.userTags[k];
+  tags.name = o.userTags.name ?? o.nameTag ?? info.shown;
+  tags.method = method;
+  tags.status = String(r.status);
+  // As k6 since v0.41: the url tag is the name tag, whether the script named the request or
+  // not (a name keeps the URLs' many values out of the tags).
+  tags.url = tags.name;
+  tags.proto = r.proto || 'HTTP/1.1';
+  if (expected !== null) tags.expected_response = String(expected);
+  if (r.error) tags.error = k6ErrorText(r.error);
+  return tags;
 }
 
 // Header names as HTTP/2 writes them (RFC 9113 8.2.2: lower case).
