@@ -132,6 +132,7 @@ export class H2Client extends DriverSide {
   }
 
   finish(job, result) {
+    result.request = job.request; // the script's side of it (src/script/k6/http.js)
     job.result = result;
     job.resolve(result);
   }

@@ -188,6 +188,7 @@ export class OriginClient extends DriverSide {
     }
     const ready = conn.readyAt;
     job.result = {
+      request: job.request,
       status,
       head,
       body,
@@ -207,7 +208,7 @@ export class OriginClient extends DriverSide {
   failed(conn, reason) {
     this.inFlight--;
     const job = conn.job;
-    job.result = { status: 0, head: '', body: null, error: reason, bytesIn: conn.responseBytes, timings: { connecting: job.connectMs, tls_handshaking: job.tlsMs, sending: 0, waiting: 0, receiving: 0, start: conn.startTime } };
+    job.result = { request: job.request, status: 0, head: '', body: null, error: reason, bytesIn: conn.responseBytes, timings: { connecting: job.connectMs, tls_handshaking: job.tlsMs, sending: 0, waiting: 0, receiving: 0, start: conn.startTime } };
   }
 
   proceed(conn) {

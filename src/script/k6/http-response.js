@@ -94,6 +94,9 @@ function responseCookies(lines) {
 
 // headers, cookies and request are made when the script first reads them (most read the
 // status and the body only); JSON.stringify(res) still shows them all (toJSON).
+/** The method of a response's request that makes what res.request shows (made when read). */
+export const MAKE_REQUEST = Symbol('res.request');
+
 export class Response {
   #vu;
   #head;
@@ -102,19 +105,22 @@ export class Response {
   #cookies = null;
   #request;
 
-  /** r: { status, head, body, url, timings, error, cookies (Set-Cookie values), request() }. */
-  constructor(vu, r) {
+  /**
+   * `cookies`: its Set-Cookie values; `request`: what res.request shows, or an object whose
+   * [MAKE_REQUEST]() makes it when the script first reads it.
+   */
+  constructor(vu, status, proto, head, body, url, timings, error, request, cookies) {
     this.#vu = vu;
-    this.#head = r.head;
-    this.#cookieLines = r.cookies;
-    this.#request = r.request;
-    this.status = r.status;
-    this.body = r.body;
-    this.url = r.url;
-    this.timings = r.timings;
-    this.error = k6ErrorText(r.error);
-    this.error_code = r.error ? codeOf(r.error) : 0;
-    this.proto = r.status ? r.proto || 'HTTP/1.1' : '';
+    this.#head = head;
+    this.#cookieLines = cookies;
+    this.#request = request;
+    this.status = status;
+    this.body = body;
+    this.url = url;
+    this.timings = timings;
+    this.error = error ? k6ErrorText(error) : '';
+    this.error_code = error ? codeOf(error) : 0;
+    this.proto = status ? proto || 'HTTP/1.1' : '';
   }
 
   get headers() {
@@ -137,7 +143,8 @@ export class Response {
   }
 
   get request() {
-    if (typeof this.#request === 'function') this.#request = this.#request();
+    const r = this.#request;
+    if (r !== null && typeof r === 'object' && typeof r[MAKE_REQUEST] === 'function') this.#request = r[MAKE_REQUEST]();
     return this.#request;
   }
   set request(value) {

@@ -6,7 +6,7 @@ import { encodeRequest } from '../../http1/request.js';
 import { encodeH2Request } from '../../http2/request.js';
 import { joinChunks } from '../../http1/parser.js';
 import { CookieJar } from './cookies.js';
-import { Response, canonicalName, k6ErrorText } from './http-response.js';
+import { Response, MAKE_REQUEST, canonicalName, k6ErrorText } from './http-response.js';
 import { waiting } from '../wait.js';
 import { DialError } from './dialer.js';
 import { logEntry } from './console.js';
@@ -188,61 +188,97 @@ function timeoutMs(value, fallback) {
 // What a request without params has: nothing, never written to.
 const NO_PARAMS = Object.freeze({});
 
-async function send(vu, method, urlArg, body, params) {
-  vu.assertCanRequest();
-  params = params || NO_PARAMS;
-  let nameTag = null;
-  if (urlArg && typeof urlArg === 'object' && typeof urlArg.url === 'string') {
-    nameTag = urlArg.name;
-    urlArg = urlArg.url;
-  }
-  let url;
+// A request of the script, from its call to its Response: promises chained on the client's,
+// with no closure and no async function on the common path (a scripted request is the loop
+// every VU goes round: src/script/vu.js). Redirects are followed from the Response's step.
+function send(vu, method, urlArg, body, params) {
+  let ex;
   try {
-    url = parsedURL(String(urlArg));
+    ex = new Exchange(vu, method, urlArg, body, params || NO_PARAMS);
   } catch (err) {
-    // As k6: a URL that does not parse is a failed response (status 0, code 1020), no request.
-    if (vu.options.throw) throw err;
-    const error = `invalid URL: parse "${String(urlArg)}": ${err.message}`;
-    vu.warnOnce(`request failed: ${error}`);
-    return new Response(vu, { status: 0, head: null, body: null, url: '', timings: ZERO_TIMINGS, error, request: () => ({ method, url: '', headers: {}, body: '', cookies: {} }), cookies: NONE });
+    return Promise.reject(err);
   }
-  const headers = {};
-  if (params.headers) for (const k in params.headers) headers[k] = String(params.headers[k]);
-  let bytes = bodyOf(body, headers);
-  const jar = params.jar || vu.jar;
-  const maxRedirects = params.redirects ?? vu.options.maxRedirects ?? 10;
-  const timeout = timeoutMs(params.timeout, 60000);
-  const responseType = params.responseType || (vu.options.discardResponseBodies ? 'none' : 'text');
-  const expected = params.responseCallback !== undefined ? params.responseCallback : vu.shared.responseCallback;
-  const userTags = params.tags || NO_PARAMS;
-  const auth = params.auth;
-  if (auth !== undefined && auth !== null && auth !== 'basic' && auth !== 'digest') {
-    throw new Error(`auth '${auth}' is not supported here (basic and digest: user:pass@ in the URL)`);
+  if (ex.response !== null) return Promise.resolve(ex.response);
+  return ex.hop();
+}
+
+// One call's state across its redirects.
+class Exchange {
+  constructor(vu, method, urlArg, body, params) {
+    vu.assertCanRequest();
+    this.vu = vu;
+    this.method = method;
+    this.params = params;
+    this.response = null; // made at once when the URL does not parse
+    let nameTag = null;
+    if (urlArg && typeof urlArg === 'object' && typeof urlArg.url === 'string') {
+      nameTag = urlArg.name;
+      urlArg = urlArg.url;
+    }
+    this.nameTag = nameTag;
+    try {
+      this.url = parsedURL(String(urlArg));
+    } catch (err) {
+      // As k6: a URL that does not parse is a failed response (status 0, code 1020), no request.
+      if (vu.options.throw) throw err;
+      const error = `invalid URL: parse "${String(urlArg)}": ${err.message}`;
+      vu.warnOnce(`request failed: ${error}`);
+      this.response = new Response(vu, 0, '', null, null, '', ZERO_TIMINGS, error, { method, url: '', headers: {}, body: '', cookies: {} }, NONE);
+      return;
+    }
+    let headers = NO_PARAMS;
+    if (params.headers) {
+      headers = {};
+      for (const k in params.headers) headers[k] = String(params.headers[k]);
+    }
+    if (body !== undefined && body !== null && headers === NO_PARAMS && typeof body === 'object' && !(body instanceof Uint8Array) && !(body instanceof ArrayBuffer)) headers = {};
+    this.headers = headers;
+    this.bytes = bodyOf(body, headers);
+    this.jar = params.jar || vu.jar;
+    this.maxRedirects = params.redirects ?? vu.options.maxRedirects ?? 10;
+    this.redirectsLeft = this.maxRedirects;
+    this.timeout = timeoutMs(params.timeout, 60000);
+    this.responseType = params.responseType || (vu.options.discardResponseBodies ? 'none' : 'text');
+    this.expected = params.responseCallback !== undefined ? params.responseCallback : vu.shared.responseCallback;
+    this.userTags = params.tags || NO_PARAMS;
+    const auth = params.auth;
+    if (auth !== undefined && auth !== null && auth !== 'basic' && auth !== 'digest') {
+      throw new Error(`auth '${auth}' is not supported here (basic and digest: user:pass@ in the URL)`);
+    }
+    this.digest = auth === 'digest';
   }
-  let redirectsLeft = maxRedirects;
-  for (;;) {
-    const o = { jar, timeout, responseType, params, nameTag, userTags, expected };
-    const response = auth === 'digest' && (url.username || url.password) ? await withDigest(vu, method, url, headers, bytes, o) : await once(vu, method, url, headers, bytes, o);
+
+  // One request of the call: the Response, or the rest of the call after a redirect.
+  hop() {
+    if (this.digest && (this.url.username || this.url.password)) return withDigest(this).then((response) => this.after(response));
+    return once(this, this.headers, this.expected, true);
+  }
+
+  /** The call goes on from `response`: returns it, or a promise of the redirect's. */
+  after(response) {
+    const { vu, url, method, params } = this;
     // throw: a request that failed (not a status) is an exception, with Go's words for it.
     if (response.error && vu.options.throw) throw new Error(`${method[0]}${method.slice(1).toLowerCase()} "${url.href}": ${goError(response.error, url)}`);
-    const location = REDIRECTS.has(response.status) ? response.headers.Location : undefined;
-    if (location === undefined || redirectsLeft <= 0 || response.error) {
+    if (!REDIRECTS.has(response.status)) return response;
+    const location = response.headers.Location;
+    if (location === undefined || this.redirectsLeft <= 0 || response.error) {
       // As k6: said only when neither the request nor the options set a limit, and counted as
       // Go counts it (the redirect it did not follow too).
-      if (REDIRECTS.has(response.status) && location !== undefined && redirectsLeft <= 0 && params.redirects === undefined && vu.options.maxRedirects === undefined) {
-        vu.warnOnce(`Stopped after ${maxRedirects + 1} redirects and returned the redirection; pass { redirects: n } in request params or set global maxRedirects to silence this`);
+      if (location !== undefined && this.redirectsLeft <= 0 && params.redirects === undefined && vu.options.maxRedirects === undefined) {
+        vu.warnOnce(`Stopped after ${this.maxRedirects + 1} redirects and returned the redirection; pass { redirects: n } in request params or set global maxRedirects to silence this`);
       }
       return response;
     }
-    redirectsLeft--;
-    url = new URL(location, url);
+    this.redirectsLeft--;
+    this.url = new URL(location, url);
     // RFC 9110 15.4: 303 (and, as browsers do, 301 and 302 for a POST) becomes a GET without a body.
     if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
-      method = method === 'HEAD' ? 'HEAD' : 'GET';
-      bytes = null;
-      for (const k of Object.keys(headers)) if (/^content-(type|length)$/i.test(k)) delete headers[k];
+      this.method = method === 'HEAD' ? 'HEAD' : 'GET';
+      this.bytes = null;
+      if (this.headers !== NO_PARAMS) for (const k of Object.keys(this.headers)) if (/^content-(type|length)$/i.test(k)) delete this.headers[k];
     }
-    nameTag = null;
+    this.nameTag = null;
+    return this.hop();
   }
 }
 
@@ -281,69 +317,101 @@ function infoOf(url) {
   return i;
 }
 
-async function once(vu, method, url, userHeaders, body, o) {
+/**
+ * One request of `ex` with `userHeaders`: a promise of its Response, or with `follow` of what
+ * ex.after() makes of it. Its state goes with it as the client's request (a Request), which the
+ * client's result carries back (result.request).
+ */
+function once(ex, userHeaders, expected, follow) {
+  const vu = ex.vu;
+  const { method, url, bytes: body } = ex;
   const info = infoOf(url);
-  const sentCookies = o.jar.cookieHeader(url, o.params.cookies);
+  const sentCookies = ex.jar.cookieHeader(url, ex.params.cookies);
   const plain = body === null && sentCookies === '' && !info.auth && isEmpty(userHeaders);
   let bytes = plain && info.plain !== null ? info.plain[method] : undefined;
-  // The request's headers as the script sees them (res.request): made for encoding, or later if
-  // the script reads them when the bytes were already made.
-  const headersOf = () => {
-    const headers = {};
-    headers.Host = url.host;
-    headers['User-Agent'] = vu.options.userAgent || `loadtest/${vu.shared.version} (k6 script)`;
-    if ((url.username || url.password) && o.params.auth !== 'digest') {
-      headers.Authorization = 'Basic ' + btoa(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`);
-    }
-    for (const k in userHeaders) {
-      for (const d of Object.keys(headers)) if (d.toLowerCase() === k.toLowerCase()) delete headers[d];
-      headers[k] = userHeaders[k];
-    }
-    if (sentCookies) headers.Cookie = sentCookies;
-    return headers;
-  };
-  let headers = null;
-  const path = info.path;
+  const sent = new Sent(vu, method, url, userHeaders, sentCookies, body, ex.jar, ex.params.auth);
   if (bytes === undefined) {
-    headers = headersOf();
+    const headers = sent.headers();
     // Lower-cased for the wire as the rest of loadtest writes them; HTTP field names are
     // case-insensitive (RFC 9110 5.1).
     const wire = {};
     for (const k in headers) wire[k.toLowerCase()] = headers[k];
     // noConnectionReuse: said to the server too, as Go's transport says it.
     if (vu.options.noConnectionReuse && wire.connection === undefined) wire.connection = 'close';
-    bytes = encodeRequest({ method, path, headers: wire, body });
+    bytes = encodeRequest({ method, path: info.path, headers: wire, body });
     if (plain) (info.plain || (info.plain = {}))[method] = bytes;
   }
+  const request = new Request(ex, sent, info, bytes, expected, follow);
   // rps: every VU's requests of this process at most so many a second (k6's limiter, burst 1).
-  if (vu.shared.rps !== null) await vu.shared.rps.take();
-  const blockedStart = performance.now();
-  let client = vu.clientFor(url, info.origin);
-  let r;
-  if (client instanceof Promise) {
-    try {
-      client = await client;
-    } catch (err) {
-      // A name that does not resolve, a blocked hostname or IP: the request fails, as in k6.
-      if (err.code !== 'ENOTFOUND' && !(err instanceof DialError)) throw err;
-      client = null;
-      r = { status: 0, head: null, body: null, error: err instanceof DialError ? err.short : 'ENOTFOUND', bytesIn: 0, timings: { start: blockedStart, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0 } };
-    }
+  if (vu.shared.rps !== null) {
+    const turn = vu.shared.rps.take(); // a promise when the request must wait its turn
+    if (turn !== undefined) return turn.then(() => dispatch(request));
   }
+  return dispatch(request);
+}
+
+// What the client is given to send (src/script/client.js, client-h2.js), and what the request's
+// end needs of the call.
+class Request {
+  constructor(ex, sent, info, bytes, expected, follow) {
+    this.bytes = bytes;
+    this.isHead = ex.method === 'HEAD';
+    this.method = ex.method;
+    this.path = info.path;
+    this.timeout = ex.timeout;
+    this.binary = ex.responseType === 'binary';
+    this.discard = ex.responseType === 'none';
+    this.ex = ex;
+    this.sent = sent;
+    this.info = info;
+    this.expected = expected;
+    this.follow = follow;
+    this.blockedStart = 0;
+    this.client = null;
+  }
+
+  // An https origin may choose h2 (src/script/client-h2.js): the same request as HTTP/2 frames.
+  frames() {
+    const { sent, info } = this;
+    return encodeH2Request({ method: this.method, scheme: 'https', authority: sent.url.host, path: info.path, headers: lowerCased(sent.headers()), body: sent.body });
+  }
+}
+
+function dispatch(request) {
+  const vu = request.ex.vu;
+  request.blockedStart = performance.now();
+  const client = vu.clientFor(request.sent.url, request.info.origin);
+  if (client instanceof Promise) return client.then((c) => sendOn(request, c), (err) => unsent(request, err));
+  return sendOn(request, client);
+}
+
+function sendOn(request, client) {
+  const vu = request.ex.vu;
   vu.shared.state.begun++;
-  if (vu.shared.httpDebug) debugRequest(vu, method, url, headers || headersOf(), body);
-  if (client !== null) {
-    const request = { bytes, isHead: method === 'HEAD', method, path, timeout: o.timeout, binary: o.responseType === 'binary', discard: o.responseType === 'none', frames: null };
-    // An https origin may choose h2 (src/script/client-h2.js): the same request as HTTP/2 frames.
-    if (info.https) request.frames = () => encodeH2Request({ method, scheme: 'https', authority: url.host, path, headers: lowerCased(headers || headersOf()), body });
-    r = await client.send(request);
-  }
+  if (vu.shared.httpDebug) debugRequest(vu, request.method, request.sent.url, request.sent.headers(), request.sent.body);
+  request.client = client;
+  return client.send(request).then(responded);
+}
+
+// A name that does not resolve, a blocked hostname or IP: the request fails, as in k6.
+function unsent(request, err) {
+  if (err.code !== 'ENOTFOUND' && !(err instanceof DialError)) throw err;
+  request.ex.vu.shared.state.begun++;
+  return responded({ status: 0, head: null, body: null, error: err instanceof DialError ? err.short : 'ENOTFOUND', bytesIn: 0, timings: { start: request.blockedStart, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0 }, request });
+}
+
+// The client's result `r` of r.request: the samples, the cookies, the Response.
+function responded(r) {
+  const request = r.request;
+  const { ex, sent, info } = request;
+  const vu = ex.vu;
+  const { method, url } = sent;
   vu.assertNotInterrupted();
   const setCookies = r.head ? setCookieLines(r.head) : NONE;
-  for (const line of setCookies) o.jar.setFromHeader(url, line);
+  for (const line of setCookies) ex.jar.setFromHeader(url, line);
   const t = r.timings;
   const timings = {
-    blocked: Math.max(0, t.start - blockedStart),
+    blocked: Math.max(0, t.start - request.blockedStart),
     connecting: t.connecting,
     tls_handshaking: t.tls_handshaking,
     sending: t.sending,
@@ -351,24 +419,13 @@ async function once(vu, method, url, userHeaders, body, o) {
     receiving: t.receiving,
     duration: t.sending + t.waiting + t.receiving,
   };
-  const expected = o.expected === null ? null : (o.expected || defaultExpected)(r.status);
-  const tags = vu.shared.state.requestTagsRead() ? requestTags(vu, method, r, expected, o, info) : expected === true ? EXPECTED : expected === false ? UNEXPECTED : NO_TAGS;
-  vu.emitRequest(timings, r.status, expected, client === null ? 0 : bytes.length, r.bytesIn, tags, r.error);
-  const jar = o.jar;
-  const response = new Response(vu, {
-    status: r.status,
-    proto: r.proto,
-    head: r.head,
-    body: o.responseType === 'none' ? null : r.body,
-    url: info.href,
-    timings,
-    error: r.error,
-    // res.request, made if the script reads it (the jar as it was when the response came).
-    request: () => ({ method, url: url.href, headers: goHeaders(headers || headersOf(), (url.username || url.password) && !hasHeader(userHeaders, 'authorization')), body: body ? new TextDecoder().decode(body) : '', cookies: jar.cookiesForURL(url.href) }),
-    cookies: setCookies,
-  });
-  if (vu.shared.httpDebug && r.head) debugResponse(vu, response, o.responseType);
-  return response;
+  const expected = request.expected === null ? null : (request.expected || defaultExpected)(r.status);
+  const tags = vu.shared.state.requestTagsRead() ? requestTags(vu, method, r, expected, ex, info) : expected === true ? EXPECTED : expected === false ? UNEXPECTED : NO_TAGS;
+  vu.emitRequest(timings, r.status, expected, request.client === null ? 0 : request.bytes.length, r.bytesIn, tags, r.error);
+  // res.request, made if the script reads it.
+  const response = new Response(vu, r.status, r.proto, r.head, request.discard ? null : r.body, info.href, timings, r.error, sent, setCookies);
+  if (vu.shared.httpDebug && r.head) debugResponse(vu, response, ex.responseType);
+  return request.follow ? ex.after(response) : response;
 }
 
 // A request's samples' tags when nothing reads more than expected_response (requestTagsRead()).
@@ -377,10 +434,10 @@ const UNEXPECTED = Object.freeze({ expected_response: 'false' });
 const NO_TAGS = Object.freeze({});
 
 // A request's samples' own tags: the VU's and the script's, then k6's for a request.
-function requestTags(vu, method, r, expected, o, info) {
+function requestTags(vu, method, r, expected, ex, info) {
   const tags = vu.tags(); // a new object: the request's own tags go on it
-  for (const k in o.userTags) tags[k] = o.userTags[k];
-  tags.name = o.userTags.name ?? o.nameTag ?? info.shown;
+  for (const k in ex.userTags) tags[k] = ex.userTags[k];
+  tags.name = ex.userTags.name ?? ex.nameTag ?? info.shown;
   tags.method = method;
   tags.status = String(r.status);
   // As k6 since v0.41: the url tag is the name tag, whether the script named the request or
@@ -390,6 +447,44 @@ function requestTags(vu, method, r, expected, o, info) {
   if (expected !== null) tags.expected_response = String(expected);
   if (r.error) tags.error = k6ErrorText(r.error);
   return tags;
+}
+
+// A request as sent: its headers as the script sees them (for the wire when its bytes are not
+// made yet, for res.request when the script reads it: [MAKE_REQUEST]).
+class Sent {
+  constructor(vu, method, url, userHeaders, cookies, body, jar, auth) {
+    this.vu = vu;
+    this.method = method;
+    this.url = url;
+    this.userHeaders = userHeaders;
+    this.cookies = cookies;
+    this.body = body;
+    this.jar = jar;
+    this.auth = auth;
+    this.made = null; // the headers, once made
+  }
+
+  headers() {
+    if (this.made !== null) return this.made;
+    const { url, userHeaders, vu } = this;
+    const headers = {};
+    headers.Host = url.host;
+    headers['User-Agent'] = vu.options.userAgent || `loadtest/${vu.shared.version} (k6 script)`;
+    if ((url.username || url.password) && this.auth !== 'digest') {
+      headers.Authorization = 'Basic ' + btoa(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`);
+    }
+    for (const k in userHeaders) {
+      for (const d of Object.keys(headers)) if (d.toLowerCase() === k.toLowerCase()) delete headers[d];
+      headers[k] = userHeaders[k];
+    }
+    if (this.cookies) headers.Cookie = this.cookies;
+    return (this.made = headers);
+  }
+
+  [MAKE_REQUEST]() {
+    const { url, body } = this;
+    return { method: this.method, url: url.href, headers: goHeaders(this.headers(), (url.username || url.password) && !hasHeader(this.userHeaders, 'authorization')), body: body ? new TextDecoder().decode(body) : '', cookies: this.jar.cookiesForURL(url.href) };
+  }
 }
 
 // Header names as HTTP/2 writes them (RFC 9113 8.2.2: lower case).
@@ -469,8 +564,10 @@ const cleanURL = (url) => (url.password ? url.href.replace(`//${url.username}:${
 // auth: 'digest' as k6 does it (RFC 7616): the request without credentials, then, if it was
 // answered 401 with a Digest challenge, again with the answer to it. Both are requests of the
 // run; the first one's 401 counts as expected, as in k6.
-async function withDigest(vu, method, url, headers, body, o) {
-  const first = await once(vu, method, url, headers, body, { ...o, expected: o.expected === null ? null : (status) => status === 401 });
+// auth: 'digest': the request, then with the answer to its 401's challenge (RFC 7616).
+async function withDigest(ex) {
+  const { vu, url, method, headers } = ex;
+  const first = await once(ex, headers, ex.expected === null ? null : (status) => status === 401, false);
   const challenge = first.status === 401 ? digestChallenge(first.headers['Www-Authenticate']) : null;
   if (challenge === null) return first;
   const { hash } = vu.shared.facilities;
@@ -489,7 +586,7 @@ async function withDigest(vu, method, url, headers, body, o) {
   if (challenge.algorithm) value += `, algorithm=${challenge.algorithm}`;
   if (challenge.opaque !== undefined) value += `, opaque="${challenge.opaque}"`;
   if (qop) value += `, qop=${qop}, nc=${nc}, cnonce="${cnonce}"`;
-  return once(vu, method, url, { ...headers, Authorization: value }, body, o);
+  return once(ex, { ...headers, Authorization: value }, ex.expected, false);
 }
 
 function digestChallenge(header) {
