@@ -70,9 +70,10 @@ async function declared() {
   return { reqs, cpuUsPerReq: (ms * 1000) / reqs, rate: reqs / ((performance.now() - t0) / 1000) };
 }
 
-// ONLY=scripted: the script alone (for a profiler).
-const d = process.env.ONLY === 'scripted' ? { reqs: 0, cpuUsPerReq: NaN, rate: 0 } : await declared();
-const s = await scripted();
+// ONLY=scripted or ONLY=declared: one of them alone (for a profiler).
+const none = { reqs: 0, cpuUsPerReq: NaN, rate: 0 };
+const d = process.env.ONLY === 'scripted' ? none : await declared();
+const s = process.env.ONLY === 'declared' ? none : await scripted();
 const f = (x) => x.toFixed(2);
 console.log(`declared: ${d.reqs} requests, ${f(d.cpuUsPerReq)} µs CPU each, ${Math.round(d.rate)}/s`);
 console.log(`scripted: ${s.reqs} requests, ${f(s.cpuUsPerReq)} µs CPU each, ${Math.round(s.rate)}/s (${script})`);

@@ -1,0 +1,66 @@
+#!/bin/sh
+# What a scripted request costs beside a declared one, on real sockets: one nginx worker on core 0,
+# the client on core 1, rounds interleaved, medians of CPU µs per request (user + sys over the
+# requests made). Per runtime: the declared run (`-t 5 -c 10 -k`), the scripted http.get loop
+# (bench/scripts/rate.js), the loop of http.get to a template-literal URL + check
+# (bench/scripts/rate-check.js) and rate.js with --out json; each scripted one's ratio to the
+# declared run of the same runtime, and k6 v1.3's rate beside them.
+#   sh bench/script-cost.sh [ROUNDS] [K6] [RUNTIMES]   e.g. sh bench/script-cost.sh 3 /tmp/k6v13/k6
+set -eu
+cd "$(dirname "$0")/.."
+ROUNDS=${1:-3}
+K6=${2:-/tmp/k6v13/k6}
+RUNTIMES=${3:-node bun deno}
+TMP=$(mktemp -d /tmp/loadtest-cost.XXXXXX)
+trap 'kill $(cat "$TMP/nginx.pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP"' EXIT
+. bench/lib.sh
+URL=http://127.0.0.1:8089/
+start_nginx "$URL"
+BIN=$PWD/node_modules/.bin
+cli() {
+  case $1 in
+    node) echo "node src/cli.js" ;;
+    bun) echo "$BIN/bun src/cli.js" ;;
+    deno) echo "$BIN/deno run -A src/cli.js" ;;
+  esac
+}
+# One measure: "requests cpu_s rss_kb" of a command run on core 1 for 5 s.
+measure() {
+  out=$1; shift
+  /usr/bin/time -f "%U %S %M" -o "$TMP/time" taskset -c 1 "$@" > "$TMP/out" 2> "$TMP/err" || { echo "failed: $*"; cat "$TMP/err"; exit 1; }
+  reqs=$(grep -o 'http_reqs\.*: [0-9]*' "$TMP/out" | grep -o '[0-9]*$' || grep -o 'Completed requests: *[0-9]*' "$TMP/out" | grep -o '[0-9]*$')
+  read -r user sys rss < "$TMP/time"
+  echo "$reqs $(echo "$user + $sys" | bc) $rss" >> "$TMP/$out"
+}
+for r in $(seq "$ROUNDS"); do
+  [ -x "$K6" ] && measure k6.rate "$K6" run -q -e URL="$URL" bench/scripts/rate.js
+  [ -x "$K6" ] && measure k6.check "$K6" run -q -e URL="$URL" bench/scripts/rate-check.js
+  for t in $RUNTIMES; do
+    c=$(cli "$t")
+    measure "$t.declared" $c -t 5 -c 10 -k "$URL"
+    measure "$t.rate" $c run -q -e URL="$URL" bench/scripts/rate.js
+    measure "$t.check" $c run -q -e URL="$URL" bench/scripts/rate-check.js
+    measure "$t.json" $c run -q -e URL="$URL" --out json="$TMP/samples.json" bench/scripts/rate.js
+    rm -f "$TMP/samples.json"
+  done
+done
+median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+us() { awk '{ print $2 * 1e6 / $1 }' "$TMP/$1" | median; }
+rps() { awk '{ print $1 / 5 }' "$TMP/$1" | median; }
+echo "CPU µs per request, $ROUNDS rounds interleaved, medians (nginx on core 0, the client on core 1, 10 VUs or connections, 5 s)"
+printf '%-6s %9s %9s %9s %9s %9s %9s %9s\n' tool declared rate 'x decl' check 'x decl' 'out json' 'x rate'
+if [ -x "$K6" ]; then
+  printf '%-6s %9s %9.1f %9s %9.1f %9s %9s %9s\n' k6 - "$(us k6.rate)" - "$(us k6.check)" - - -
+fi
+for t in $RUNTIMES; do
+  d=$(us "$t.declared"); a=$(us "$t.rate"); c=$(us "$t.check"); j=$(us "$t.json")
+  printf '%-6s %9.1f %9.1f %9.2f %9.1f %9.2f %9.1f %9.2f\n' "$t" "$d" "$a" "$(echo "$a / $d" | bc -l)" "$c" "$(echo "$c / $d" | bc -l)" "$j" "$(echo "$j / $a" | bc -l)"
+done
+echo
+echo "requests per second (medians)"
+printf '%-6s %9s %9s %9s %9s\n' tool declared rate check 'x k6 chk'
+k6c=1
+[ -x "$K6" ] && { k6c=$(rps k6.check); printf '%-6s %9s %9.0f %9.0f %9s\n' k6 - "$(rps k6.rate)" "$k6c" 1.00; }
+for t in $RUNTIMES; do
+  printf '%-6s %9.0f %9.0f %9.0f %9.2f\n' "$t" "$(rps "$t.declared")" "$(rps "$t.rate")" "$(rps "$t.check")" "$(echo "$(rps "$t.check") / $k6c" | bc -l)"
+done
