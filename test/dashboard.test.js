@@ -334,7 +334,9 @@ test('a real 3.5 s run with --dashboard: the page updates at least three times, 
   });
   const proxy = await pageProxy(port);
   try {
-    const run = startScript(CLI, [target.url, '-t', '3.5', '-c', '2', '-k', '--json', '--dashboard', String(port), '--metrics-linger', '2']);
+    // --metrics-linger 8: Chromium may take seconds to start on a loaded machine (a clean-clone
+    // run found the dashboard gone, after a linger of 2, when the page asked for it).
+    const run = startScript(CLI, [target.url, '-t', '3.5', '-c', '2', '-k', '--json', '--dashboard', String(port), '--metrics-linger', '8']);
     const deadline = Date.now() + 30000;
     while (!(await fetch(`http://127.0.0.1:${port}/`).then((r) => r.ok, () => false)) && Date.now() < deadline) await sleep(50);
     // The page opens during the run; its stream closes with the done event, then the DOM is dumped.

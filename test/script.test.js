@@ -393,7 +393,8 @@ export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
       const samples = join(dir, 'samples.json');
       const d = await run('-u', '2', '-d', '300ms', '--tag', 'team=qa', '--summary-trend-stats', 'avg,p(99),max', '--out', `json=${samples}`);
       assert.equal(d.code, 0, d.stderr);
-      assert.ok(server.requests > 2, `${server.requests} requests in 300 ms of 2 VUs`);
+      // Each VU's first iteration starts at once; a loaded machine may let no second one start.
+      assert.ok(server.requests >= 2, `${server.requests} requests in 300 ms of 2 VUs`);
       assert.match(readFileSync(samples, 'utf8'), /"tags":\{[^}]*"team":"qa"/);
       rmSync(samples);
       assert.match(d.stdout, /http_req_duration\.+: avg=\S+ +p\(99\)=\S+ +max=\S+\s*\n/);
