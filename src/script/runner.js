@@ -25,6 +25,7 @@ import * as arrivalRate from './executors/arrival-rate.js';
 import { sleep } from './executors/common.js';
 import { Secrets } from './secrets.js';
 import { scriptConsole } from './k6/console.js';
+import { loadHTML } from './k6/html.js';
 
 export { messageOf };
 
@@ -109,6 +110,7 @@ function withConfig(config, options, state) {
  * the console, which hides their values.
  */
 export async function runScript(factory, { flags = {}, facilities, hooks = {}, segment = null, remote = null, startAt = 0, secrets = new Secrets() }) {
+  await loadHTML();
   const run = newRun(facilities, flags, hooks, segment, remote, secrets);
   const plan = await init(factory, run);
   await setup(run, plan, startAt);

@@ -14,6 +14,7 @@ import { ancestor as walkAncestor, full as walkFull } from 'acorn-walk';
 import { Edits } from './edits.js';
 import { makeSuspendable, VU, T, W } from './suspend.js';
 import { columnMap, registration } from './columns.js';
+import { wantHTML } from './k6/html.js';
 
 // The modules a script may import from k6 (src/script/modules.js implements them), and those
 // refused before the run.
@@ -37,7 +38,11 @@ export class ScriptError extends Error {}
  * Returns { code, imports, importedAt }: imports are the user modules it names (relative, or
  * https:// URLs), as written; importedAt the place of each one's import.
  */
+// What may reach k6/html: its import, or a Response's html(), clickLink() or submitForm().
+const HTML_USE = /html|clickLink|submitForm/;
+
 export function transformModule(source, name, { sibling = (s) => s, stripTypes = null, entry = false } = {}) {
+  if (HTML_USE.test(source)) wantHTML();
   if (stripTypes !== null) {
     // TypeScript: its types removed first (runtimes/scripts/load.js), every place kept.
     try {

@@ -2,10 +2,26 @@
 // htmlparser2 (a forgiving HTML parser), css-select (CSS selectors) and domutils, which are
 // well kept and small; a Selection is a list of their nodes.
 
-import { parseDocument } from 'htmlparser2';
-import { selectAll, is as matches } from 'css-select';
-import { textContent, getOuterHTML, getInnerHTML, getChildren, getParent } from 'domutils';
 import { isWait, waiting } from '../wait.js';
+
+// The libraries, loaded before the run when a script may use them (wantHTML(), loadHTML()):
+// they cost a run's start some 0.15 s of CPU, which most scripts, never parsing HTML, need not pay.
+let parseDocument, selectAll, matches, textContent, getOuterHTML, getInnerHTML, getChildren, getParent;
+let wanted = false;
+
+/** A script's module names html(), clickLink() or submitForm(), or imports k6/html (src/script/transform.js). */
+export function wantHTML() {
+  wanted = true;
+}
+
+/** Loads the libraries if a script may use them. */
+export async function loadHTML() {
+  if (!wanted || parseDocument !== undefined) return;
+  const [h, c, d] = await Promise.all([import('htmlparser2'), import('css-select'), import('domutils')]);
+  ({ selectAll, is: matches } = c);
+  ({ textContent, getOuterHTML, getInnerHTML, getChildren, getParent } = d);
+  parseDocument = h.parseDocument;
+}
 
 // An element (domhandler's node types: a tag, a script or a style).
 const isTag = (n) => n.type === 'tag' || n.type === 'script' || n.type === 'style';
@@ -254,6 +270,7 @@ function parseData(v) {
 }
 
 export function parseHTML(text) {
+  if (parseDocument === undefined) throw new Error('parseHTML: the HTML parser was not loaded (no module of the script names html, clickLink or submitForm)');
   return new Selection([parseDocument(String(text))]);
 }
 
