@@ -10,6 +10,7 @@ import { bench, do_not_optimize, group, run } from 'mitata';
 import { Registry } from '../src/script/metrics.js';
 import { RunState } from '../src/script/run-state.js';
 import { Response } from '../src/script/k6/http-response.js';
+import { parsedURL } from '../src/script/k6/http.js';
 import { VU } from '../src/script/vu.js';
 
 const registry = new Registry();
@@ -21,7 +22,9 @@ vu.scenario = { name: 'default', tags: {} };
 const HEAD = 'HTTP/1.1 200 OK\r\nServer: nginx\r\nDate: Tue, 14 Jan 2025 10:00:00 GMT\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: keep-alive';
 const timings = { blocked: 0.01, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0.12, receiving: 0, duration: 0.12 };
 const tags = { ...vu.tags(), name: 'http://127.0.0.1:8089/', method: 'GET', status: '200', url: 'http://127.0.0.1:8089/', proto: 'HTTP/1.1', expected_response: 'true' };
-const response = () => new Response(vu, { status: 200, head: HEAD, body: 'OK', url: 'http://127.0.0.1:8089/', timings, error: null, request: () => ({}), cookies: [] });
+const response = () => new Response(vu, 200, 'HTTP/1.1', HEAD, 'OK', 'http://127.0.0.1:8089/', timings, null, {}, []);
+const BASE = 'http://127.0.0.1:8089';
+let id = 0;
 
 group('a scripted request', () => {
   bench("vu.tags(): the request's tags object", () => do_not_optimize(vu.tags()));
@@ -31,6 +34,10 @@ group('a scripted request', () => {
     return do_not_optimize(r.status + r.body.length);
   });
   bench("new Response, headers read (Go's canonical names)", () => do_not_optimize(response().headers['Content-Type']));
+  // What most scripts do with it: a URL from a template literal (a new string each time, which
+  // http.get looks up among the URLs it has parsed), and a check of the status.
+  bench('a template-literal URL, made and looked up', () => do_not_optimize(parsedURL(`${BASE}/items/${id++ % 100}`)));
+  bench('check(res, { status is 200 }): one check recorded', () => do_not_optimize(vu.module('k6').check(response(), { 'status is 200': (r) => r.status === 200 })));
 });
 
 await run();

@@ -287,7 +287,7 @@ class Exchange {
 const URLS = new Map();
 const ZERO_TIMINGS = Object.freeze({ blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 });
 
-function parsedURL(text) {
+export function parsedURL(text) {
   let url = URLS.get(text);
   if (url !== undefined) return url;
   try {
