@@ -124,12 +124,21 @@ export class OriginClient extends DriverSide {
       conn = new Connection(this, this.all.length);
       this.all.push(conn);
     }
-    return new Promise((resolve) => {
-      conn.job = { request, resolve, claimed: false, connectMs: 0, tlsMs: 0, startedAt: 0, result: null };
-      this.timeout = request.timeout;
-      this.network.watch(conn);
-      conn.next();
-    });
+    // The connection's job object is its own, made once and filled for each request (it is the
+    // connection's only until proceed() hands the result on).
+    const job = conn.jobSlot || (conn.jobSlot = { request: null, resolve: null, executor: null, claimed: false, connectMs: 0, tlsMs: 0, startedAt: 0, result: null });
+    job.request = request;
+    job.claimed = false;
+    job.connectMs = 0;
+    job.tlsMs = 0;
+    job.startedAt = 0;
+    job.result = null;
+    const promise = new Promise(job.executor || (job.executor = (resolve) => (job.resolve = resolve)));
+    conn.job = job;
+    this.timeout = request.timeout;
+    this.network.watch(conn);
+    conn.next();
+    return promise;
   }
 
   // The driver's questions (src/driver.js)

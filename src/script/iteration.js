@@ -20,6 +20,11 @@ class IterationState {
     this.end = null; // resolves the iteration's promise
     this.ended = null; // that promise
     this.ctx = null;
+    // The iteration's promise is made with this, once per VU (not a closure per iteration).
+    this.executor = (resolve) => {
+      this.end = resolve;
+      vu.cut = resolve;
+    };
     this.settle = () => settle(this);
     this.after = () => after(this);
     this.count = () => count(this);
@@ -34,21 +39,21 @@ export function iterate(vu, s, ctx, run) {
   it.run = run;
   it.scenario = s;
   it.ctx = ctx;
-  const ended = new Promise((resolve) => {
-    it.end = resolve;
-    vu.cut = resolve;
-    it.t0 = performance.now();
-    let r;
-    try {
-      r = vu.exports[s.exec](vu.data);
-    } catch (err) {
-      fail(it, err);
-      return;
-    }
+  const ended = new Promise(it.executor);
+  it.ended = ended;
+  it.t0 = performance.now();
+  let r;
+  let threw = false;
+  try {
+    r = vu.exports[s.exec](vu.data);
+  } catch (err) {
+    threw = true;
+    fail(it, err);
+  }
+  if (!threw) {
     if (r instanceof Promise) r.then(it.settle, it.fail);
     else settle(it);
-  });
-  it.ended = ended;
+  }
   ctx.running.add(ended);
   return ended.then(it.after);
 }
