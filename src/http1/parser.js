@@ -160,8 +160,14 @@ export class ResponseParser {
     this.reset();
     this.bytesSeen = 0;
     if (this.capture) {
-      this.headChunks = [];
-      this.bodyChunks = [];
+      // A borrowing reader is done with the chunks when onResponse returns: its arrays are reused.
+      if (this.borrow && this.headChunks !== null) {
+        this.headChunks.length = 0;
+        this.bodyChunks.length = 0;
+      } else {
+        this.headChunks = [];
+        this.bodyChunks = [];
+      }
     }
   }
 
