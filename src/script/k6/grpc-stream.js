@@ -1,0 +1,158 @@
+// k6/net/grpc's Stream for one VU: new Stream(client, method, params) opens the call at once;
+// on('data' | 'error' | 'end'), write(message), end(). As k6's stream: its events run on the
+// VU's event loop (the iteration ends after the stream has, as k6's taskqueue holds it), in the
+// order they came; an error status fires 'error' ({ code, details, message }) and then 'end';
+// a server-streaming method's one message ends the client's side. k6's metrics: grpc_streams at
+// the start, grpc_streams_msgs_sent and _received for each message, grpc_req_duration at the end.
+
+import { Call } from '../grpc-channel.js';
+import { messageJSON } from '../../grpc/json-out.js';
+import { logEntry } from './console.js';
+import { callParams, callTags, callHeaders, encodeRequest, countBytes } from './grpc.js';
+
+const EVENTS = new Set(['data', 'error', 'end', 'status']);
+const CODE_WORDS = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied', 'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated'];
+
+export function streamClass(vu) {
+  const counter = (name) => vu.shared.registry.get(name, 'counter');
+  return class Stream {
+    constructor(client, method, params) {
+      if (client === undefined || client === null) throw new Error("invalid GRPC Stream's client: empty gRPC client");
+      if (typeof client !== 'object' || !(client._methods instanceof Map)) throw new Error("invalid GRPC Stream's client: not a gRPC client");
+      if (client._channel === null) throw new Error("invalid GRPC Stream's client: no gRPC connection, you must call connect first");
+      let m;
+      try {
+        m = client._method(method);
+      } catch (err) {
+        throw new Error(`invalid GRPC Stream's method: ${err.message}`);
+      }
+      const p = callParams(params, "invalid GRPC's Stream's parameters");
+      const path = `/${String(method).replace(/^\//, '')}`;
+      const s = {
+        vu,
+        path,
+        type: m.resolvedResponseType,
+        requestType: m.resolvedRequestType,
+        clientStreams: Boolean(m.requestStream),
+        discard: p.discardResponseMessage,
+        tags: callTags(vu, p.tags, client._addr, path),
+        handlers: new Map(),
+        writing: true,
+        done: false,
+        start: performance.now(),
+        channel: client._channel,
+        maxSend: client._maxSend,
+        call: null,
+        timer: null,
+        timeout: p.timeout,
+        release: null,
+      };
+      const ended = new Promise((resolve) => (s.release = resolve));
+      s.call = new Call({
+        path,
+        headers: callHeaders(vu, p.timeout, p.metadata),
+        message: null,
+        maxReceive: client._maxReceive,
+        onMessage: (bytes) => received(s, bytes.slice()),
+        onEnd: (code, text) => queueMicrotask(() => finished(s, code, text)),
+      });
+      s.drop = () => {
+        s.done = true; // the iteration is cut: no more events
+        s.channel.cancel(s.call, 1, 'context canceled');
+        s.release();
+      };
+      vu.sessions.add(s);
+      vu.loop.track(ended);
+      if (p.timeout > 0) s.timer = setTimeout(() => s.channel.cancel(s.call, 4, 'context deadline exceeded'), p.timeout);
+      s.channel.start(s.call);
+      vu.shared.registry.add(counter('grpc_streams'), 1, { ...s.tags });
+      // The script's object: on, write and end, as k6 defines them on it.
+      Object.defineProperties(this, {
+        on: { value: (event, fn) => on(s, event, fn), enumerable: false },
+        write: { value: (message) => write(s, message, counter), enumerable: false },
+        end: { value: () => endWriting(s), enumerable: false },
+      });
+    }
+  };
+}
+
+function on(s, event, fn) {
+  if (typeof fn !== 'function') throw new Error(`handler for "${event}" event isn't a callable function`);
+  if (!EVENTS.has(event)) return warn(s, `can't register ${event} event handler: unknown GRPC stream's event type: ${event}`);
+  if (!s.handlers.has(event)) s.handlers.set(event, []);
+  s.handlers.get(event).push(fn);
+}
+
+function write(s, message, counter) {
+  if (!s.writing || s.done) return;
+  if (message === undefined || message === null) return warn(s, "can't send empty message");
+  let framed;
+  try {
+    framed = encodeRequest(s.requestType, message, "can't serialise request object to protocol buffer");
+  } catch (err) {
+    s.writing = false;
+    s.channel.cancel(s.call, 2, err.message);
+    return;
+  }
+  if (framed.length - 5 > s.maxSend) {
+    s.writing = false;
+    s.channel.cancel(s.call, 8, `grpc: trying to send message larger than max (${framed.length - 5} vs. ${s.maxSend})`);
+    return;
+  }
+  s.channel.write(s.call, framed);
+  s.vu.shared.registry.add(counter('grpc_streams_msgs_sent'), 1, { ...s.tags });
+  // A method that takes one message: grpc-go ends the client's side with it.
+  if (!s.clientStreams) endWriting(s);
+}
+
+function endWriting(s) {
+  if (!s.writing) return;
+  s.writing = false;
+  s.channel.write(s.call, null);
+}
+
+function received(s, bytes) {
+  s.vu.shared.registry.add(s.vu.shared.registry.get('grpc_streams_msgs_received', 'counter'), 1, { ...s.tags });
+  const at = { ts: Math.floor(Date.now() / 1000) };
+  queueMicrotask(() => {
+    if (s.done) return;
+    let value = {};
+    if (!s.discard) {
+      try {
+        value = messageJSON(s.type, s.type.decode(bytes));
+      } catch (err) {
+        return s.channel.cancel(s.call, 13, `grpc: failed to unmarshal the received message: ${err.message}`);
+      }
+    }
+    fire(s, 'data', [value, at]);
+  });
+}
+
+function finished(s, code, text) {
+  if (s.timer !== null) clearTimeout(s.timer);
+  s.writing = false;
+  s.vu.sessions.delete(s);
+  if (s.done) return;
+  s.done = true;
+  // As for a call: none past the stream's deadline (k6 pushes it only if its context is not done).
+  const took = performance.now() - s.start;
+  if (!(s.timeout > 0 && took >= s.timeout)) s.vu.shared.registry.add(s.vu.shared.registry.get('grpc_req_duration', 'trend', true), took, { ...s.tags, status: String(code) });
+  countBytes(s.vu, s.channel);
+  const at = () => ({ ts: Math.floor(Date.now() / 1000) });
+  // OK, and a cancel, are a stream's regular end (k6's isRegularClosing).
+  if (code !== 0 && code !== 1) {
+    if (!s.handlers.has('error')) warn(s, `no handlers for error registered, but an error happened: rpc error: code = ${CODE_WORDS[code] || code} desc = ${text}`);
+    fire(s, 'error', [{ code, details: [], message: text }, at()]);
+  }
+  fire(s, 'end', [{}, at()]);
+  s.release();
+}
+
+function fire(s, event, args) {
+  for (const fn of s.handlers.get(event) || []) s.vu.loop.call(fn, args);
+}
+
+// k6's stream logs with the method as a field.
+function warn(s, message) {
+  globalThis.console.error(logEntry('warning', message, [['streamMethod', s.path]]));
+}
