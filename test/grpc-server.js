@@ -51,7 +51,7 @@ function say(call, callback) {
     }
     answered(r.code);
     if (r.code !== 0) return callback({ code: r.code, details: `asked for ${r.code}` });
-    callback(null, { message: `hello ${r.name}`, count: counts.say });
+    callback(null, { message: `hello ${r.name}`, count: counts.say, meta: r.meta, kind: 'GREETING' });
   };
   if (r.delay_ms > 0) setTimeout(answer, r.delay_ms);
   else answer();

@@ -214,7 +214,7 @@ function dialError(err, channel) {
   const name = err ? socketErrorName(err) : 'EOF';
   const addr = `${channel.host}:${channel.port}`;
   if (name === 'ECONNREFUSED') return `connection error: desc = "transport: error while dialing: dial tcp ${addr}: connect: connection refused"`;
-  if (name === 'CERT_ERROR') return `connection error: desc = "transport: authentication handshake failed: ${err && err.message ? err.message : 'tls: failed to verify certificate'}"`;
+  if (name === 'CERT_ERROR') return `connection error: desc = "transport: authentication handshake failed: tls: failed to verify certificate: ${err && err.message ? err.message.replace(/^certificate error: /, '') : 'x509'}"`;
   return `connection error: desc = "transport: error while dialing: dial tcp ${addr}: ${name}"`;
 }
 

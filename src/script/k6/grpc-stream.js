@@ -78,7 +78,7 @@ export function streamClass(vu) {
 
 function on(s, event, fn) {
   if (typeof fn !== 'function') throw new Error(`handler for "${event}" event isn't a callable function`);
-  if (!EVENTS.has(event)) return warn(s, `can't register ${event} event handler: unknown GRPC stream's event type: ${event}`);
+  if (!EVENTS.has(event)) return globalThis.console.error(logEntry('warning', `can't register ${event} event handler: unknown GRPC stream's event type: ${event}`, []));
   if (!s.handlers.has(event)) s.handlers.set(event, []);
   s.handlers.get(event).push(fn);
 }
@@ -142,7 +142,8 @@ function finished(s, code, text) {
   // OK, and a cancel, are a stream's regular end (k6's isRegularClosing).
   if (code !== 0 && code !== 1) {
     if (!s.handlers.has('error')) warn(s, `no handlers for error registered, but an error happened: rpc error: code = ${CODE_WORDS[code] || code} desc = ${text}`);
-    fire(s, 'error', [{ code, details: [], message: text }, at()]);
+    // k6's grpcError: its fields, and its Error() method as sobek shows it.
+    fire(s, 'error', [{ code, details: [], message: text, error: () => `code: ${code}, message: ${text}` }, at()]);
   }
   fire(s, 'end', [{}, at()]);
   s.release();

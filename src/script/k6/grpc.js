@@ -271,7 +271,11 @@ export function encodeRequest(type, value, what) {
   try {
     message = protojson.fromJson(type, json);
   } catch (err) {
-    throw new Error(`${what}: proto: ${err.message.replace(`${type.fullName}.`, '').replace(/^\./, '')}`);
+    // protobufjs names the field as .pkg.Type.field: the message's own type goes without saying.
+    const own = type.fullName;
+    const m = err.message;
+    const reason = m.startsWith(`${own}.`) ? m.slice(own.length + 1) : m.startsWith(`${own}:`) ? m.slice(own.length + 2) : m.replace(/^\./, '');
+    throw new Error(`${what}: proto: ${reason}`);
   }
   return frameMessage(type.encode(message).finish());
 }

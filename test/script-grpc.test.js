@@ -1,0 +1,230 @@
+// k6/net/grpc in scripts: the scripts of test/script-grpc/ (as k6's examples/grpc_*.js make
+// their calls) against a real server, @grpc/grpc-js (test/grpc-server.js, run by node whatever
+// runtime this is), whose counts are checked. The lines the scripts log and the metric counts
+// are k6 v1.3.0's, recorded by running the same scripts with k6 against the same server.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
+import descriptor from 'protobufjs/ext/descriptor.js';
+import { loadProtoFiles } from '../src/grpc/schema.js';
+import { spawnScript } from './servers.js';
+
+const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+const SERVER = fileURLToPath(new URL('./grpc-server.js', import.meta.url));
+const SCRIPTS = fileURLToPath(new URL('./script-grpc/', import.meta.url));
+const PROTOS = fileURLToPath(new URL('./grpc', import.meta.url));
+const CA = fileURLToPath(new URL('./tls/ca.pem', import.meta.url));
+
+/** test/grpc-server.js on node: { port, counts() → its counts, close() }. */
+function grpcServer(args = []) {
+  const child = spawn('node', [SERVER, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const waiting = [];
+  lines.on('line', (line) => waiting.shift()?.(JSON.parse(line)));
+  const next = () => new Promise((resolve) => waiting.push(resolve));
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  return next().then(({ port }) => ({
+    port,
+    counts() {
+      const answer = next();
+      child.stdin.write('counts\n');
+      return answer;
+    },
+    close() {
+      child.stdin.end();
+      return exited;
+    },
+  }));
+}
+
+let plain;
+let secure;
+let dir;
+before(async () => {
+  [plain, secure] = await Promise.all([grpcServer(), grpcServer(['--tls'])]);
+  dir = mkdtempSync(join(tmpdir(), 'loadtest-grpc-'));
+});
+after(async () => {
+  await Promise.all([plain.close(), secure.close()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// A script of test/script-grpc/ (or a path), run with ADDR and PROTOS.
+const run = (script, args = [], server = plain) =>
+  spawnScript(CLI, ['run', '-q', '-e', `ADDR=127.0.0.1:${server.port}`, '-e', `PROTOS=${PROTOS}`, ...args, script.includes('/') ? script : join(SCRIPTS, script)], { timeoutMs: 60000 });
+
+// What the script logged (k6's log lines: msg="..." source=console), as its text.
+const logged = (stderr) => [...stderr.matchAll(/msg="((?:[^"\\]|\\.)*)" source=console/g)].map((m) => JSON.parse(`"${m[1]}"`));
+
+// The samples of `metric` in an --out json file.
+const samples = (file, metric) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes(`"metric":"${metric}"`) && l.includes('"type":"Point"'))
+    .map((l) => JSON.parse(l).data);
+
+async function delta(server, fn) {
+  const before = await server.counts();
+  const result = await fn();
+  const after = await server.counts();
+  const diff = (a, b) => Object.fromEntries(Object.keys(a).map((k) => [k, a[k] - (b[k] || 0)]).filter(([, n]) => n !== 0));
+  const n = (k) => after[k] - before[k];
+  return { result, say: n('say'), count: n('count'), collect: n('collect'), chat: n('chat'), health: n('health'), cancelled: n('cancelled'), codes: diff(after.codes, before.codes), names: diff(after.names, before.names), metadata: diff(after.metadata, before.metadata) };
+}
+
+// k6 v1.3.0's lines for unary.js, each iteration's (recorded against test/grpc-server.js).
+const K6_UNARY = [
+  '["loadtest.test Echo /loadtest.test.Echo/Say Say false false","loadtest.test Echo /loadtest.test.Echo/Count Count false true","loadtest.test Echo /loadtest.test.Echo/Collect Collect true false","loadtest.test Echo /loadtest.test.Echo/Chat Chat true true"]',
+  '{"message":{"message":"hello Joe","count":"number","meta":{"tag":"t","ids":["1","9007199254740993"]},"kind":"GREETING"},"error":null,"headers":["content-type","date","grpc-accept-encoding"],"trailers":[],"status":0}',
+  '{"message":{"message":"","count":"number","meta":null,"kind":"KIND_UNSPECIFIED"},"error":{"code":5,"details":[],"message":"asked for 5"},"headers":[],"trailers":["content-type","date"],"status":5}',
+  '4 4 true',
+  'hello async1 hello async2 hello async3',
+  '{"status":1} {"status":1} 1',
+];
+
+test('unary calls: the response (message, error, headers, trailers, status), a deadline, asyncInvoke and healthCheck as k6 v1.3 gives them, every call counted at the server', async () => {
+  const out = join(dir, 'unary.json');
+  const { result: r, ...server } = await delta(plain, () => run('unary.js', ['-i', '2', '--out', `json=${out}`]));
+  assert.equal(r.code, 0, r.stderr);
+  const lines = logged(r.stderr);
+  assert.deepEqual(lines, [K6_UNARY[0], ...K6_UNARY.slice(1), ...K6_UNARY.slice(1)]);
+  assert.match(r.stdout, /checks_succeeded\.+: 100\.00% 4 out of 4/);
+  // 2 iterations: Joe (with metadata), Ann (NOT_FOUND), Late (cancelled at its deadline), 3 async.
+  assert.equal(server.say, 12);
+  assert.deepEqual(server.codes, { 0: 8, 5: 2 });
+  assert.deepEqual(server.names, { Joe: 2, Ann: 2, Late: 2, async1: 2, async2: 2, async3: 2 });
+  assert.deepEqual(server.metadata, { a: 2 });
+  assert.equal(server.health, 4);
+  const durations = samples(out, 'grpc_req_duration');
+  // A call that ends past its deadline has no sample (k6 pushes it only while the call's context
+  // is not done); the server may answer DEADLINE_EXCEEDED just before ours fires, as in k6.
+  const timedOut = durations.filter((d) => d.tags.status === '4').length;
+  assert.ok(timedOut <= 2);
+  assert.equal(durations.length - timedOut, 14);
+  const joe = durations.find((d) => d.tags.k === 'v');
+  assert.deepEqual(joe.tags, { group: '', k: 'v', method: 'Say', name: '/loadtest.test.Echo/Say', scenario: 'default', service: 'loadtest.test.Echo', status: '0', url: `127.0.0.1:${plain.port}/loadtest.test.Echo/Say` });
+  assert.equal(durations.filter((d) => d.tags.status === '5').length, 2);
+  // healthCheck's: the VU's tags and the status only, as in k6.
+  assert.deepEqual(durations.filter((d) => d.tags.name === undefined).map((d) => d.tags), Array(4).fill({ group: '', scenario: 'default', status: '0' }));
+});
+
+const K6_STREAMS = [
+  'chat data {"count":1,"kind":"KIND_UNSPECIFIED","message":"re: first","meta":null}',
+  'chat data {"count":2,"kind":"KIND_UNSPECIFIED","message":"re: again1","meta":null}',
+  'chat data {"count":3,"kind":"KIND_UNSPECIFIED","message":"re: again2","meta":null}',
+  'chat end',
+  'collect data {"count":4,"kind":"KIND_UNSPECIFIED","message":"collected","meta":null}',
+  'collect end',
+  'count data {"count":1,"kind":"KIND_UNSPECIFIED","message":"n 1","meta":null} number',
+  'count data {"count":2,"kind":"KIND_UNSPECIFIED","message":"n 2","meta":null} number',
+  'count data {"count":3,"kind":"KIND_UNSPECIFIED","message":"n 3","meta":null} number',
+  'count end',
+  'late end',
+  'late error {"code":4,"details":[],"message":"context deadline exceeded"} code,details,message,error true',
+];
+
+test("streams: server-, client- and bidi-streaming with their events and a deadline's error, k6 v1.3's lines and grpc_streams* counts; the iteration lasts until its streams end", async () => {
+  const exported = join(dir, 'streams-summary.json');
+  const out = join(dir, 'streams.json');
+  const { result: r, ...server } = await delta(plain, () => run('streams.js', ['-i', '2', '--summary-export', exported, '--out', `json=${out}`]));
+  assert.equal(r.code, 0, r.stderr);
+  // Events of streams at once interleave as they come: each stream's own are in order.
+  const lines = logged(r.stderr);
+  assert.deepEqual([...lines].sort(), K6_STREAMS.flatMap((l) => [l, l]).sort());
+  for (const kind of ['count', 'chat']) {
+    const own = lines.filter((l) => l.startsWith(`${kind} `)).slice(0, 4);
+    assert.deepEqual(own, K6_STREAMS.filter((l) => l.startsWith(`${kind} `)));
+  }
+  assert.ok(lines.indexOf('late error {"code":4,"details":[],"message":"context deadline exceeded"} code,details,message,error true') < lines.indexOf('late end'));
+  // k6 v1.3.0's counts for the same script.
+  const m = JSON.parse(readFileSync(exported, 'utf8')).metrics;
+  assert.deepEqual([m.grpc_streams.count, m.grpc_streams_msgs_sent.count, m.grpc_streams_msgs_received.count, m.iterations.count], [8, 18, 16, 2]);
+  // A stream's grpc_req_duration at its end; none for the one past its deadline (as k6).
+  const ends = samples(out, 'grpc_req_duration');
+  assert.deepEqual(ends.map((d) => `${d.tags.method} ${d.tags.status}`).sort(), ['Chat 0', 'Chat 0', 'Collect 0', 'Collect 0', 'Count 0', 'Count 0']);
+  assert.equal(ends.find((d) => d.tags.method === 'Collect').tags.kind, 'collect');
+  // Each iteration waited for its streams: the 'late' one's 200 ms deadline.
+  assert.ok(samples(out, 'iteration_duration').every((d) => d.value >= 195));
+  assert.deepEqual([server.count, server.collect, server.chat, server.cancelled], [2, 2, 4, 0]);
+});
+
+test('connect: over TLS with cacerts or insecureSkipTLSVerify, the schema by reflection; a certificate not trusted is one line', async () => {
+  const script = join(dir, 'tls.js');
+  writeFileSync(
+    script,
+    `import grpc from 'k6/net/grpc';
+const client = new grpc.Client();
+const ca = open(${JSON.stringify(CA)});
+export default () => {
+  client.connect(__ENV.ADDR, __ENV.HOW === 'ca' ? { reflect: true, tls: { cacerts: [ca] } } : { reflect: true, timeout: '5s' });
+  const r = client.invoke('loadtest.test.Echo/Say', { name: 'tls' });
+  console.log(r.status, r.message.message, r.message.kind);
+  console.log(JSON.stringify(client.healthCheck('loadtest.test.Echo')));
+  client.close();
+};
+`,
+  );
+  const { result: withCa, say } = await delta(secure, () => run(script, ['-e', 'HOW=ca'], secure));
+  assert.equal(withCa.code, 0, withCa.stderr);
+  assert.deepEqual(logged(withCa.stderr), ['0 hello tls GREETING', '{"status":1}']);
+  assert.equal(say, 1);
+  const insecure = await run(script, ['--insecure-skip-tls-verify'], secure);
+  assert.deepEqual(logged(insecure.stderr), ['0 hello tls GREETING', '{"status":1}']);
+  const untrusted = await run(script, [], secure);
+  assert.equal(untrusted.code, 0);
+  assert.match(untrusted.stderr, /^loadtest run: connection error: desc = "transport: authentication handshake failed: tls: failed to verify certificate: .+"( at tls\.js:\d+:\d+)?$/m);
+  assert.doesNotMatch(untrusted.stderr, /\n\s+at /);
+});
+
+test('loadProtoset: the schema from a FileDescriptorSet file', async () => {
+  // A protoset made here from echo.proto (as protoc --descriptor_set_out would): no protoc needed.
+  const root = await loadProtoFiles([join(PROTOS, 'echo.proto')], [join(PROTOS, 'include')], (path) => readFile(path, 'utf8'));
+  writeFileSync(join(dir, 'echo.protoset'), descriptor.FileDescriptorSet.encode(root.toDescriptor('proto3')).finish());
+  const script = join(dir, 'protoset.js');
+  writeFileSync(
+    script,
+    `import grpc from 'k6/net/grpc';
+const client = new grpc.Client();
+console.log(client.loadProtoset('./echo.protoset').map((m) => m.full_method).join(' '));
+export default () => {
+  client.connect(__ENV.ADDR, { plaintext: true });
+  console.log(JSON.stringify(client.invoke('loadtest.test.Echo/Say', { name: 'set', meta: { ids: [3] } }).message.meta));
+};
+`,
+  );
+  const r = await run(script);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(logged(r.stderr).slice(-2), ['/loadtest.test.Echo/Say /loadtest.test.Echo/Count /loadtest.test.Echo/Collect /loadtest.test.Echo/Chat', '{"tag":"","ids":["3"]}']);
+});
+
+test("bad input: one line each, in k6's words where k6 has them (the init context's rules, an unknown method, a bad .proto's file:line:column)", async () => {
+  const echo = `client.load([${JSON.stringify(join(PROTOS, 'include'))}, ${JSON.stringify(PROTOS)}], 'echo.proto');`;
+  const cases = [
+    ['client.connect(__ENV.ADDR, { plaintext: true });\nexport default () => {};', 107, /^loadtest run: the init context of VU 0 failed: connecting to a gRPC server in the init context is not supported at bad\.js:3:8$/m],
+    ["export default () => { client.load([], 'echo.proto'); };", 0, /^loadtest run: load must be called in the init context at bad\.js:3:\d+$/m],
+    [`${echo}\nexport default () => { client.connect(__ENV.ADDR, { plaintext: true }); client.invoke('loadtest.test.Echo/Nope', {}); };`, 0, /^loadtest run: method "\/loadtest\.test\.Echo\/Nope" not found in file descriptors at bad\.js:4:\d+$/m],
+    [`client.load([${JSON.stringify(PROTOS)}], 'bad.proto');\nexport default () => {};`, 107, /^loadtest run: the init context of VU 0 failed: .*bad\.proto:6:17: illegal id ';'( at bad\.js:3:\d+)?$/m],
+    [`${echo}\nexport default () => { client.invoke('loadtest.test.Echo/Say', {}); };`, 0, /^loadtest run: no gRPC connection, you must call connect first at bad\.js:4:\d+$/m],
+    [`${echo}\nexport default () => { client.connect(__ENV.ADDR, { plaintext: true }); client.invoke('loadtest.test.Echo/Say', { nam: 'x' }); };`, 0, /^loadtest run: unable to serialise request object to protocol buffer: proto: unknown field: "nam" at bad\.js:4:\d+$/m],
+    ["export default () => { client.connect('127.0.0.1:1', { plaintext: true }); };", 0, /^loadtest run: connection error: desc = "transport: error while dialing: dial tcp 127\.0\.0\.1:1: connect: connection refused"/m],
+    [`${echo}\nexport default () => { client.connect(__ENV.ADDR, { plaintext: true, foo: 1 }); };`, 0, /^loadtest run: invalid grpc\.connect\(\) parameters: unknown connect param: "foo" at bad\.js:4:\d+$/m],
+    [`${echo}\nexport default () => { client.connect(__ENV.ADDR, { plaintext: true }); client.invoke('loadtest.test.Echo/Say', {}, { foo: 1 }); };`, 0, /^loadtest run: invalid GRPC's client\.invoke\(\) parameters: unknown param: "foo" at bad\.js:4:\d+$/m],
+    [`${echo}\nexport default () => { client.connect(__ENV.ADDR, { plaintext: true }); new grpc.Stream(client, 'loadtest.test.Echo/Nope'); };`, 0, /^loadtest run: invalid GRPC Stream's method: method "\/loadtest\.test\.Echo\/Nope" not found in file descriptors at bad\.js:4:\d+$/m],
+  ];
+  for (const [body, code, line] of cases) {
+    const script = join(dir, 'bad.js');
+    writeFileSync(script, `import grpc from 'k6/net/grpc';\nconst client = new grpc.Client();\n${body}\n`);
+    const r = await run(script, ['--summary-mode=disabled']);
+    assert.equal(r.code, code, `${body}\n${r.stderr}`);
+    assert.match(r.stderr, line, body);
+    // One line: no stack trace.
+    assert.doesNotMatch(r.stderr, /\n\s+at /, body);
+  }
+});
