@@ -155,6 +155,33 @@ test("streams: server-, client- and bidi-streaming with their events and a deadl
   assert.deepEqual([server.count, server.collect, server.chat, server.cancelled], [2, 2, 4, 0]);
 });
 
+test("a stream still open at its scenario's end is cut as k6 v1.3 cuts it: a warning without an 'error' handler, no 'end', the run ends", async () => {
+  const exported = join(dir, 'cut-summary.json');
+  const { result: r, chat } = await delta(plain, () => run('cut.js', ['--summary-export', exported]));
+  assert.equal(r.code, 0, r.stderr);
+  const warned = r.stderr.match(/level=warning msg="no handlers for error registered, but an error happened: rpc error: code = DeadlineExceeded desc = context deadline exceeded" streamMethod=\/loadtest\.test\.Echo\/Chat/g) || [];
+  assert.equal(warned.length, 2, r.stderr);
+  assert.deepEqual(logged(r.stderr), []);
+  const m = JSON.parse(readFileSync(exported, 'utf8')).metrics;
+  assert.deepEqual([m.grpc_streams.count, m.grpc_streams_msgs_sent.count, m.grpc_streams_msgs_received.count, m.iterations.count], [2, 2, 2, 0]);
+  assert.equal(chat, 2);
+});
+
+test('patterns of public scripts: a subclass of Client calling super.invoke, connect on the first iteration, a group, thresholds on grpc_req_duration; 3 VUs, every call counted', async () => {
+  const { result: r, ...server } = await delta(plain, () => run('patterns.js'));
+  assert.equal(r.code, 0, r.stderr);
+  // As k6 v1.3.0 gives them for this script.
+  assert.deepEqual(logged(r.stderr), ['"GREETING"', '"GREETING"', '"GREETING"']);
+  assert.match(r.stdout, /✓ 'p\(95\)<5000' p\(95\)=/);
+  assert.match(r.stdout, /\{method:Say\}\n\s+✓ 'max<5000' max=/);
+  assert.match(r.stdout, /checks_succeeded\.+: 100\.00% 30 out of 30/);
+  assert.equal(server.say, 30);
+  assert.deepEqual(server.metadata, { tagged: 30 });
+  // Shared iterations: the VUs take them as they come.
+  assert.equal(Object.values(server.names).reduce((a, b) => a + b, 0), 30);
+  assert.ok(Object.keys(server.names).every((n) => /^vu[123]$/.test(n)), Object.keys(server.names).join());
+});
+
 test('connect: over TLS with cacerts or insecureSkipTLSVerify, the schema by reflection; a certificate not trusted is one line', async () => {
   const script = join(dir, 'tls.js');
   writeFileSync(

@@ -57,8 +57,12 @@ export function streamClass(vu) {
         onEnd: (code, text) => queueMicrotask(() => finished(s, code, text)),
       });
       s.drop = () => {
-        s.done = true; // the iteration is cut: no more events
+        // The iteration is cut (its scenario's end, gracefulStop): no more events; k6's stream
+        // sees its VU's context end, and warns when it has no 'error' handler.
+        if (!s.handlers.has('error')) warn(s, 'no handlers for error registered, but an error happened: rpc error: code = DeadlineExceeded desc = context deadline exceeded');
+        s.done = true;
         s.channel.cancel(s.call, 1, 'context canceled');
+        countBytes(vu, s.channel);
         s.release();
       };
       vu.sessions.add(s);

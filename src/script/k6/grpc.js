@@ -35,6 +35,10 @@ const INVOKE_TIMEOUT = 120000; // k6's invoke: 2 minutes unless told
 const CONNECT_TIMEOUT = 60000;
 
 export function grpcModule(vu) {
+  // k6's metrics of the module, made when a script imports it: thresholds may name them.
+  const registry = vu.shared.registry;
+  registry.get('grpc_req_duration', 'trend', true);
+  for (const name of ['grpc_streams', 'grpc_streams_msgs_sent', 'grpc_streams_msgs_received']) registry.get(name, 'counter');
   const Client = clientClass(vu);
   const Stream = streamClass(vu);
   const api = { Client, Stream, ...STATUS };
