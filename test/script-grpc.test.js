@@ -13,7 +13,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFile } from 'node:fs/promises';
 import descriptor from 'protobufjs/ext/descriptor.js';
+import protojson from 'protobufjs/ext/protojson.js';
 import { loadProtoFiles } from '../src/grpc/schema.js';
+import { messageJSON } from '../src/grpc/json-out.js';
 import { spawnScript } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -210,6 +212,20 @@ export default () => {
   assert.doesNotMatch(untrusted.stderr, /\n\s+at /);
 });
 
+test('connect({ reflect: true }) to a server without reflection: one line', async () => {
+  const bare = await grpcServer(['--no-reflection']);
+  try {
+    const script = join(dir, 'noreflect.js');
+    writeFileSync(script, "import grpc from 'k6/net/grpc';\nconst client = new grpc.Client();\nexport default () => { client.connect(__ENV.ADDR, { plaintext: true, reflect: true }); };\n");
+    const r = await run(script, ['--summary-mode=disabled'], bare);
+    assert.equal(r.code, 0);
+    assert.match(r.stderr, /^loadtest run: can't list services: rpc error: code = Unimplemented desc = the server has no reflection \(grpc\.reflection\.v1 nor v1alpha\)( at noreflect\.js:\d+:\d+)?$/m);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  } finally {
+    await bare.close();
+  }
+});
+
 test('loadProtoset: the schema from a FileDescriptorSet file', async () => {
   // A protoset made here from echo.proto (as protoc --descriptor_set_out would): no protoc needed.
   const root = await loadProtoFiles([join(PROTOS, 'echo.proto')], [join(PROTOS, 'include')], (path) => readFile(path, 'utf8'));
@@ -229,6 +245,64 @@ export default () => {
   const r = await run(script);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(logged(r.stderr).slice(-2), ['/loadtest.test.Echo/Say /loadtest.test.Echo/Count /loadtest.test.Echo/Collect /loadtest.test.Echo/Chat', '{"tag":"","ids":["3"]}']);
+});
+
+// ProtoJSON inputs, and what Go's protojson (google.golang.org/protobuf v1 as vendored by k6
+// v1.3.0, MarshalOptions{EmitUnpopulated: true}, as k6's grpcext calls it) wrote for each, run
+// on the same message bytes: every kind of field, unset, set, and set to its default.
+const JSON_CASES = [
+  {},
+  {
+    aDouble: 1.5, aFloat: 0.1, aInt32: -7, aInt64: "-9007199254740993", aUint32: 4000000000,
+    aUint64: "18446744073709551615", aSint32: -3, aSint64: "-5", aFixed32: 7, aFixed64: "8",
+    aSfixed32: -9, aSfixed64: "-10", aBool: true, aString: "héllo", aBytes: "AAEC/w==",
+    color: "GREEN", inner: {"label": "in", "big": ["1", "2"]}, inners: [{}, {"label": "x"}],
+    colors: ["RED", "COLOR_UNSPECIFIED"], counts: {"a": "1", "b": "-2"},
+    byId: {"3": {"label": "three"}}, choiceInner: {}, maybe: 0, at: "2024-01-02T03:04:05.123Z",
+    took: "1.500s", extra: {"k": [1, "two", null, true, {"n": {}}]}, wrapped: "0", name: "",
+    nothing: {}, renamed: "r", notANumber: "NaN", infinite: "-Infinity",
+  },
+  {
+    choiceText: "", maybe: 5, inner: {}, aFloat: 1e+38, aDouble: 1e-07, at: "1970-01-01T00:00:00Z",
+    took: "-0.000000001s",
+  },
+];
+const GO_JSON = [
+  {
+    aDouble: 0, aFloat: 0, aInt32: 0, aInt64: "0", aUint32: 0, aUint64: "0", aSint32: 0,
+    aSint64: "0", aFixed32: 0, aFixed64: "0", aSfixed32: 0, aSfixed64: "0", aBool: false,
+    aString: "", aBytes: "", color: "COLOR_UNSPECIFIED", inner: null, inners: [], colors: [],
+    counts: {}, byId: {}, at: null, took: null, extra: null, wrapped: null, name: null,
+    nothing: null, renamed: "", notANumber: 0, infinite: 0,
+  },
+  {
+    aDouble: 1.5, aFloat: 0.1, aInt32: -7, aInt64: "-9007199254740993", aUint32: 4000000000,
+    aUint64: "18446744073709551615", aSint32: -3, aSint64: "-5", aFixed32: 7, aFixed64: "8",
+    aSfixed32: -9, aSfixed64: "-10", aBool: true, aString: "héllo", aBytes: "AAEC/w==",
+    color: "GREEN", inner: {"label": "in", "big": ["1", "2"]},
+    inners: [{"label": "", "big": []}, {"label": "x", "big": []}],
+    colors: ["RED", "COLOR_UNSPECIFIED"], counts: {"a": "1", "b": "-2"},
+    byId: {"3": {"label": "three", "big": []}}, choiceInner: {"label": "", "big": []}, maybe: 0,
+    at: "2024-01-02T03:04:05.123Z", took: "1.500s", extra: {"k": [1, "two", null, true, {"n": {}}]},
+    wrapped: "0", name: "", nothing: {}, renamed: "r", notANumber: "NaN", infinite: "-Infinity",
+  },
+  {
+    aDouble: 1e-07, aFloat: 1e+38, aInt32: 0, aInt64: "0", aUint32: 0, aUint64: "0", aSint32: 0,
+    aSint64: "0", aFixed32: 0, aFixed64: "0", aSfixed32: 0, aSfixed64: "0", aBool: false,
+    aString: "", aBytes: "", color: "COLOR_UNSPECIFIED", inner: {"label": "", "big": []},
+    inners: [], colors: [], counts: {}, byId: {}, choiceText: "", maybe: 5,
+    at: "1970-01-01T00:00:00Z", took: "-0.000000001s", extra: null, wrapped: null, name: null,
+    nothing: null, renamed: "", notANumber: 0, infinite: 0,
+  },
+];
+
+test('a message as k6 gives it to a script: what Go protojson writes with EmitUnpopulated, for every kind of field (test/grpc/types.proto)', async () => {
+  const root = await loadProtoFiles([join(PROTOS, 'types.proto')], [], (path) => readFile(path, 'utf8'));
+  const type = root.lookupType('loadtest.types.All');
+  JSON_CASES.forEach((input, i) => {
+    const bytes = type.encode(protojson.fromJson(type, input)).finish();
+    assert.deepEqual(messageJSON(type, type.decode(bytes)), GO_JSON[i], `case ${i}`);
+  });
 });
 
 test("bad input: one line each, in k6's words where k6 has them (the init context's rules, an unknown method, a bad .proto's file:line:column)", async () => {
