@@ -30,10 +30,17 @@ const definition = protoLoader.loadSync([here('grpc/echo.proto'), here('grpc/hea
 const loaded = grpc.loadPackageDefinition(definition);
 
 const counts = { say: 0, codes: {}, resets: 0, cancelled: 0, deadlines: 0, count: 0, collect: 0, chat: 0, health: 0, metadata: {}, names: {}, connections: 0 };
+// Connections that made a Say call, told apart by the client's address and port.
+const peers = new Set();
 const answered = (code) => (counts.codes[code] = (counts.codes[code] || 0) + 1);
 
 function say(call, callback) {
   counts.say++;
+  const peer = call.getPeer();
+  if (!peers.has(peer)) {
+    peers.add(peer);
+    counts.connections++;
+  }
   const r = call.request;
   const tag = call.metadata.get('x-tag')[0];
   if (tag !== undefined) counts.metadata[tag] = (counts.metadata[tag] || 0) + 1;

@@ -78,7 +78,7 @@ async function delta(server, fn) {
   const after = await server.counts();
   const diff = (a, b) => Object.fromEntries(Object.keys(a).map((k) => [k, a[k] - (b[k] || 0)]).filter(([, n]) => n !== 0));
   const n = (k) => after[k] - before[k];
-  return { result, say: n('say'), count: n('count'), collect: n('collect'), chat: n('chat'), health: n('health'), cancelled: n('cancelled'), codes: diff(after.codes, before.codes), names: diff(after.names, before.names), metadata: diff(after.metadata, before.metadata) };
+  return { result, connections: n('connections'), say: n('say'), count: n('count'), collect: n('collect'), chat: n('chat'), health: n('health'), cancelled: n('cancelled'), codes: diff(after.codes, before.codes), names: diff(after.names, before.names), metadata: diff(after.metadata, before.metadata) };
 }
 
 // k6 v1.3.0's lines for unary.js, each iteration's (recorded against test/grpc-server.js).
@@ -167,6 +167,23 @@ test("a stream still open at its scenario's end is cut as k6 v1.3 cuts it: a war
   const m = JSON.parse(readFileSync(exported, 'utf8')).metrics;
   assert.deepEqual([m.grpc_streams.count, m.grpc_streams_msgs_sent.count, m.grpc_streams_msgs_received.count, m.iterations.count], [2, 2, 2, 0]);
   assert.equal(chat, 2);
+});
+
+test('a server that ends its connections with GOAWAY every 300 ms: every call answered OK on the next connection, each counted at the server', async () => {
+  const aging = await grpcServer(['--max-age', '300']);
+  try {
+    const exported = join(dir, 'goaway-summary.json');
+    const { result: r, say, connections } = await delta(aging, () => run('goaway.js', ['--summary-export', exported], aging));
+    assert.equal(r.code, 0, r.stderr);
+    const m = JSON.parse(readFileSync(exported, 'utf8')).metrics;
+    assert.ok(m.iterations.count > 0);
+    assert.equal(m.checks.fails, 0, r.stdout);
+    assert.equal(say, m.iterations.count);
+    // 2 VUs for 2 s, a connection each at a time, each closed after 300 ms.
+    assert.ok(connections >= 4, `${connections} connections`);
+  } finally {
+    await aging.close();
+  }
 });
 
 test('patterns of public scripts: a subclass of Client calling super.invoke, connect on the first iteration, a group, thresholds on grpc_req_duration; 3 VUs, every call counted', async () => {

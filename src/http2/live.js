@@ -28,6 +28,14 @@ export class LiveHttp2Connection extends Http2Connection {
     return err;
   }
 
+  // A stream the server did not process goes again on the next connection, but not one whose
+  // body has begun to go: what went is not kept. It fails as the connection's draining.
+  retry(k) {
+    const out = this.shapes[k] && this.shapes[k].out;
+    if (out && out.written) return this.failSlot(k, 'GOAWAY');
+    super.retry(k);
+  }
+
   pumpOuts() {
     if (this.socket === null) return;
     for (let k = 0; k < this.depth; k++) {
@@ -47,6 +55,7 @@ export class LiveHttp2Connection extends Http2Connection {
       const whole = out.at + n === chunk.length;
       const end = whole && out.ended && out.chunks.length === 1;
       this.socket.write(dataFrames(stream, chunk, out.at, n, DEFAULT_MAX_FRAME, end));
+      out.written = true;
       this.connectionWindow -= n;
       this.sendWindows[k] -= n;
       if (!whole) {

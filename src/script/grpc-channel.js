@@ -195,7 +195,8 @@ export class GrpcChannel extends DriverSide {
       if (conn.socket !== null && conn.settled) this.waiter(null);
       else if (conn.socket === null) this.waiter(new Error(dialError(conn.socketError, this)));
     }
-    if (this.queue.length > 0 && !this.closed) conn.next();
+    // (Calls the server did not process, after GOAWAY or REFUSED_STREAM, wait in conn.retries.)
+    if ((this.queue.length > 0 || conn.retries.length > 0) && !this.closed) conn.next();
   }
 
   check() {}
@@ -311,6 +312,7 @@ export class Call {
       return this.end(RESET_CODES[name] ?? INTERNAL, `stream terminated by RST_STREAM with error code: ${name}`);
     }
     if (reason === 'closed before response') return this.end(UNAVAILABLE, 'error reading from server: EOF');
+    if (reason === 'GOAWAY') return this.end(UNAVAILABLE, 'the connection is draining');
     if (reason === 'ECONNRESET') return this.end(UNAVAILABLE, 'error reading from server: read: connection reset by peer');
     if (reason === 'ECONNREFUSED' || reason === 'CERT_ERROR') return this.end(UNAVAILABLE, dialError({ code: reason }, this.channel));
     this.end(reason.startsWith('http2 protocol error') ? INTERNAL : UNAVAILABLE, reason);
