@@ -199,9 +199,10 @@ function clientClass(vu) {
             if (timer !== null) clearTimeout(timer);
             tags.status = String(code);
             // k6 pushes the sample only if the call's context is not done: a call past its
-            // deadline has none (whichever side said DEADLINE_EXCEEDED).
+            // deadline has none (whichever side said DEADLINE_EXCEEDED), nor one of an
+            // iteration cut short.
             const took = performance.now() - start;
-            if (took < req.timeout) vu.shared.registry.add(vu.shared.registry.get('grpc_req_duration', 'trend', true), took, tags);
+            if (took < req.timeout && !vu.interrupted) vu.shared.registry.add(vu.shared.registry.get('grpc_req_duration', 'trend', true), took, tags);
             countBytes(vu, call.channel);
             let message = null;
             if (!req.params.discardResponseMessage) {
@@ -219,8 +220,8 @@ function clientClass(vu) {
             resolve({ message, error, headers, trailers, status: code });
           },
         });
-        timer = setTimeout(() => this._channel.cancel(call, 4, 'context deadline exceeded'), req.timeout);
         this._channel.start(call);
+        if (!call.done) timer = setTimeout(() => call.channel.cancel(call, 4, 'context deadline exceeded'), req.timeout);
       });
     }
 
@@ -233,10 +234,10 @@ function clientClass(vu) {
       const start = performance.now();
       const framed = frameMessage(Req.encode(Req.create({ service: service == null ? '' : String(service) })).finish());
       return waiting(
-        this._raw('/grpc.health.v1.Health/Check', framed, 0).then(({ code, messages }) => {
+        this._raw('/grpc.health.v1.Health/Check', framed, 0).then(({ code, text, messages }) => {
           tags.status = String(code);
-          vu.shared.registry.add(vu.shared.registry.get('grpc_req_duration', 'trend', true), performance.now() - start, tags);
-          if (code !== 0) throw new Error(`rpc error: code = ${CODE_WORDS[code] || code} desc = ${code === 5 ? 'unknown service' : 'health check failed'}`);
+          if (!vu.interrupted) vu.shared.registry.add(vu.shared.registry.get('grpc_req_duration', 'trend', true), performance.now() - start, tags);
+          if (code !== 0) throw new Error(`rpc error: code = ${CODE_WORDS[code] || code} desc = ${text}`);
           const m = messages.length ? Res.decode(messages[0]) : Res.create();
           return { status: m.status || 0 };
         }),
