@@ -433,7 +433,7 @@ export class Http2Connection extends Driver {
     this.headBytes[k] += end - start;
     if (this.grpc !== null && this.hpack.grpcStatus >= 0) this.codes[k] = this.hpack.grpcStatus;
     const status = this.hpack.status;
-    if (this.live && (this.statuses[k] !== 0 || status >= 200)) run.headersOf(this.indexes[k], this.hpack.headers, endStream);
+    if (this.live && (this.statuses[k] !== 0 || status >= 200)) run.headersOf(this.indexes[k], this.hpack.headers, endStream, end - start);
     if (this.statuses[k] !== 0) {
       // Trailers (RFC 9113 8.1): they end the stream.
       if (!endStream) return this.streamError(k, 'malformed response: trailers without END_STREAM');

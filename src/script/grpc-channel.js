@@ -101,6 +101,10 @@ export class GrpcChannel extends DriverSide {
     call.shape = { bytes, method: 'POST', path: call.path, out: call.message === null ? call.out : undefined };
     this.calls.set(call.index, call);
     this.queue.push(call.index);
+    if (call.debug !== null) {
+      call.debug.outHeader();
+      if (call.message !== null) call.debug.outPayload(call.message);
+    }
     if (this.conn === null) this.conn = new LiveHttp2Connection(this, 0);
     this.conn.next();
   }
@@ -108,7 +112,10 @@ export class GrpcChannel extends DriverSide {
   /** A stream's message (framed), or its end (null). */
   write(call, framed) {
     if (framed === null) call.out.ended = true;
-    else call.out.chunks.push(framed);
+    else {
+      call.out.chunks.push(framed);
+      if (call.debug !== null) call.debug.outPayload(framed);
+    }
     if (this.conn !== null && this.calls.has(call.index)) this.conn.writeOut(call.index);
   }
 
@@ -160,9 +167,9 @@ export class GrpcChannel extends DriverSide {
 
   secured() {}
 
-  headersOf(index, list, endStream) {
+  headersOf(index, list, endStream, length) {
     const call = this.calls.get(index);
-    if (call !== undefined) call.onHeaders(list, endStream);
+    if (call !== undefined) call.onHeaders(list, endStream, length);
   }
 
   dataOf(index, buf, from, to) {
@@ -222,10 +229,12 @@ function dialError(err, channel) {
 /**
  * One call (unary or a stream) on a channel: what it sends, and what it receives as it comes —
  * `onMessage(bytes)` for each message, `onEnd(code, message, headers, trailers)` once.
- * Headers and trailers are the metadata grpc-go gives (its reserved fields left out).
+ * Headers and trailers are the metadata grpc-go gives (its reserved fields left out). `debug`:
+ * --http-debug's hooks (k6/grpc-debug.js), or null.
  */
 export class Call {
-  constructor({ path, headers, message, maxReceive, onMessage, onEnd }) {
+  constructor({ path, headers, message, maxReceive, onMessage, onEnd, debug = null }) {
+    this.debug = debug;
     this.path = path;
     this.headers = headers; // [[name, value]] for HPACK
     this.message = message; // framed, or null for a stream
@@ -247,7 +256,7 @@ export class Call {
     this.done = false;
   }
 
-  onHeaders(list, endStream) {
+  onHeaders(list, endStream, length) {
     const md = {};
     const trailers = this.httpStatus !== 0 || endStream;
     for (const [name, value] of list) {
@@ -262,6 +271,7 @@ export class Call {
     }
     if (trailers) this.trailers = md;
     else this.metaHeaders = md;
+    if (this.debug !== null) this.debug[trailers ? 'inTrailer' : 'inHeader'](md, length);
   }
 
   data(buf, from, to) {
@@ -281,6 +291,7 @@ export class Call {
       if (bytes[at] !== 0) return this.fail(INTERNAL, 'grpc: compressed flag set with identity or empty encoding');
       if (n > this.maxReceive) return this.fail(RESOURCE_EXHAUSTED, `grpc: received message larger than max (${n} vs. ${this.maxReceive})`);
       if (bytes.length - at - 5 < n) break;
+      if (this.debug !== null) this.debug.inPayload(bytes.subarray(at + 5, at + 5 + n));
       this.onMessage(bytes.subarray(at + 5, at + 5 + n));
       at += 5 + n;
     }

@@ -8,7 +8,8 @@
 import { Call } from '../grpc-channel.js';
 import { messageJSON } from '../../grpc/json-out.js';
 import { logEntry } from './console.js';
-import { callParams, callTags, callHeaders, encodeRequest, countBytes } from './grpc.js';
+import { callDebug } from './grpc-debug.js';
+import { callParams, callTags, callHeaders, encodeRequest, countBytes, pastDeadline } from './grpc.js';
 
 const EVENTS = new Set(['data', 'error', 'end', 'status']);
 const CODE_WORDS = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied', 'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated'];
@@ -48,9 +49,11 @@ export function streamClass(vu) {
         release: null,
       };
       const ended = new Promise((resolve) => (s.release = resolve));
+      const headers = callHeaders(vu, p.timeout, p.metadata);
       s.call = new Call({
         path,
-        headers: callHeaders(vu, p.timeout, p.metadata),
+        headers,
+        debug: callDebug(vu, path, client._remote, headers, { request: m.resolvedRequestType, response: m.resolvedResponseType }),
         message: null,
         maxReceive: client._maxReceive,
         onMessage: (bytes) => received(s, bytes.slice()),
@@ -140,7 +143,7 @@ function finished(s, code, text) {
   s.done = true;
   // As for a call: none past the stream's deadline (k6 pushes it only if its context is not done).
   const took = performance.now() - s.start;
-  if (!(s.timeout > 0 && took >= s.timeout)) s.vu.shared.registry.add(s.vu.shared.registry.get('grpc_req_duration', 'trend', true), took, { ...s.tags, status: String(code) });
+  if (!pastDeadline(took, s.timeout)) s.vu.shared.registry.add(s.vu.shared.registry.get('grpc_req_duration', 'trend', true), took, { ...s.tags, status: String(code) });
   countBytes(s.vu, s.channel);
   const at = () => ({ ts: Math.floor(Date.now() / 1000) });
   // OK, and a cancel, are a stream's regular end (k6's isRegularClosing).

@@ -16,6 +16,7 @@ import { GrpcChannel, Call, MAX_RECEIVE } from '../grpc-channel.js';
 import { parseDuration } from '../duration.js';
 import { waiting } from '../wait.js';
 import { streamClass } from './grpc-stream.js';
+import { callDebug } from './grpc-debug.js';
 
 const STATUS = {
   StatusOK: 0, StatusCanceled: 1, StatusUnknown: 2, StatusInvalidArgument: 3, StatusDeadlineExceeded: 4,
@@ -114,6 +115,7 @@ function clientClass(vu) {
       const tls = !p.plaintext;
       const adapter = vu.shared.network.adapterFor({ hostname: host, tls, alpn: tls ? ['h2'] : null, ...(tls ? tlsOf(p.tls) : {}) });
       this._addr = addr;
+      this._remote = to.address.includes(':') ? `[${to.address}]:${to.port}` : `${to.address}:${to.port}`;
       this._maxReceive = p.maxReceiveSize || MAX_RECEIVE;
       this._maxSend = p.maxSendSize || 2147483647;
       const channel = new GrpcChannel(vu.shared.network, { address: to.address, port: to.port, authority: p.authority || addr, tls }, adapter);
@@ -128,13 +130,15 @@ function clientClass(vu) {
       return true;
     }
 
-    // One call of our own (reflection): { code, messages }, no metric.
-    _raw(path, framed, timeoutMs, metadata = []) {
+    // One call of our own (reflection's, healthCheck's): { code, text, messages }, no metric.
+    _raw(path, framed, timeoutMs, metadata = [], types = null) {
       return new Promise((resolve) => {
         const messages = [];
+        const headers = callHeaders(vu, timeoutMs, metadata);
         const call = new Call({
           path,
-          headers: callHeaders(vu, timeoutMs, metadata),
+          headers,
+          debug: callDebug(vu, path, this._remote, headers, types),
           message: framed,
           onMessage: (m) => messages.push(m.slice()),
           onEnd: (code, text) => {
@@ -187,9 +191,11 @@ function clientClass(vu) {
         const start = performance.now();
         let reply = null;
         let timer = null;
+        const headers = callHeaders(vu, req.timeout, req.params.metadata);
         const call = new Call({
           path: req.path,
-          headers: callHeaders(vu, req.timeout, req.params.metadata),
+          headers,
+          debug: callDebug(vu, req.path, this._remote, headers, { request: req.method.resolvedRequestType, response: type }),
           message: req.message,
           maxReceive: this._maxReceive,
           onMessage: (bytes) => {
@@ -202,7 +208,7 @@ function clientClass(vu) {
             // deadline has none (whichever side said DEADLINE_EXCEEDED), nor one of an
             // iteration cut short.
             const took = performance.now() - start;
-            if (took < req.timeout && !vu.interrupted) vu.shared.registry.add(vu.shared.registry.get('grpc_req_duration', 'trend', true), took, tags);
+            if (!pastDeadline(took, req.timeout) && !vu.interrupted) vu.shared.registry.add(vu.shared.registry.get('grpc_req_duration', 'trend', true), took, tags);
             countBytes(vu, call.channel);
             let message = null;
             if (!req.params.discardResponseMessage) {
@@ -234,7 +240,7 @@ function clientClass(vu) {
       const start = performance.now();
       const framed = frameMessage(Req.encode(Req.create({ service: service == null ? '' : String(service) })).finish());
       return waiting(
-        this._raw('/grpc.health.v1.Health/Check', framed, 0).then(({ code, text, messages }) => {
+        this._raw('/grpc.health.v1.Health/Check', framed, 0, [], { request: Req, response: Res }).then(({ code, text, messages }) => {
           tags.status = String(code);
           if (!vu.interrupted) vu.shared.registry.add(vu.shared.registry.get('grpc_req_duration', 'trend', true), performance.now() - start, tags);
           if (code !== 0) throw new Error(`rpc error: code = ${CODE_WORDS[code] || code} desc = ${text}`);
@@ -284,6 +290,12 @@ export function encodeRequest(type, value, what) {
   }
   return frameMessage(type.encode(message).finish());
 }
+
+// Whether a call that took `took` ms ended at its deadline (`timeout` ms, 0: none): k6 pushes
+// no sample then. The server's DEADLINE_EXCEEDED comes at the deadline it was sent
+// (grpc-timeout) as its own clock reads it, which may be a millisecond or two ahead of ours.
+const CLOCK_SLACK = 5;
+export const pastDeadline = (took, timeout) => timeout > 0 && took >= timeout - CLOCK_SLACK;
 
 /** k6's data_sent and data_received: what the connection wrote and read since it was last asked. */
 export function countBytes(vu, channel) {
