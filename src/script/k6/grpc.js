@@ -110,8 +110,15 @@ function clientClass(vu) {
       const at = addr.lastIndexOf(':');
       const host = at > 0 ? addr.slice(0, at).replace(/^\[|\]$/g, '') : addr;
       const port = at > 0 ? Number(addr.slice(at + 1)) : 443;
-      if (this._channel !== null) this._channel.close();
-      const to = await vu.dialTo(host, port);
+      this.close();
+      let to;
+      try {
+        to = await vu.dialTo(host, port);
+      } catch (err) {
+        // grpc-go's words, for a name that does not resolve and for a blocked hostname or IP.
+        const why = err.code === 'ENOTFOUND' ? `lookup ${host}: no such host` : err.message;
+        throw new Error(`connection error: desc = "transport: error while dialing: ${why}"`);
+      }
       const tls = !p.plaintext;
       const adapter = vu.shared.network.adapterFor({ hostname: host, tls, alpn: tls ? ['h2'] : null, ...(tls ? tlsOf(p.tls) : {}) });
       this._addr = addr;
@@ -119,9 +126,15 @@ function clientClass(vu) {
       this._maxReceive = p.maxReceiveSize || MAX_RECEIVE;
       this._maxSend = p.maxSendSize || 2147483647;
       const channel = new GrpcChannel(vu.shared.network, { address: to.address, port: to.port, authority: p.authority || addr, tls }, adapter);
-      this._channel = channel;
       vu.clients.set(this._key, channel);
-      await channel.dial(p.timeout);
+      try {
+        await channel.dial(p.timeout);
+      } catch (err) {
+        // As k6: a client whose connect failed has no connection.
+        vu.clients.delete(this._key);
+        throw err;
+      }
+      this._channel = channel;
       countBytes(vu, channel);
       if (p.reflect) {
         const invoke = (path, message) => this._raw(path, frameMessage(message), p.timeout, p.reflectMetadata);
