@@ -5,7 +5,7 @@
 // a server-streaming method's one message ends the client's side. k6's metrics: grpc_streams at
 // the start, grpc_streams_msgs_sent and _received for each message, grpc_req_duration at the end.
 
-import { Call } from '../grpc-channel.js';
+import { Call } from '../grpc-call.js';
 import { messageJSON } from '../../grpc/json-out.js';
 import { logEntry } from './console.js';
 import { callDebug } from './grpc-debug.js';

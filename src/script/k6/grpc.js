@@ -12,7 +12,8 @@ import { loadProtoFiles, rootFromDescriptorSet, parseProtoText } from '../../grp
 import { reflectAll } from '../../grpc/reflection.js';
 import { frameMessage } from '../../grpc/frame.js';
 import { messageJSON } from '../../grpc/json-out.js';
-import { GrpcChannel, Call, MAX_RECEIVE } from '../grpc-channel.js';
+import { GrpcChannel } from '../grpc-channel.js';
+import { Call, MAX_RECEIVE } from '../grpc-call.js';
 import { parseDuration } from '../duration.js';
 import { waiting } from '../wait.js';
 import { streamClass } from './grpc-stream.js';
