@@ -32,6 +32,7 @@ message HealthCheckRequest { string service = 1; }
 message HealthCheckResponse { enum ServingStatus { UNKNOWN = 0; SERVING = 1; NOT_SERVING = 2; SERVICE_UNKNOWN = 3; } ServingStatus status = 1; }`;
 let health = null;
 let clients = 0;
+const loaded = new WeakMap(); // the run (vu.shared) → its parsed .proto files, by paths
 
 const INVOKE_TIMEOUT = 120000; // k6's invoke: 2 minutes unless told
 const CONNECT_TIMEOUT = 60000;
@@ -60,12 +61,12 @@ function clientClass(vu) {
       if (vu.initDone) throw new Error('load must be called in the init context');
       const dirs = (Array.isArray(importPaths) ? importPaths : []).map((p) => String(p).replace(/^file:\/\//, ''));
       const read = (path) => readText(vu, path);
-      return waiting(
-        (async () => {
-          const paths = files.map((f) => findFile(vu, String(f), dirs));
-          return this._add(await loadProtoFiles(paths, dirs, read));
-        })(),
-      );
+      const paths = files.map((f) => findFile(vu, String(f), dirs));
+      // Every VU loads the same files: parsed once for them all (a schema is only read).
+      const roots = loaded.get(vu.shared) || loaded.set(vu.shared, new Map()).get(vu.shared);
+      const key = JSON.stringify([paths, dirs]);
+      if (!roots.has(key)) roots.set(key, loadProtoFiles(paths, dirs, read));
+      return waiting(roots.get(key).then((root) => this._add(root)));
     }
 
     loadProtoset(path) {
