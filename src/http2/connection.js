@@ -446,7 +446,7 @@ export class Http2Connection extends Driver {
       return null;
     }
     this.statuses[k] = status;
-    if (run.capture) this.heads[k] = this.hpack.headers.slice();
+    if (run.capture && !this.live) this.heads[k] = this.hpack.headers.slice();
     if (endStream) return this.complete(k);
     return null;
   }
@@ -528,7 +528,7 @@ export class Http2Connection extends Driver {
     this.responsesOnSocket++;
     this.answered = true;
     this.report(k);
-    if (run.capture) {
+    if (run.capture && !this.live) {
       this.headChunks = [headText(status, this.heads[k])];
       this.bodyChunks = this.bodies[k] || [];
     }

@@ -45,6 +45,7 @@ export class Call {
     this.channel = null;
     this.shape = null;
     this.cancelled = null;
+    this.deadline = 0; // when it ends with DEADLINE_EXCEEDED (performance.now()), 0: none
     this.httpStatus = 0;
     this.contentType = '';
     this.metaHeaders = {};

@@ -49,6 +49,8 @@ export class GrpcChannel extends DriverSide {
     this.conn = null;
     this.waiter = null; // connect()'s
     this.closed = false;
+    this.blocks = new Map(); // a call's header fields → their HPACK block
+    this.timed = new Set(); // calls with a deadline, checked by the VUs' one sweep (Network.watch)
   }
 
   /** Opens the connection: resolves once the server's SETTINGS came, rejects with Go's words. */
@@ -76,7 +78,7 @@ export class GrpcChannel extends DriverSide {
    */
   start(call) {
     if (this.closed) return call.end(CANCELED, 'grpc: the client connection is closing');
-    const block = encodeRequestHeaders({ method: 'POST', scheme: this.scheme, authority: this.authority, path: call.path, headers: call.headers, sizeUpdate: true });
+    const block = this.headerBlock(call.path, call.headers);
     let bytes;
     if (call.message !== null) {
       const body = call.message;
@@ -99,6 +101,21 @@ export class GrpcChannel extends DriverSide {
     this.conn.next();
   }
 
+  // The HPACK block of a call's HEADERS: the same for every call of a method with the same
+  // metadata and timeout, so encoded once (our encoder uses no dynamic table: the bytes are
+  // right on any connection).
+  headerBlock(path, headers) {
+    let key = path;
+    for (const [k, v] of headers) key += `\n${k}\n${v}`;
+    let block = this.blocks.get(key);
+    if (block === undefined) {
+      block = encodeRequestHeaders({ method: 'POST', scheme: this.scheme, authority: this.authority, path, headers, sizeUpdate: true });
+      if (this.blocks.size >= 256) this.blocks.clear();
+      this.blocks.set(key, block);
+    }
+    return block;
+  }
+
   /** A stream's message (framed), or its end (null). */
   write(call, framed) {
     if (framed === null) call.out.ended = true;
@@ -107,6 +124,30 @@ export class GrpcChannel extends DriverSide {
       if (call.debug !== null) call.debug.outPayload(framed);
     }
     if (this.conn !== null && this.calls.has(call.index)) this.conn.writeOut(call.index);
+  }
+
+  /**
+   * `call` (started) ends with DEADLINE_EXCEEDED `ms` from now, if it has not ended by then: as
+   * for HTTP requests, the sweep every VU shares finds it (within its 50 ms), not a timer a call
+   * (on Deno each timer is an op: a timer a call cost a third of the calls a second).
+   */
+  expire(call, ms) {
+    if (call.done) return;
+    call.deadline = performance.now() + ms;
+    this.timed.add(call);
+    this.network.watch(this);
+  }
+
+  // The sweep's question (src/script/client.js Network).
+  timedOut(now) {
+    for (const call of this.timed) {
+      if (call.done) this.timed.delete(call);
+      else if (now >= call.deadline) {
+        this.timed.delete(call);
+        this.cancel(call, 4, 'context deadline exceeded');
+      }
+    }
+    if (this.timed.size === 0) this.network.active.delete(this);
   }
 
   /** Ends `call` now with `code` and `message` (its deadline, the script's cancel). */

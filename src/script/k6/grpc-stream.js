@@ -44,7 +44,6 @@ export function streamClass(vu) {
         channel: client._channel,
         maxSend: client._maxSend,
         call: null,
-        timer: null,
         timeout: p.timeout,
         release: null,
       };
@@ -70,8 +69,8 @@ export function streamClass(vu) {
       };
       vu.sessions.add(s);
       vu.loop.track(ended);
-      if (p.timeout > 0) s.timer = setTimeout(() => s.channel.cancel(s.call, 4, 'context deadline exceeded'), p.timeout);
       s.channel.start(s.call);
+      if (p.timeout > 0) s.channel.expire(s.call, p.timeout);
       vu.shared.registry.add(counter('grpc_streams'), 1, { ...s.tags });
       // The script's object: on, write and end, as k6 defines them on it.
       Object.defineProperties(this, {
@@ -136,7 +135,6 @@ function received(s, bytes) {
 }
 
 function finished(s, code, text) {
-  if (s.timer !== null) clearTimeout(s.timer);
   s.writing = false;
   s.vu.sessions.delete(s);
   if (s.done) return;

@@ -205,7 +205,6 @@ function clientClass(vu) {
       return new Promise((resolve) => {
         const start = performance.now();
         let reply = null;
-        let timer = null;
         const headers = callHeaders(vu, req.timeout, req.params.metadata);
         const call = new Call({
           path: req.path,
@@ -217,7 +216,6 @@ function clientClass(vu) {
             if (reply === null) reply = bytes.slice();
           },
           onEnd: (code, text, headers, trailers) => {
-            if (timer !== null) clearTimeout(timer);
             tags.status = String(code);
             // k6 pushes the sample only if the call's context is not done: a call past its
             // deadline has none (whichever side said DEADLINE_EXCEEDED), nor one of an
@@ -242,7 +240,7 @@ function clientClass(vu) {
           },
         });
         this._channel.start(call);
-        if (!call.done) timer = setTimeout(() => call.channel.cancel(call, 4, 'context deadline exceeded'), req.timeout);
+        call.channel.expire(call, req.timeout);
       });
     }
 
