@@ -16,6 +16,13 @@ export class LiveHttp2Connection extends Http2Connection {
     this.pumpOuts();
   }
 
+  // A VU's calls go one or a few at a time: a write the size of what goes, not room for as
+  // many requests as the connection may have out (100 here).
+  add(bytes) {
+    if (this.batch === null) this.batch = new Uint8Array(bytes.length);
+    return super.add(bytes);
+  }
+
   onSettings(buf, start, end) {
     const err = super.onSettings(buf, start, end);
     if (err === null) this.pumpOuts();
