@@ -158,6 +158,26 @@ test("streams: server-, client- and bidi-streaming with their events and a deadl
   assert.deepEqual([server.count, server.collect, server.chat, server.cancelled], [2, 2, 4, 0]);
 });
 
+// k6 v1.3.0's lines for misuse.js (sorted: the streams' events interleave).
+const K6_MISUSE = [
+  'closed data',
+  'closed end',
+  'closed error 2 canceled by client (k6)',
+  'denied end',
+  'denied error 7 asked for 7 code: 7, message: asked for 7',
+  'twice end',
+  'twice error 13 SendMsg called after CloseSend',
+  'twice error 13 SendMsg called after CloseSend',
+];
+
+test("streams misused as k6 v1.3 answers: a second message to a method that takes one ('error' twice, as k6), a non-OK status, client.close() under an open stream", async () => {
+  const r = await run('misuse.js', ['--summary-mode=disabled']);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = logged(r.stderr);
+  assert.deepEqual([...lines].sort(), K6_MISUSE);
+  for (const name of ['twice', 'denied', 'closed']) assert.ok(lines.lastIndexOf(`${name} end`) > Math.max(...lines.map((l, i) => (l.startsWith(`${name} error`) ? i : -1))), name);
+});
+
 test("a stream still open at its scenario's end is cut as k6 v1.3 cuts it: a warning without an 'error' handler, no 'end', the run ends", async () => {
   const exported = join(dir, 'cut-summary.json');
   const { result: r, chat } = await delta(plain, () => run('cut.js', ['--summary-export', exported]));

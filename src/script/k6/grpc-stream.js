@@ -11,6 +11,7 @@ import { logEntry } from './console.js';
 import { callDebug } from './grpc-debug.js';
 import { callParams, callTags, callHeaders, encodeRequest, countBytes, pastDeadline } from './grpc.js';
 
+const CLOSING = 'grpc: the client connection is closing';
 const EVENTS = new Set(['data', 'error', 'end', 'status']);
 const CODE_WORDS = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied', 'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated'];
 
@@ -39,6 +40,8 @@ export function streamClass(vu) {
         tags: callTags(vu, p.tags, client._addr, path),
         handlers: new Map(),
         writing: true,
+        sentLast: false, // a method that takes one message has had it
+        errors: 1, // how many times k6 reports the error that ends the stream
         done: false,
         start: performance.now(),
         channel: client._channel,
@@ -90,6 +93,13 @@ function on(s, event, fn) {
 }
 
 function write(s, message, counter) {
+  // A second message to a method that takes one: grpc-go's SendMsg refuses it and finishes the
+  // call with that error, which k6's stream then reports from its send side and again from its
+  // receive side: 'error' twice (after end(), a write is dropped).
+  if (s.sentLast && !s.done) {
+    s.errors = 2;
+    return s.channel.cancel(s.call, 13, 'SendMsg called after CloseSend');
+  }
   if (!s.writing || s.done) return;
   if (message === undefined || message === null) return warn(s, "can't send empty message");
   let framed;
@@ -108,10 +118,14 @@ function write(s, message, counter) {
   s.channel.write(s.call, framed);
   s.vu.shared.registry.add(counter('grpc_streams_msgs_sent'), 1, { ...s.tags });
   // A method that takes one message: grpc-go ends the client's side with it.
-  if (!s.clientStreams) endWriting(s);
+  if (!s.clientStreams) {
+    endWriting(s);
+    s.sentLast = true;
+  }
 }
 
 function endWriting(s) {
+  s.sentLast = false;
   if (!s.writing) return;
   s.writing = false;
   s.channel.write(s.call, null);
@@ -144,11 +158,17 @@ function finished(s, code, text) {
   if (!pastDeadline(took, s.timeout)) s.vu.shared.registry.add(s.vu.shared.registry.get('grpc_req_duration', 'trend', true), took, { ...s.tags, status: String(code) });
   countBytes(s.vu, s.channel);
   const at = () => ({ ts: Math.floor(Date.now() / 1000) });
+  // client.close() under an open stream: k6 v1.3 gives an 'error' (its own, not a gRPC status:
+  // code 2), then 'end'.
+  const byClient = code === 1 && text === CLOSING;
+  if (byClient) [code, text] = [2, 'canceled by client (k6)'];
   // OK, and a cancel, are a stream's regular end (k6's isRegularClosing).
   if (code !== 0 && code !== 1) {
-    if (!s.handlers.has('error')) warn(s, `no handlers for error registered, but an error happened: rpc error: code = ${CODE_WORDS[code] || code} desc = ${text}`);
-    // k6's grpcError: its fields, and its Error() method as sobek shows it.
-    fire(s, 'error', [{ code, details: [], message: text, error: () => `code: ${code}, message: ${text}` }, at()]);
+    for (let n = 0; n < s.errors; n++) {
+      if (!s.handlers.has('error')) warn(s, `no handlers for error registered, but an error happened: ${byClient ? text : `rpc error: code = ${CODE_WORDS[code] || code} desc = ${text}`}`);
+      // k6's grpcError: its fields, and its Error() method as sobek shows it.
+      fire(s, 'error', [{ code, details: [], message: text, error: () => `code: ${code}, message: ${text}` }, at()]);
+    }
   }
   fire(s, 'end', [{}, at()]);
   s.release();
