@@ -250,6 +250,42 @@ export default () => {
   assert.doesNotMatch(untrusted.stderr, /\n\s+at /);
 });
 
+test("parameters refused in k6 v1.3's words (its lines, the error's name aside: k6's are GoErrors)", async () => {
+  const script = join(dir, 'params.js');
+  const tries = [
+    "new grpc.Stream(client, 'loadtest.test.Echo/Chat', { foo: 1 })",
+    "new grpc.Stream(null, 'loadtest.test.Echo/Chat')",
+    "new grpc.Stream({}, 'loadtest.test.Echo/Chat')",
+    "client.invoke('loadtest.test.Echo/Say', {}, { timeout: 'x' })",
+    "client.invoke('loadtest.test.Echo/Say', {}, { metadata: { a: 1 } })",
+    "client.invoke('', {})",
+    "client.connect(__ENV.ADDR, { plaintext: 'yes' })",
+    "client.connect(__ENV.ADDR, { maxReceiveSize: -1 })",
+  ];
+  writeFileSync(
+    script,
+    `import grpc from 'k6/net/grpc';
+const client = new grpc.Client();
+client.load([\`\${__ENV.PROTOS}/include\`, __ENV.PROTOS], 'echo.proto');
+export default () => {
+  client.connect(__ENV.ADDR, { plaintext: true });
+${tries.map((t) => `  try { ${t}; } catch (e) { console.log(String(e).replace(/^\\w*Error: /, '')); }`).join('\n')}
+};
+`,
+  );
+  const r = await run(script, ['--summary-mode=disabled']);
+  assert.deepEqual(logged(r.stderr), [
+    'invalid GRPC Stream\'s parameters: unknown param: "foo"',
+    "invalid GRPC Stream's client: empty gRPC client",
+    "invalid GRPC Stream's client: not a gRPC client",
+    'invalid GRPC\'s client.invoke() parameters: invalid timeout value: time: invalid duration "x"',
+    'invalid GRPC\'s client.invoke() parameters: invalid metadata param: "a" value must be a string',
+    'method to invoke cannot be empty',
+    'invalid grpc.connect() parameters: invalid plaintext value: \'"yes"\', it needs to be boolean',
+    "invalid grpc.connect() parameters: invalid maxReceiveSize value: '-1, it needs to be a positive integer",
+  ]);
+});
+
 test('connect({ reflect: true }) to a server without reflection: one line', async () => {
   const bare = await grpcServer(['--no-reflection']);
   try {

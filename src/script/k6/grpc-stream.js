@@ -9,11 +9,10 @@ import { Call } from '../grpc-call.js';
 import { messageJSON } from '../../grpc/json-out.js';
 import { logEntry } from './console.js';
 import { callDebug } from './grpc-debug.js';
-import { callParams, callTags, callHeaders, encodeRequest, countBytes, pastDeadline } from './grpc.js';
+import { callParams, callTags, callHeaders, encodeRequest, countBytes, pastDeadline, CODE_WORDS } from './grpc.js';
 
 const CLOSING = 'grpc: the client connection is closing';
 const EVENTS = new Set(['data', 'error', 'end', 'status']);
-const CODE_WORDS = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied', 'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated'];
 
 export function streamClass(vu) {
   const counter = (name) => vu.shared.registry.get(name, 'counter');
@@ -28,7 +27,7 @@ export function streamClass(vu) {
       } catch (err) {
         throw new Error(`invalid GRPC Stream's method: ${err.message}`);
       }
-      const p = callParams(params, "invalid GRPC's Stream's parameters");
+      const p = callParams(params, "invalid GRPC Stream's parameters");
       const path = `/${String(method).replace(/^\//, '')}`;
       const s = {
         vu,

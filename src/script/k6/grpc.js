@@ -272,7 +272,7 @@ function clientClass(vu) {
 }
 
 // Go's codes.Code names, as an rpc error's text says them.
-const CODE_WORDS = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied', 'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated'];
+export const CODE_WORDS = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied', 'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated'];
 
 const sanitized = (name) => {
   const s = name === undefined || name === null ? '' : String(name);
@@ -372,8 +372,8 @@ function metadataOf(v, what) {
 function durationOf(v, what) {
   try {
     return parseDuration(v, what);
-  } catch (err) {
-    throw new Error(`${what}: ${err.message}`);
+  } catch {
+    throw new Error(`${what}: time: invalid duration "${v}"`); // Go's time.ParseDuration's words
   }
 }
 
