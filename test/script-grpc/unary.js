@@ -1,5 +1,6 @@
 // Unary calls as k6's examples/grpc_invoke.js makes them, against test/grpc-server.js: an OK
-// call with metadata and tags, a non-OK status, a deadline, asyncInvoke, healthCheck.
+// call with metadata and tags, a non-OK status, a deadline, asyncInvoke, healthCheck, a reply
+// discarded.
 import grpc from 'k6/net/grpc';
 import { check } from 'k6';
 import exec from 'k6/execution';
@@ -8,8 +9,8 @@ const client = new grpc.Client();
 const methods = client.load([`${__ENV.PROTOS}/include`, __ENV.PROTOS], 'echo.proto');
 
 // What varies from run to run (the server's count, the date header) and Go's map order aside.
-const sorted = (o) => o && Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
-const shown = (r) => JSON.stringify({ ...r, message: r.message && { ...r.message, count: typeof r.message.count }, error: sorted(r.error), headers: Object.keys(r.headers).sort(), trailers: Object.keys(r.trailers).sort() });
+const sorted = (o) => (o && typeof o === 'object' && !Array.isArray(o) ? Object.fromEntries(Object.keys(o).sort().map((k) => [k, sorted(o[k])])) : o);
+const shown = (r) => JSON.stringify({ ...r, message: sorted(r.message && { ...r.message, count: typeof r.message.count }), error: sorted(r.error), headers: Object.keys(r.headers).sort(), trailers: Object.keys(r.trailers).sort() });
 
 export default async () => {
   if (exec.vu.iterationInScenario == 0) {
@@ -27,4 +28,6 @@ export default async () => {
   const replies = await Promise.all([1, 2, 3].map((i) => client.asyncInvoke('loadtest.test.Echo/Say', { name: `async${i}` })));
   console.log(replies.map((r) => r.message.message).join(' '));
   console.log(JSON.stringify(client.healthCheck()), JSON.stringify(client.healthCheck('loadtest.test.Echo')), grpc.HealthCheckServing);
+  const discarded = client.invoke('loadtest.test.Echo/Say', { name: 'Discarded' }, { discardResponseMessage: true });
+  console.log(JSON.stringify(discarded.message), discarded.status);
 };
