@@ -76,14 +76,20 @@ export async function reflect(serviceName, invoke) {
 export async function reflectAll(invoke) {
   let version = null;
   let listed = null;
+  let said = ''; // the server's grpc-message (`text`, when invoke gives one) of the last answer
+  const asking = async (path, bytes) => {
+    const r = await invoke(path, bytes);
+    said = r.text || '';
+    return r;
+  };
   for (const v of VERSIONS) {
-    listed = await ask(invoke, v, { list_services: '' });
+    listed = await ask(asking, v, { list_services: '' });
     if (listed !== null) {
       version = v;
       break;
     }
   }
-  if (version === null) throw new Error("can't list services: rpc error: code = Unimplemented desc = the server has no reflection (grpc.reflection.v1 nor v1alpha)");
+  if (version === null) throw new Error(`can't list services: rpc error: code = Unimplemented desc = ${said || 'the server has no reflection (grpc.reflection.v1 nor v1alpha)'}`);
   const files = new Map();
   for (const { name } of listed.list_services_response ? listed.list_services_response.service : []) {
     const r = await ask(invoke, version, { file_containing_symbol: name });
