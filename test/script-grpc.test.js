@@ -181,6 +181,16 @@ test("streams misused as k6 v1.3 answers: a second message to a method that take
   for (const name of ['twice', 'denied', 'closed']) assert.ok(lines.lastIndexOf(`${name} end`) > Math.max(...lines.map((l, i) => (l.startsWith(`${name} error`) ? i : -1))), name);
 });
 
+test("messages larger than HTTP/2's first windows go as the server opens them: a 1.5 MB call, a reply over maxReceiveSize (k6's ResourceExhausted), 3 MB on a client stream; k6 v1.3's lines", async () => {
+  const { result: r, say, collect } = await delta(plain, () => run('large.js', ['--summary-mode=disabled']));
+  assert.equal(r.code, 0, r.stderr);
+  const [big, over, collected] = logged(r.stderr);
+  assert.deepEqual([big, collected], ['0 1500006', 'collected 30']);
+  // The reply's size has the server's count of calls in it (a varint): 2500017 with k6's.
+  assert.match(over, /^8 \{"code":8,"details":\[\],"message":"grpc: received message larger than max \(25000\d\d vs\. 2000000\)"\}$/);
+  assert.deepEqual([say, collect], [2, 1]);
+});
+
 test("a stream still open at its scenario's end is cut as k6 v1.3 cuts it: a warning without an 'error' handler, no 'end', the run ends", async () => {
   const exported = join(dir, 'cut-summary.json');
   const { result: r, chat } = await delta(plain, () => run('cut.js', ['--summary-export', exported]));
