@@ -191,6 +191,14 @@ test("messages larger than HTTP/2's first windows go as the server opens them: a
   assert.deepEqual([say, collect], [2, 1]);
 });
 
+test("an iteration that throws with a stream open: the stream's 'error' (k6's 'canceled by client (k6)') and 'end' in that iteration, before the exception's line, as k6 v1.3", async () => {
+  const r = await run('thrown.js', ['--summary-mode=disabled']);
+  assert.equal(r.code, 0, r.stderr);
+  // (The exception's column is the engine's: the throw, or its Error, on bun.)
+  const lines = r.stderr.split('\n').filter((l) => l.includes('source=console') || l.startsWith('loadtest run: boom')).map((l) => logged(l)[0] ?? l.replace(/:16:\d+$/, ':16'));
+  assert.deepEqual(lines, ['error 0 2 canceled by client (k6)', 'end 0', 'loadtest run: boom 0 at thrown.js:16', 'error 1 2 canceled by client (k6)', 'end 1', 'loadtest run: boom 1 at thrown.js:16']);
+});
+
 test("a stream still open at its scenario's end is cut as k6 v1.3 cuts it: a warning without an 'error' handler, no 'end', the run ends", async () => {
   const exported = join(dir, 'cut-summary.json');
   const { result: r, chat } = await delta(plain, () => run('cut.js', ['--summary-export', exported]));

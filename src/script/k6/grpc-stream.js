@@ -69,6 +69,13 @@ export function streamClass(vu) {
         countBytes(vu, s.channel);
         s.release();
       };
+      // The iteration ended with an exception: k6 cancels its context, and the stream ends with
+      // its 'canceled by client (k6)' error and 'end', and no sample.
+      s.abandon = () => {
+        if (s.done) return;
+        finished(s, 1, CLOSING, false);
+        s.channel.cancel(s.call, 1, 'context canceled');
+      };
       vu.sessions.add(s);
       vu.loop.track(ended);
       s.channel.start(s.call);
@@ -147,14 +154,14 @@ function received(s, bytes) {
   });
 }
 
-function finished(s, code, text) {
+function finished(s, code, text, sample = true) {
   s.writing = false;
   s.vu.sessions.delete(s);
   if (s.done) return;
   s.done = true;
   // As for a call: none past the stream's deadline (k6 pushes it only if its context is not done).
   const took = performance.now() - s.start;
-  if (!pastDeadline(took, s.timeout)) s.vu.shared.registry.add(s.vu.shared.registry.get('grpc_req_duration', 'trend', true), took, { ...s.tags, status: String(code) });
+  if (sample && !pastDeadline(took, s.timeout)) s.vu.shared.registry.add(s.vu.shared.registry.get('grpc_req_duration', 'trend', true), took, { ...s.tags, status: String(code) });
   countBytes(s.vu, s.channel);
   const at = () => ({ ts: Math.floor(Date.now() / 1000) });
   // client.close() under an open stream: k6 v1.3 gives an 'error' (its own, not a gRPC status:
