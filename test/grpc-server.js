@@ -1,7 +1,7 @@
 // A real gRPC server for the tests and the bench: @grpc/grpc-js serving test/grpc/echo.proto
 // (unary Say, and Count, Collect and Chat streaming), grpc.health.v1 and server reflection (v1
-// and v1alpha). Run by node whatever runtime the test is on (grpc-js's server needs node:http2's
-// server side): `node test/grpc-server.js [--tls] [--max-age MS] [--quiet]`. It listens on
+// and v1alpha; none with --no-reflection). Run by node whatever runtime the test is on (grpc-js's server needs node:http2's
+// server side): `node test/grpc-server.js [--tls] [--max-age MS] [--no-reflection] [--quiet]`. It listens on
 // 127.0.0.1, port 0, and prints {"port":N} when ready; then each line "counts" on stdin is
 // answered with a line of JSON: the calls it took and how it answered them. It exits when its
 // stdin closes, so a test that dies leaves no server behind.
@@ -30,10 +30,17 @@ const definition = protoLoader.loadSync([here('grpc/echo.proto'), here('grpc/hea
 const loaded = grpc.loadPackageDefinition(definition);
 
 const counts = { say: 0, codes: {}, resets: 0, cancelled: 0, deadlines: 0, count: 0, collect: 0, chat: 0, health: 0, metadata: {}, names: {}, connections: 0 };
+// Connections that made a Say call, told apart by the client's address and port.
+const peers = new Set();
 const answered = (code) => (counts.codes[code] = (counts.codes[code] || 0) + 1);
 
 function say(call, callback) {
   counts.say++;
+  const peer = call.getPeer();
+  if (!peers.has(peer)) {
+    peers.add(peer);
+    counts.connections++;
+  }
   const r = call.request;
   const tag = call.metadata.get('x-tag')[0];
   if (tag !== undefined) counts.metadata[tag] = (counts.metadata[tag] || 0) + 1;
@@ -51,7 +58,7 @@ function say(call, callback) {
     }
     answered(r.code);
     if (r.code !== 0) return callback({ code: r.code, details: `asked for ${r.code}` });
-    callback(null, { message: `hello ${r.name}`, count: counts.say });
+    callback(null, { message: `hello ${r.name}`, count: counts.say, meta: r.meta, kind: 'GREETING' });
   };
   if (r.delay_ms > 0) setTimeout(answer, r.delay_ms);
   else answer();
@@ -94,7 +101,7 @@ const options = maxAge > 0 ? { 'grpc.max_connection_age_ms': maxAge, 'grpc.max_c
 const server = new grpc.Server(options);
 server.addService(loaded.loadtest.test.Echo.service, echo);
 server.addService(loaded.grpc.health.v1.Health.service, health);
-new ReflectionService(definition).addToServer(server);
+if (!args.includes('--no-reflection')) new ReflectionService(definition).addToServer(server);
 
 const credentials = tls
   ? grpc.ServerCredentials.createSsl(null, [{ private_key: readFileSync(here('tls/server-key.pem')), cert_chain: readFileSync(here('tls/server.pem')) }])

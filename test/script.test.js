@@ -291,7 +291,7 @@ export default function () {
 test('bad scripts: a syntax error with file:line:column, a module not supported, no default function, a bad executor; each one line', async () => {
   const cases = [
     ['import http from "k6/http";\nexport default function () {\n  http.get(;\n}\n', 107, /test\.js:3:12: Unexpected token/],
-    ['import grpc from "k6/net/grpc";\nexport default function () {}\n', 107, /test\.js:1:1: module 'k6\/net\/grpc' is not supported/],
+    ['import { browser } from "k6/browser";\nexport default function () {}\n', 107, /test\.js:1:1: module 'k6\/browser' is not supported/],
     ['import { setTimeout } from "k6/experimental/timers";\nexport default function () {}\n', 107, /test\.js:1:1: k6\/experimental\/timers has been graduated, and it's now globally available/],
     ['import x from "http://127.0.0.1:9/index.js";\nexport default function () {}\n', 107, /test\.js:1:1: only supported schemes for imports are file and https/],
     ['export const options = {};\nexport function other() {}\n', 104, /no default export function/],

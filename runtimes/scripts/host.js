@@ -17,10 +17,11 @@ export function facilitiesOf(script) {
     md5Hex,
     version: VERSION,
     resolve: resolveHost,
-    adapterFor: ({ hostname, tls, insecure, alpn = null }) => {
+    // ca, cert, key: PEM text (k6/net/grpc's connect() tls param).
+    adapterFor: ({ hostname, tls, insecure, alpn = null, ca = null, cert = null, key = null }) => {
       if (!tls) return pickAdapter();
       const isIp = /^[0-9.]+$/.test(hostname) || hostname.includes(':');
-      return pickAdapter(null, { servername: isIp ? null : hostname, rejectUnauthorized: !insecure, ca: null, cert: null, key: null, alpn });
+      return pickAdapter(null, { servername: isIp ? null : hostname, rejectUnauthorized: !insecure, ca, cert, key, alpn });
     },
   };
 }

@@ -64,19 +64,55 @@ export async function reflect(serviceName, invoke) {
     throw new Error(`unknown service '${serviceName}' (the server's reflection lists: ${names.join(', ') || 'none'})`);
   }
   const files = new Map();
-  const add = (response) => {
-    for (const bytes of response.file_descriptor_response.file_descriptor_proto) files.set(descriptorFile(bytes).name, bytes);
+  addFiles(files, first);
+  await addImports(files, invoke, version);
+  return rootFromDescriptors([...files.values()]);
+}
+
+/**
+ * The Root of every service the server's reflection lists, with the files they need: what a
+ * script's connect({ reflect: true }) loads, as k6's (its words in the errors).
+ */
+export async function reflectAll(invoke) {
+  let version = null;
+  let listed = null;
+  let said = ''; // the server's grpc-message (`text`, when invoke gives one) of the last answer
+  const asking = async (path, bytes) => {
+    const r = await invoke(path, bytes);
+    said = r.text || '';
+    return r;
   };
-  add(first);
-  // Files imported but not sent along (a server may send the one file only).
+  for (const v of VERSIONS) {
+    listed = await ask(asking, v, { list_services: '' });
+    if (listed !== null) {
+      version = v;
+      break;
+    }
+  }
+  if (version === null) throw new Error(`can't list services: rpc error: code = Unimplemented desc = ${said || 'the server has no reflection (grpc.reflection.v1 nor v1alpha)'}`);
+  const files = new Map();
+  for (const { name } of listed.list_services_response ? listed.list_services_response.service : []) {
+    const r = await ask(invoke, version, { file_containing_symbol: name });
+    if (r.error_response || !r.file_descriptor_response) throw new Error(`can't get method on service "${name}": ${r.error_response ? r.error_response.error_message : 'no file descriptor'}`);
+    addFiles(files, r);
+  }
+  await addImports(files, invoke, version);
+  return rootFromDescriptors([...files.values()]);
+}
+
+function addFiles(files, response) {
+  for (const bytes of response.file_descriptor_response.file_descriptor_proto) files.set(descriptorFile(bytes).name, bytes);
+}
+
+// Files imported but not sent along (a server may send the one file only).
+async function addImports(files, invoke, version) {
   for (let missing = missingFiles(files); missing.length > 0; missing = missingFiles(files)) {
     for (const name of missing) {
       const r = await ask(invoke, version, { file_by_filename: name });
       if (r.error_response || !r.file_descriptor_response) throw new Error(`reflection: the server cannot send ${name}, which its schema imports`);
-      add(r);
+      addFiles(files, r);
     }
   }
-  return rootFromDescriptors([...files.values()]);
 }
 
 function missingFiles(files) {

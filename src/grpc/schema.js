@@ -100,6 +100,11 @@ export function rootFromDescriptors(files) {
   return protobuf.Root.fromDescriptor({ file: files.map((bytes) => descriptor.FileDescriptorProto.decode(bytes)) }, PARSE);
 }
 
+/** The Root of a protoset: a FileDescriptorSet's bytes (protoc --descriptor_set_out). */
+export function rootFromDescriptorSet(bytes) {
+  return protobuf.Root.fromDescriptor(descriptor.FileDescriptorSet.decode(bytes), PARSE);
+}
+
 /** A FileDescriptorProto's name and the names of the files it imports. */
 export function descriptorFile(bytes) {
   const file = descriptor.FileDescriptorProto.decode(bytes);

@@ -38,11 +38,8 @@ const MAX_HEADER_LIST = 256 * 1024;
 const MAX_FRAME = DEFAULT_MAX_FRAME;
 
 // What a connection says first: the preface, our SETTINGS, and the connection window opened.
-const OPENING = concat([
-  PREFACE,
-  settingsFrame([[SETTINGS_ENABLE_PUSH, 0], [SETTINGS_INITIAL_WINDOW_SIZE, STREAM_WINDOW], [SETTINGS_MAX_HEADER_LIST_SIZE, MAX_HEADER_LIST]]),
-  windowUpdateFrame(0, CONNECTION_WINDOW - 65535),
-]);
+const SETTINGS_OURS = [[SETTINGS_ENABLE_PUSH, 0], [SETTINGS_INITIAL_WINDOW_SIZE, STREAM_WINDOW], [SETTINGS_MAX_HEADER_LIST_SIZE, MAX_HEADER_LIST]];
+const OPENING = concat([PREFACE, settingsFrame(SETTINGS_OURS), windowUpdateFrame(0, CONNECTION_WINDOW - 65535)]);
 
 const encoder = new TextEncoder();
 
@@ -92,6 +89,7 @@ export class Http2Connection extends Driver {
     this.batch = null; // the frames next() is putting together for one write
     this.batchAt = 0;
     this.closing = false; // our GOAWAY is out, waiting for the close
+    this.live = run.live === true; // the run-side reads each block and DATA as it comes (src/http2/live.js)
     this.reset();
   }
 
@@ -409,7 +407,8 @@ export class Http2Connection extends Driver {
     if (run.config.maxBodySize > 0 && this.received[k] > run.config.maxBodySize) {
       return this.streamError(k, `response body over ${run.config.maxBodySize} bytes`, CANCEL);
     }
-    if (run.capture && to > from) {
+    if (this.live) run.dataOf(this.indexes[k], buf, from, to);
+    else if (run.capture && to > from) {
       if (this.bodies[k] === null) this.bodies[k] = [];
       // A copy: the chunk is the adapter's (and a node Buffer's slice() would be a view).
       this.bodies[k].push(Uint8Array.prototype.slice.call(buf, from, to));
@@ -434,6 +433,7 @@ export class Http2Connection extends Driver {
     this.headBytes[k] += end - start;
     if (this.grpc !== null && this.hpack.grpcStatus >= 0) this.codes[k] = this.hpack.grpcStatus;
     const status = this.hpack.status;
+    if (this.live && (this.statuses[k] !== 0 || status >= 200)) run.headersOf(this.indexes[k], this.hpack.headers, endStream, end - start);
     if (this.statuses[k] !== 0) {
       // Trailers (RFC 9113 8.1): they end the stream.
       if (!endStream) return this.streamError(k, 'malformed response: trailers without END_STREAM');
@@ -446,7 +446,7 @@ export class Http2Connection extends Driver {
       return null;
     }
     this.statuses[k] = status;
-    if (run.capture) this.heads[k] = this.hpack.headers.slice();
+    if (run.capture && !this.live) this.heads[k] = this.hpack.headers.slice();
     if (endStream) return this.complete(k);
     return null;
   }
@@ -528,7 +528,7 @@ export class Http2Connection extends Driver {
     this.responsesOnSocket++;
     this.answered = true;
     this.report(k);
-    if (run.capture) {
+    if (run.capture && !this.live) {
       this.headChunks = [headText(status, this.heads[k])];
       this.bodyChunks = this.bodies[k] || [];
     }

@@ -93,6 +93,9 @@ function count(it) {
 // An exception ends the iteration, which counts (an interruption's does not).
 function fail(it, err) {
   const vu = it.vu;
+  // What it left open that k6 ends with its context (k6/net/grpc's streams): their last events
+  // run now, in this iteration.
+  if (!(err instanceof Interruption) && !vu.interrupted) for (const s of [...vu.sessions]) if (s.abandon) s.abandon();
   if (!(err instanceof Interruption) && !vu.interrupted) {
     it.run.state.warn(messageOf(err));
     it.run.shared.iterationsCompleted++;

@@ -18,7 +18,7 @@ import { wantHTML } from './k6/html.js';
 
 // The modules a script may import from k6 (src/script/modules.js implements them), and those
 // refused before the run.
-export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto', 'k6/html', 'k6/timers', 'k6/ws', 'k6/experimental/websockets', 'k6/websockets', 'k6/experimental/fs', 'k6/experimental/csv', 'k6/experimental/streams', 'k6/secrets']);
+export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto', 'k6/html', 'k6/timers', 'k6/ws', 'k6/experimental/websockets', 'k6/websockets', 'k6/experimental/fs', 'k6/experimental/csv', 'k6/experimental/streams', 'k6/secrets', 'k6/net/grpc']);
 
 // Modules k6 v1.3 no longer has, refused with its words.
 const GONE = {

@@ -23,6 +23,7 @@ import { fsModule } from './k6/fs.js';
 import { csvModule } from './k6/csv.js';
 import { streamsModule } from './k6/streams.js';
 import { secretsModule } from './k6/secrets.js';
+import { grpcModule } from './k6/grpc.js';
 import { scriptConsole } from './k6/console.js';
 
 const MODULES = {
@@ -42,6 +43,7 @@ const MODULES = {
   'k6/experimental/csv': csvModule,
   'k6/experimental/streams': streamsModule,
   'k6/secrets': secretsModule,
+  'k6/net/grpc': grpcModule,
 };
 
 // The script's console: k6's log lines on stderr (one for every VU; the run's own, which hides
@@ -64,7 +66,7 @@ export class VU {
     this.scenario = null;
     this.jar = new CookieJar();
     this.console = shared.console ?? CONSOLE;
-    this.clients = new Map();
+    this.clients = new Map(); // origin → its client; and each k6/net/grpc Client's connection
     this.groupPath = '';
     this.userTags = {}; // exec.vu.tags (through a Proxy that counts its changes: k6/execution.js)
     this.userTagsVersion = 0;
