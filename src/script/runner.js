@@ -4,7 +4,7 @@
 
 import { Registry } from './metrics.js';
 import { RunState } from './run-state.js';
-import { VU } from './vu.js';
+import { VU, loadModules } from './vu.js';
 import { Network } from './client.js';
 import { scenariosOf, segmentOf } from './scenarios.js';
 import { checkOptions, numberOption, k6Names } from './options.js';
@@ -111,6 +111,7 @@ function withConfig(config, options, state) {
  */
 export async function runScript(factory, { flags = {}, facilities, hooks = {}, segment = null, remote = null, startAt = 0, secrets = new Secrets() }) {
   await loadHTML();
+  await loadModules();
   const run = newRun(facilities, flags, hooks, segment, remote, secrets);
   const plan = await init(factory, run);
   await setup(run, plan, startAt);

@@ -15,6 +15,7 @@ import { Edits } from './edits.js';
 import { makeSuspendable, VU, T, W } from './suspend.js';
 import { columnMap, registration } from './columns.js';
 import { wantHTML } from './k6/html.js';
+import { noteModules } from './lazy.js';
 
 // The modules a script may import from k6 (src/script/modules.js implements them), and those
 // refused before the run.
@@ -43,6 +44,7 @@ const HTML_USE = /html|clickLink|submitForm/;
 
 export function transformModule(source, name, { sibling = (s) => s, stripTypes = null, entry = false } = {}) {
   if (HTML_USE.test(source)) wantHTML();
+  noteModules(source);
   if (stripTypes !== null) {
     // TypeScript: its types removed first (runtimes/scripts/load.js), every place kept.
     try {

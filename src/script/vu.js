@@ -23,8 +23,8 @@ import { fsModule } from './k6/fs.js';
 import { csvModule } from './k6/csv.js';
 import { streamsModule } from './k6/streams.js';
 import { secretsModule } from './k6/secrets.js';
-import { grpcModule } from './k6/grpc.js';
 import { scriptConsole } from './k6/console.js';
+import { wantedModules } from './lazy.js';
 
 const MODULES = {
   k6: k6Module,
@@ -43,8 +43,15 @@ const MODULES = {
   'k6/experimental/csv': csvModule,
   'k6/experimental/streams': streamsModule,
   'k6/secrets': secretsModule,
-  'k6/net/grpc': grpcModule,
 };
+
+// The modules loaded only when a module of the script names them (src/script/lazy.js).
+const LAZY = { 'k6/net/grpc': async () => (await import('./k6/grpc.js')).grpcModule };
+
+/** Loads the lazy modules the script may import, before its VUs are made. */
+export async function loadModules() {
+  for (const name of wantedModules()) if (MODULES[name] === undefined) MODULES[name] = await LAZY[name]();
+}
 
 // The script's console: k6's log lines on stderr (one for every VU; the run's own, which hides
 // its secrets, when it has one: src/script/runner.js).
@@ -103,7 +110,9 @@ export class VU {
   module(name) {
     let m = this.modules.get(name);
     if (m === undefined) {
-      m = MODULES[name](this);
+      const make = MODULES[name];
+      if (make === undefined) throw new Error(`module ${name} was not loaded (src/script/lazy.js)`);
+      m = make(this);
       this.modules.set(name, m);
     }
     return m;
