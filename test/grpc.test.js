@@ -4,8 +4,6 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadTest } from '../src/index.js';
@@ -13,33 +11,12 @@ import { HpackDecoder, encodeRequestHeaders } from '../src/http2/hpack.js';
 import { frameMessage, readMessages } from '../src/grpc/frame.js';
 import { callCode, codeName } from '../src/grpc/status.js';
 import { spawnScript } from './servers.js';
+import { grpcServer } from './grpc-harness.js';
 
-const SERVER = fileURLToPath(new URL('./grpc-server.js', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const ca = readFileSync(new URL('./tls/ca.pem', import.meta.url), 'utf8');
 const SAY = 'loadtest.test.Echo.Say';
 
-/** test/grpc-server.js on node: { port, counts() → its counts, close() }. */
-function grpcServer(args = []) {
-  const child = spawn('node', [SERVER, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout });
-  const waiting = [];
-  lines.on('line', (line) => waiting.shift()?.(JSON.parse(line)));
-  const next = () => new Promise((resolve) => waiting.push(resolve));
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  return next().then(({ port }) => ({
-    port,
-    counts() {
-      const answer = next();
-      child.stdin.write('counts\n');
-      return answer;
-    },
-    close() {
-      child.stdin.end();
-      return exited;
-    },
-  }));
-}
 
 function accounted(r) {
   assert.equal(r.totalRequests + r.inFlight, r.requestsSent, JSON.stringify({ total: r.totalRequests, inFlight: r.inFlight, sent: r.requestsSent }));

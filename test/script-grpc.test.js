@@ -5,8 +5,6 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,34 +15,13 @@ import protojson from 'protobufjs/ext/protojson.js';
 import { loadProtoFiles } from '../src/grpc/schema.js';
 import { messageJSON } from '../src/grpc/json-out.js';
 import { spawnScript } from './servers.js';
+import { grpcServer } from './grpc-harness.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
-const SERVER = fileURLToPath(new URL('./grpc-server.js', import.meta.url));
 const SCRIPTS = fileURLToPath(new URL('./script-grpc/', import.meta.url));
 const PROTOS = fileURLToPath(new URL('./grpc', import.meta.url));
 const CA = fileURLToPath(new URL('./tls/ca.pem', import.meta.url));
 
-/** test/grpc-server.js on node: { port, counts() → its counts, close() }. */
-function grpcServer(args = []) {
-  const child = spawn('node', [SERVER, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout });
-  const waiting = [];
-  lines.on('line', (line) => waiting.shift()?.(JSON.parse(line)));
-  const next = () => new Promise((resolve) => waiting.push(resolve));
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  return next().then(({ port }) => ({
-    port,
-    counts() {
-      const answer = next();
-      child.stdin.write('counts\n');
-      return answer;
-    },
-    close() {
-      child.stdin.end();
-      return exited;
-    },
-  }));
-}
 
 let plain;
 let secure;
