@@ -9,12 +9,12 @@
 #           RSS (the client is one process) and requests made
 #   arrival: bench/scripts/arrival.js, constant-arrival-rate at RATE (5000/s) for 10 s on 100
 #           preallocated VUs (400 at most): the rate reached, p99 and dropped iterations
-#   sh bench/scripts.sh [ROUNDS] [K6]      e.g. sh bench/scripts.sh 3 /tmp/k6bin/k6
+#   sh bench/scripts.sh [ROUNDS] [K6]      e.g. sh bench/scripts.sh 3 /tmp/k6v13/k6 (k6 v1.3.0, the reference)
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
-K6=${2:-/tmp/k6bin/k6}
-[ -x "$K6" ] || { echo "no k6 at $K6: build it with ../shared/k6-build.sh MIRROR_GIT_DIR"; exit 1; }
+K6=${2:-/tmp/k6v13/k6}
+[ -x "$K6" ] || { echo "no k6 at $K6: build k6 v1.3.0 from its source (TAG=v1.3.0 ../shared/k6-build.sh MIRROR_GIT_DIR OUT_DIR)"; exit 1; }
 TMP=$(mktemp -d /tmp/loadtest-scripts.XXXXXX)
 trap 'kill $(cat "$TMP/nginx.pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP"' EXIT
 . bench/lib.sh
