@@ -327,11 +327,11 @@ function once(ex, userHeaders, expected, follow) {
   const { method, url, bytes: body } = ex;
   const info = infoOf(url);
   const sentCookies = ex.jar.cookieHeader(url, ex.params.cookies);
+  const request = new Request(ex, info, userHeaders, sentCookies, body, expected, follow);
   const plain = body === null && sentCookies === '' && !info.auth && isEmpty(userHeaders);
   let bytes = plain && info.plain !== null ? info.plain[method] : undefined;
-  const sent = new Sent(vu, method, url, userHeaders, sentCookies, body, ex.jar, ex.params.auth);
   if (bytes === undefined) {
-    const headers = sent.headers();
+    const headers = request.headers();
     // Lower-cased for the wire as the rest of loadtest writes them; HTTP field names are
     // case-insensitive (RFC 9110 5.1).
     const wire = {};
@@ -341,7 +341,7 @@ function once(ex, userHeaders, expected, follow) {
     bytes = encodeRequest({ method, path: info.path, headers: wire, body });
     if (plain) (info.plain || (info.plain = {}))[method] = bytes;
   }
-  const request = new Request(ex, sent, info, bytes, expected, follow);
+  request.bytes = bytes;
   // rps: every VU's requests of this process at most so many a second (k6's limiter, burst 1).
   if (vu.shared.rps !== null) {
     const turn = vu.shared.rps.take(); // a promise when the request must wait its turn
@@ -350,11 +350,12 @@ function once(ex, userHeaders, expected, follow) {
   return dispatch(request);
 }
 
-// What the client is given to send (src/script/client.js, client-h2.js), and what the request's
-// end needs of the call.
+// One request as sent: what the client is given to send (src/script/client.js, client-h2.js),
+// what its end needs of the call, and its headers as the script sees them (for the wire when
+// its bytes are not made yet; for res.request, [MAKE_REQUEST], when the script reads it).
 class Request {
-  constructor(ex, sent, info, bytes, expected, follow) {
-    this.bytes = bytes;
+  constructor(ex, info, userHeaders, cookies, body, expected, follow) {
+    this.bytes = null;
     this.isHead = ex.method === 'HEAD';
     this.method = ex.method;
     this.path = info.path;
@@ -362,25 +363,52 @@ class Request {
     this.binary = ex.responseType === 'binary';
     this.discard = ex.responseType === 'none';
     this.ex = ex;
-    this.sent = sent;
     this.info = info;
+    this.url = ex.url;
+    this.userHeaders = userHeaders;
+    this.cookies = cookies;
+    this.body = body;
+    this.jar = ex.jar;
     this.expected = expected;
     this.follow = follow;
     this.blockedStart = 0;
     this.client = null;
+    this.made = null; // the headers, once made
+  }
+
+  headers() {
+    if (this.made !== null) return this.made;
+    const { url, userHeaders } = this;
+    const vu = this.ex.vu;
+    const headers = {};
+    headers.Host = url.host;
+    headers['User-Agent'] = vu.options.userAgent || `loadtest/${vu.shared.version} (k6 script)`;
+    if ((url.username || url.password) && this.ex.params.auth !== 'digest') {
+      headers.Authorization = 'Basic ' + btoa(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`);
+    }
+    for (const k in userHeaders) {
+      for (const d of Object.keys(headers)) if (d.toLowerCase() === k.toLowerCase()) delete headers[d];
+      headers[k] = userHeaders[k];
+    }
+    if (this.cookies) headers.Cookie = this.cookies;
+    return (this.made = headers);
   }
 
   // An https origin may choose h2 (src/script/client-h2.js): the same request as HTTP/2 frames.
   frames() {
-    const { sent, info } = this;
-    return encodeH2Request({ method: this.method, scheme: 'https', authority: sent.url.host, path: info.path, headers: lowerCased(sent.headers()), body: sent.body });
+    return encodeH2Request({ method: this.method, scheme: 'https', authority: this.url.host, path: this.path, headers: lowerCased(this.headers()), body: this.body });
+  }
+
+  [MAKE_REQUEST]() {
+    const { url, body } = this;
+    return { method: this.method, url: url.href, headers: goHeaders(this.headers(), (url.username || url.password) && !hasHeader(this.userHeaders, 'authorization')), body: body ? new TextDecoder().decode(body) : '', cookies: this.jar.cookiesForURL(url.href) };
   }
 }
 
 function dispatch(request) {
   const vu = request.ex.vu;
   request.blockedStart = performance.now();
-  const client = vu.clientFor(request.sent.url, request.info.origin);
+  const client = vu.clientFor(request.url, request.info.origin);
   if (client instanceof Promise) return client.then((c) => sendOn(request, c), (err) => unsent(request, err));
   return sendOn(request, client);
 }
@@ -388,7 +416,7 @@ function dispatch(request) {
 function sendOn(request, client) {
   const vu = request.ex.vu;
   vu.shared.state.begun++;
-  if (vu.shared.httpDebug) debugRequest(vu, request.method, request.sent.url, request.sent.headers(), request.sent.body);
+  if (vu.shared.httpDebug) debugRequest(vu, request.method, request.url, request.headers(), request.body);
   request.client = client;
   return client.send(request).then(responded);
 }
@@ -403,9 +431,8 @@ function unsent(request, err) {
 // The client's result `r` of r.request: the samples, the cookies, the Response.
 function responded(r) {
   const request = r.request;
-  const { ex, sent, info } = request;
+  const { ex, info, method, url } = request;
   const vu = ex.vu;
-  const { method, url } = sent;
   vu.assertNotInterrupted();
   const setCookies = r.head ? setCookieLines(r.head) : NONE;
   for (const line of setCookies) ex.jar.setFromHeader(url, line);
@@ -423,7 +450,7 @@ function responded(r) {
   const tags = vu.shared.state.requestTagsRead() ? requestTags(vu, method, r, expected, ex, info) : expected === true ? EXPECTED : expected === false ? UNEXPECTED : NO_TAGS;
   vu.emitRequest(timings, r.status, expected, request.client === null ? 0 : request.bytes.length, r.bytesIn, tags, r.error);
   // res.request, made if the script reads it.
-  const response = new Response(vu, r.status, r.proto, r.head, request.discard ? null : r.body, info.href, timings, r.error, sent, setCookies);
+  const response = new Response(vu, r.status, r.proto, r.head, request.discard ? null : r.body, info.href, timings, r.error, request, setCookies);
   if (vu.shared.httpDebug && r.head) debugResponse(vu, response, ex.responseType);
   return request.follow ? ex.after(response) : response;
 }
@@ -447,44 +474,6 @@ function requestTags(vu, method, r, expected, ex, info) {
   if (expected !== null) tags.expected_response = String(expected);
   if (r.error) tags.error = k6ErrorText(r.error);
   return tags;
-}
-
-// A request as sent: its headers as the script sees them (for the wire when its bytes are not
-// made yet, for res.request when the script reads it: [MAKE_REQUEST]).
-class Sent {
-  constructor(vu, method, url, userHeaders, cookies, body, jar, auth) {
-    this.vu = vu;
-    this.method = method;
-    this.url = url;
-    this.userHeaders = userHeaders;
-    this.cookies = cookies;
-    this.body = body;
-    this.jar = jar;
-    this.auth = auth;
-    this.made = null; // the headers, once made
-  }
-
-  headers() {
-    if (this.made !== null) return this.made;
-    const { url, userHeaders, vu } = this;
-    const headers = {};
-    headers.Host = url.host;
-    headers['User-Agent'] = vu.options.userAgent || `loadtest/${vu.shared.version} (k6 script)`;
-    if ((url.username || url.password) && this.auth !== 'digest') {
-      headers.Authorization = 'Basic ' + btoa(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`);
-    }
-    for (const k in userHeaders) {
-      for (const d of Object.keys(headers)) if (d.toLowerCase() === k.toLowerCase()) delete headers[d];
-      headers[k] = userHeaders[k];
-    }
-    if (this.cookies) headers.Cookie = this.cookies;
-    return (this.made = headers);
-  }
-
-  [MAKE_REQUEST]() {
-    const { url, body } = this;
-    return { method: this.method, url: url.href, headers: goHeaders(this.headers(), (url.username || url.password) && !hasHeader(this.userHeaders, 'authorization')), body: body ? new TextDecoder().decode(body) : '', cookies: this.jar.cookiesForURL(url.href) };
-  }
 }
 
 // Header names as HTTP/2 writes them (RFC 9113 8.2.2: lower case).
