@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import https from 'node:https';
 import net from 'node:net';
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -202,28 +202,36 @@ test('a real proxy (tinyproxy): http and https reach the target; its log shows t
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-tinyproxy-'));
   const target = await rawServer(({ socket }) => socket.write(ok()));
   const secure = await httpsServer();
-  // A port free a moment ago (not a random one, which may be another server's).
-  const port = await new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address();
-      probe.close(() => resolve(free));
-    });
-  });
   const log = join(dir, 'tinyproxy.log');
-  writeFileSync(join(dir, 'tinyproxy.conf'), [
-    `Port ${port}`, 'Listen 127.0.0.1', 'Timeout 30', `LogFile "${log}"`, 'LogLevel Connect',
-    'MaxClients 100', 'Allow 127.0.0.1', 'ConnectPort 443', `ConnectPort ${secure.port}`, 'DisableViaHeader Yes', '',
-  ].join('\n'));
-  const child = spawn(tinyproxy, ['-d', '-c', join(dir, 'tinyproxy.conf')], { stdio: 'ignore' });
-  try {
+  // tinyproxy on a port free a moment ago: another test's server may take it first (a clean-clone
+  // run's probe was answered by another proxy while tinyproxy had exited), so it counts as up
+  // only while it runs and has opened its log, and is started again on another port if not.
+  const start = async () => {
+    const port = await new Promise((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address();
+        probe.close(() => resolve(free));
+      });
+    });
+    writeFileSync(join(dir, 'tinyproxy.conf'), [
+      `Port ${port}`, 'Listen 127.0.0.1', 'Timeout 30', `LogFile "${log}"`, 'LogLevel Connect',
+      'MaxClients 100', 'Allow 127.0.0.1', 'ConnectPort 443', `ConnectPort ${secure.port}`, 'DisableViaHeader Yes', '',
+    ].join('\n'));
+    const proc = spawn(tinyproxy, ['-d', '-c', join(dir, 'tinyproxy.conf')], { stdio: 'ignore' });
     const proxyUrl = `http://127.0.0.1:${port}`;
-    let up = false;
-    for (let i = 0; i < 50 && !up; i++) {
+    for (let i = 0; i < 50 && proc.exitCode === null && proc.signalCode === null; i++) {
       await new Promise((r) => setTimeout(r, 100));
       const probe = await loadTest({ url: `http://127.0.0.1:${target.port}/`, proxy: proxyUrl, maxRequests: 1, quiet: true });
-      up = probe.totalRequests === 1;
+      if (probe.totalRequests === 1 && proc.exitCode === null && existsSync(log)) return { proc, proxyUrl };
     }
-    assert.ok(up, 'tinyproxy did not start');
+    proc.kill('SIGKILL');
+    return { proc: null, proxyUrl };
+  };
+  let child = null;
+  let proxyUrl = null;
+  try {
+    for (let attempt = 0; attempt < 3 && child === null; attempt++) ({ proc: child, proxyUrl } = await start());
+    assert.ok(child !== null, 'tinyproxy did not start');
     assert.match(readFileSync(log, 'utf8'), /tinyproxy|Connect/i, 'the answer came from tinyproxy');
     const before = target.requests;
     const http = await loadTest({ url: `http://127.0.0.1:${target.port}/`, proxy: proxyUrl, maxRequests: 100, concurrency: 4, agentKeepAlive: true, quiet: true });
@@ -241,7 +249,7 @@ test('a real proxy (tinyproxy): http and https reach the target; its log shows t
     assert.equal(secure.requests, 100);
     assert.match(readFileSync(log, 'utf8'), new RegExp(`CONNECT localhost:${secure.port}`));
   } finally {
-    child.kill('SIGKILL');
+    if (child !== null) child.kill('SIGKILL');
     await target.close();
     await secure.close();
     rmSync(dir, { recursive: true, force: true });
