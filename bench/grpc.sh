@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # gRPC unary calls on one core (doc/grpc.md, "Speed"): loadtest --grpc beside h2load posting the
-# same framed message (content-type: application/grpc), against the grpc-js test server
-# (test/grpc-server.js). Server on core 0, client on core 1, rounds interleaved.
+# same framed message (content-type: application/grpc), against our Go server
+# (bench/grpc-go-server, built offline by its build.sh) or the grpc-js test server
+# (test/grpc-server.js, SERVER=grpc-js; the default when go cannot build). Server on core 0,
+# client on core 1, rounds interleaved.
 #
 #   bash bench/grpc.sh                 # 3 rounds of 100 000 calls, -c 10, 10 streams a connection
-#   ROUNDS=5 CALLS=100000 RUNTIMES='node bun deno' bash bench/grpc.sh
+#   ROUNDS=5 CALLS=100000 RUNTIMES='node bun deno' SERVER=go bash bench/grpc.sh
 #
 # Per run: calls/s (the client's own count), CPU µs per call (the client's user + system time
 # over its calls, from /usr/bin/time) and the client's peak RSS.
@@ -32,15 +34,9 @@ cleanup() {
   rm -rf "$TMP"
 }
 trap cleanup EXIT
-
-# The server reads its stdin until it closes: fd 3 holds the pipe open for the whole bench.
-mkfifo "$TMP/in"
-taskset -c 0 node test/grpc-server.js <"$TMP/in" >"$TMP/server.out" &
-SERVER_PID=$!
-exec 3>"$TMP/in"
-for _ in $(seq 100); do [ -s "$TMP/server.out" ] && break; sleep 0.05; done
-PORT=$(head -1 "$TMP/server.out" | tr -dc 0-9)
-[ -n "$PORT" ] || { echo "the grpc-js server did not start"; exit 1; }
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+start_grpc_server
 
 # Hello { name: "joe" } framed: flag 0, length 5, then field 1 (0x0a), length 3, "joe".
 printf '\x00\x00\x00\x00\x05\x0a\x03joe' >"$TMP/hello.bin"
@@ -67,7 +63,7 @@ command_for() {
   esac
 }
 
-echo "grpc-js server (node $(node -v)) on core 0; clients on core 1; $CALLS calls, -c $CONNS, $STREAMS streams a connection"
+echo "$SERVER_NAME on core 0; clients on core 1; $CALLS calls, -c $CONNS, $STREAMS streams a connection"
 echo
 echo "| client           | calls/s  | CPU µs/call | RSS MiB |"
 echo "| ---------------- | -------- | ------ | ------ |"

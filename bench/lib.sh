@@ -6,3 +6,27 @@ start_nginx() {
   for _ in $(seq 50); do curl -fs "$1" >/dev/null 2>&1 && break; sleep 0.1; done
   curl -fs "$1" >/dev/null || { echo "nginx did not start:"; cat "$TMP/nginx.err"; exit 1; }
 }
+
+# The gRPC server of the gRPC benches on core 0 (SERVER=go: bench/grpc-go-server, built when
+# missing or older than its source; SERVER=grpc-js: test/grpc-server.js; unset: go if it
+# builds). Sets PORT, SERVER_PID and SERVER_NAME; fd 3 holds the server's stdin open (it exits
+# when that closes).
+start_grpc_server() {
+  local go_dir=bench/grpc-go-server
+  if [ "${SERVER:-go}" = go ] && { [ ! -x "$go_dir/grpc-go-server" ] || [ "$go_dir/main.go" -nt "$go_dir/grpc-go-server" ]; }; then
+    bash "$go_dir/build.sh" >&2 || { [ -n "${SERVER:-}" ] && exit 1; echo "go server not built: grpc-js instead" >&2; SERVER=grpc-js; }
+  fi
+  mkfifo "$TMP/in"
+  if [ "${SERVER:-go}" = go ]; then
+    GOMAXPROCS=1 taskset -c 0 "$go_dir/grpc-go-server" -proto test/grpc <"$TMP/in" >"$TMP/server.out" &
+    SERVER_NAME="Go server (bench/grpc-go-server, grpc-go v1.75.0)"
+  else
+    taskset -c 0 node test/grpc-server.js <"$TMP/in" >"$TMP/server.out" &
+    SERVER_NAME="grpc-js server (node $(node -v))"
+  fi
+  SERVER_PID=$!
+  exec 3>"$TMP/in"
+  for _ in $(seq 100); do [ -s "$TMP/server.out" ] && break; sleep 0.05; done
+  PORT=$(head -1 "$TMP/server.out" | tr -dc 0-9)
+  [ -n "$PORT" ] || { echo "the $SERVER_NAME did not start"; exit 1; }
+}
