@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Scripted gRPC calls beside k6 (doc/grpc.md, "Speed"): bench/scripts/grpc.js (10 VUs looping
+# client.invoke of loadtest.test.Echo/Say, connected once a VU) and grpc-check.js (the same with
+# a check of the status), run by k6 v1.3.0 and by `loadtest run` on node, bun and deno for a
+# fixed duration, against the Go server (bench/grpc-go-server; SERVER=grpc-js for
+# test/grpc-server.js) on core 0, the client on core 1, rounds interleaved.
+#
+#   bash bench/grpc-script.sh                        # 3 rounds of 5 s, k6 at /tmp/k6v13/k6
+#   ROUNDS=5 DURATION=10s TOOLS='k6 node' SCRIPTS=grpc K6=/path/to/k6 bash bench/grpc-script.sh
+#
+# Per run: calls/s (iterations over the duration: one call an iteration), CPU µs per call (the
+# client's user + system time over its calls, from /usr/bin/time, start included) and peak RSS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-5s}
+TOOLS=${TOOLS:-k6 node bun deno}
+SCRIPTS=${SCRIPTS:-grpc grpc-check}
+K6=${K6:-/tmp/k6v13/k6}
+export PATH="$PWD/node_modules/.bin:$PATH"
+[[ " $TOOLS " != *" k6 "* ]] || [ -x "$K6" ] || { echo "no k6 at $K6: build k6 v1.3.0 from its source (TAG=v1.3.0 ../shared/k6-build.sh MIRROR_GIT_DIR OUT_DIR)"; exit 1; }
+TMP=$(mktemp -d)
+SERVER_PID=
+cleanup() {
+  exec 3>&- 2>/dev/null || true
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+start_grpc_server
+
+command_for() {
+  case "$1" in
+    k6) echo "$K6 run -q" ;;
+    node) echo node src/cli.js run ;;
+    bun) echo bun src/cli.js run ;;
+    deno) echo deno run -A src/cli.js run ;;
+  esac
+}
+
+# One run of bench/scripts/$2.js by $1 on core 1: appends "calls seconds cpu_s rss_kib" to
+# $TMP/$2.$1, and prints its row.
+one() {
+  local tool=$1 script=$2 calls secs
+  # shellcheck disable=SC2046
+  taskset -c 1 /usr/bin/time -f '%U %S %M' -o "$TMP/time" $(command_for "$tool") --duration "$DURATION" \
+    -e ADDR="127.0.0.1:$PORT" -e PROTOS="$PWD/test/grpc" "bench/scripts/$script.js" >"$TMP/out" 2>"$TMP/err" ||
+    { echo "$tool $script failed:"; cat "$TMP/err"; exit 1; }
+  calls=$(grep -o ' iterations\.*: [0-9]*' "$TMP/out" | grep -o '[0-9]*$' || true)
+  [ -n "$calls" ] || { echo "$tool $script: no iterations in its summary:"; cat "$TMP/out" "$TMP/err"; exit 1; }
+  if [ "$script" = grpc-check ] && ! grep -q 'checks_failed\.*: 0\.00%' "$TMP/out"; then
+    echo "$tool $script: a check failed:"; cat "$TMP/out"; exit 1
+  fi
+  secs=$(awk -v d="$DURATION" 'BEGIN { print d + 0 }')
+  awk -v c="$calls" -v s="$secs" '{ print c, s, $1 + $2, $3 }' "$TMP/time" | tee -a "$TMP/$script.$tool" |
+    awk -v n="$tool" -v sc="$script" '{ printf "| %-10s | %-6s | %8d | %7.1f | %6.1f |\n", sc, n, $1 / $2, $3 * 1e6 / $1, $4 / 1024 }'
+}
+median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+echo "$SERVER_NAME on core 0; clients on core 1; 10 VUs for $DURATION; $ROUNDS rounds interleaved"
+echo
+echo "| script     | client | calls/s  | CPU µs/call | RSS MiB |"
+echo "| ---------- | ------ | -------- | ------- | ------ |"
+for _ in $(seq "$ROUNDS"); do
+  for script in $SCRIPTS; do
+    for tool in $TOOLS; do one "$tool" "$script"; done
+  done
+done
+echo
+echo "Medians; x k6: calls/s over k6's in the same rounds (each round's ratio, then the median)"
+echo
+echo "| script     | client | calls/s  | x k6 | CPU µs/call | RSS MiB |"
+echo "| ---------- | ------ | -------- | ---- | ------- | ------ |"
+for script in $SCRIPTS; do
+  for tool in $TOOLS; do
+    f="$TMP/$script.$tool"
+    rate=$(awk '{ print $1 / $2 }' "$f" | median)
+    cpu=$(awk '{ print $3 * 1e6 / $1 }' "$f" | median)
+    rss=$(awk '{ print $4 / 1024 }' "$f" | median)
+    x=-
+    if [ -f "$TMP/$script.k6" ]; then
+      x=$(paste -d' ' "$f" "$TMP/$script.k6" | awk '{ print ($1 / $2) / ($5 / $6) }' | median)
+      x=$(printf '%.2f' "$x")
+    fi
+    printf '| %-10s | %-6s | %8.0f | %4s | %7.1f | %6.1f |\n' "$script" "$tool" "$rate" "$x" "$cpu" "$rss"
+  done
+done
