@@ -371,7 +371,7 @@ export class Http2Connection extends Driver {
       case SETTINGS:
         return (flags & ACK) !== 0 ? null : this.onSettings(buf, start, end);
       case PING:
-        if ((flags & ACK) === 0) this.socket.write(pingAckFrame(buf, start));
+        if ((flags & ACK) === 0) this.pingAck(pingAckFrame(buf, start));
         return null;
       case WINDOW_UPDATE:
         return this.onWindowUpdate(stream, readU32(buf, start) & MAX_WINDOW);
@@ -382,6 +382,10 @@ export class Http2Connection extends Driver {
       default:
         return null;
     }
+  }
+
+  pingAck(frame) {
+    this.socket.write(frame);
   }
 
   onData(flags, stream, buf, start, end) {

@@ -23,6 +23,14 @@ export class LiveHttp2Connection extends Http2Connection {
     return super.add(bytes);
   }
 
+  // grpc-go's server PINGs on each message it reads (its BDP estimator): the ACK waits for
+  // the run-side's next write on the connection (the VU's next call, soon), not a write of its
+  // own: that was a second write a call (bench/grpc-script.sh). The run-side sends it within
+  // its sweep's 50 ms if nothing else goes.
+  pingAck(frame) {
+    this.socket.hold(frame);
+  }
+
   onSettings(buf, start, end) {
     const err = super.onSettings(buf, start, end);
     if (err === null) this.pumpOuts();

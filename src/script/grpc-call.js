@@ -37,7 +37,7 @@ export class Call {
     this.path = path;
     this.headers = headers; // [[name, value]] for HPACK
     this.message = message; // framed, or null for a stream
-    this.out = { chunks: [], at: 0, ended: false, sent: false };
+    this.out = message === null ? { chunks: [], at: 0, ended: false, sent: false } : null; // a stream's messages to send
     this.maxReceive = maxReceive || MAX_RECEIVE;
     this.onMessage = onMessage;
     this.onEnd = onEnd;

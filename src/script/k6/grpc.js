@@ -52,6 +52,9 @@ function clientClass(vu) {
   return class Client {
     constructor() {
       this._methods = new Map(); // '/pkg.Service/Method' → its protobufjs Method, resolved
+      this._lastName = null; // what _method() was last asked, and its Method
+      this._lastMethod = null;
+      this._lastPath = '';
       this._channel = null;
       this._addr = '';
       this._key = `grpc ${++clients}`; // its connection's place in vu.clients (closed with the VU)
@@ -87,6 +90,7 @@ function clientClass(vu) {
     }
 
     _add(root) {
+      this._lastName = null;
       const out = [];
       for (const service of services(root)) {
         const name = service.fullName.slice(1);
@@ -188,19 +192,28 @@ function clientClass(vu) {
       if (request === undefined || request === null) throw new Error('request cannot be nil');
       const message = encodeRequest(m.resolvedRequestType, request, 'unable to serialise request object to protocol buffer');
       if (message.length - 5 > this._maxSend) throw new Error(`rpc error: code = ResourceExhausted desc = grpc: trying to send message larger than max (${message.length - 5} vs. ${this._maxSend})`);
-      return { method: m, path: sanitized(method), params: p, message, timeout: p.timeout || INVOKE_TIMEOUT };
+      return { method: m, path: this._lastPath, params: p, message, timeout: p.timeout || INVOKE_TIMEOUT };
     }
 
     _method(method) {
+      // A script calls the same method again and again: its Method without the string work.
+      if (method === this._lastName && typeof method === 'string') return this._lastMethod;
       const name = sanitized(method);
       if (name === '') throw new Error('method to invoke cannot be empty');
       const m = this._methods.get(name);
       if (m === undefined) throw new Error(`method "${name}" not found in file descriptors`);
+      this._lastName = method;
+      this._lastMethod = m;
+      this._lastPath = name;
       return m;
     }
 
     _invoke(req) {
-      const tags = callTags(vu, req.params.tags, this._addr, req.path);
+      const registry = vu.shared.registry;
+      const metric = registry.get('grpc_req_duration', 'trend', true);
+      // The sample's own tags only when something reads them (--out, the full summary, a
+      // sub-metric), as for HTTP requests (src/script/vu.js recordCheck).
+      const tags = registry.readsTags(metric) ? callTags(vu, req.params.tags, this._addr, req.path) : null;
       const type = req.method.resolvedResponseType;
       return new Promise((resolve) => {
         const start = performance.now();
@@ -209,19 +222,22 @@ function clientClass(vu) {
         const call = new Call({
           path: req.path,
           headers,
-          debug: callDebug(vu, req.path, this._remote, headers, { request: req.method.resolvedRequestType, response: type }),
+          debug: vu.shared.httpDebug ? callDebug(vu, req.path, this._remote, headers, { request: req.method.resolvedRequestType, response: type }) : null,
           message: req.message,
           maxReceive: this._maxReceive,
           onMessage: (bytes) => {
-            if (reply === null) reply = bytes.slice();
+            // A view of the Call's own copy of what it read (grpc-call.js data()).
+            if (reply === null) reply = bytes;
           },
           onEnd: (code, text, headers, trailers) => {
-            tags.status = String(code);
             // k6 pushes the sample only if the call's context is not done: a call past its
             // deadline has none (whichever side said DEADLINE_EXCEEDED), nor one of an
             // iteration cut short.
             const took = performance.now() - start;
-            if (!pastDeadline(took, req.timeout) && !vu.interrupted) vu.shared.registry.add(vu.shared.registry.get('grpc_req_duration', 'trend', true), took, tags);
+            if (!pastDeadline(took, req.timeout) && !vu.interrupted) {
+              if (tags !== null) tags.status = String(code);
+              registry.add(metric, took, tags === null ? vu.currentTags() : tags);
+            }
             countBytes(vu, call.channel);
             let message = null;
             if (!req.params.discardResponseMessage) {
@@ -290,7 +306,12 @@ function services(ns, out = []) {
 /** The request message of `type` from the script's object, framed; throws `what: reason`. */
 export function encodeRequest(type, value, what) {
   // As k6: the object as JSON (NaN and the infinities as their ProtoJSON strings), then ProtoJSON.
-  const json = JSON.parse(JSON.stringify(value, (k, v) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity') : v)) ?? 'null');
+  const text = JSON.stringify(value, finite) ?? 'null';
+  // A script sends the same message again and again: the same text is the same bytes, not
+  // encoded again (ProtoJSON and protobufjs were a fifth of a call's CPU on node).
+  const last = encoded.get(type);
+  if (last !== undefined && last.text === text) return last.framed;
+  const json = JSON.parse(text);
   let message;
   try {
     message = protojson.fromJson(type, json);
@@ -301,8 +322,14 @@ export function encodeRequest(type, value, what) {
     const reason = m.startsWith(`${own}.`) ? m.slice(own.length + 1) : m.startsWith(`${own}:`) ? m.slice(own.length + 2) : m.replace(/^\./, '');
     throw new Error(`${what}: proto: ${reason}`);
   }
-  return frameMessage(type.encode(message).finish());
+  const framed = frameMessage(type.encode(message).finish());
+  // Only a short text is kept: a large one would cost its keeping and its comparing.
+  if (text.length <= 4096) encoded.set(type, { text, framed });
+  return framed;
 }
+
+const encoded = new WeakMap(); // a message type → the text of its last message, and its bytes framed (read, never changed)
+const finite = (k, v) => (typeof v === 'number' && !Number.isFinite(v) ? (Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity') : v);
 
 // Whether a call that took `took` ms ended at its deadline (`timeout` ms, 0: none): k6 pushes
 // no sample then. The server's DEADLINE_EXCEEDED comes at the deadline it was sent
@@ -312,7 +339,10 @@ export const pastDeadline = (took, timeout) => timeout > 0 && took >= timeout - 
 
 /** k6's data_sent and data_received: what the connection wrote and read since it was last asked. */
 export function countBytes(vu, channel) {
-  const { sent, received } = channel.bytes();
+  const sent = channel.sent;
+  const received = channel.stats.bytes;
+  channel.sent = 0;
+  channel.stats.bytes = 0;
   const state = vu.shared.state;
   if (sent > 0) vu.shared.registry.add(state.dataSent, sent, vu.currentTags());
   if (received > 0) vu.shared.registry.add(state.dataReceived, received, vu.currentTags());
@@ -332,16 +362,37 @@ export function callTags(vu, userTags, addr, path) {
 
 /** A call's header fields after the pseudo-headers, in grpc-go's order. */
 export function callHeaders(vu, timeoutMs, metadata) {
+  if (metadata.length === 0) {
+    // The common call (no metadata): the same list each time, so that the channel finds its
+    // HPACK block by the list (GrpcChannel.headerBlock). Read, never changed.
+    let lists = plainHeaders.get(vu);
+    if (lists === undefined) plainHeaders.set(vu, (lists = new Map()));
+    let list = lists.get(timeoutMs);
+    if (list === undefined) {
+      if (lists.size >= 64) lists.clear();
+      lists.set(timeoutMs, (list = headerList(vu, timeoutMs, metadata)));
+    }
+    return list;
+  }
+  return headerList(vu, timeoutMs, metadata);
+}
+
+const plainHeaders = new WeakMap(); // a VU → its header lists without metadata, by timeout
+
+function headerList(vu, timeoutMs, metadata) {
   const list = [['content-type', 'application/grpc'], ['user-agent', vu.options.userAgent || `loadtest/${vu.shared.version} (k6 script)`], ['te', 'trailers']];
   if (timeoutMs > 0) list.push(['grpc-timeout', `${Math.ceil(timeoutMs)}m`]);
   for (const [k, v] of metadata) list.push([k, v]);
   return list;
 }
 
+// The params of a call that gave none: read, never changed.
+const NO_PARAMS = Object.freeze({ metadata: Object.freeze([]), tags: null, timeout: 0, discardResponseMessage: false });
+
 /** A call's params ({ metadata, tags, timeout, discardResponseMessage }) as k6 reads them. */
 export function callParams(input, what) {
+  if (input === undefined || input === null) return NO_PARAMS;
   const out = { metadata: [], tags: null, timeout: 0, discardResponseMessage: false };
-  if (input === undefined || input === null) return out;
   for (const k of Object.keys(input)) {
     const v = input[k];
     if (k === 'metadata') out.metadata = metadataOf(v, `${what}: invalid metadata param`);
