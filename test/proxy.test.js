@@ -113,7 +113,7 @@ for (const name of names) {
         const before = target.requests;
         const result = await loadTest({ url: `https://localhost:${target.port}/`, proxy: `http://user:s%C3%A9cret@127.0.0.1:${proxy.port}`, ca: pem('ca'), socket: name, maxRequests: 30, concurrency: 3, agentKeepAlive, quiet: true });
         assert.equal(result.totalRequests, 30);
-        assert.equal(result.totalErrors, 0, JSON.stringify(result.errorCodes));
+        assert.equal(result.totalErrors, 0, `keep-alive ${agentKeepAlive}: ${JSON.stringify(result.errorCodes)}; the proxy's upstream errors: ${proxy.upstreamErrors}`);
         assert.equal(target.requests - before, 30);
         assert.match(result.socket, /\(CONNECT tunnel\)$/);
       }

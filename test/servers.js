@@ -131,7 +131,9 @@ export function startScript(script, args, { onStdout, interruptAfterMs, timeoutM
     let stdout = '';
     let stderr = '';
     let timedOut = false;
+    let exited = false;
     const timer = setTimeout(() => {
+      if (exited) return; // gone, its pipes still draining: the grace below ends the wait
       timedOut = true;
       child.kill('SIGKILL');
     }, timeoutMs);
@@ -161,8 +163,13 @@ export function startScript(script, args, { onStdout, interruptAfterMs, timeoutM
     };
     child.on('close', end);
     // 'close' waits for the pipes; should it never come once the process is gone (seen once
-    // with deno's child_process on a loaded machine), the test must not wait forever.
-    child.on('exit', (code, signal) => (grace = setTimeout(() => end(code, signal), 5000)));
+    // with deno's child_process on a loaded machine), the test must not wait forever. The wait
+    // is long: on a loaded machine deno's pipes have delivered a child's stderr more than 5 s
+    // after its exit, and a result without it fails the test that reads it.
+    child.on('exit', (code, signal) => {
+      exited = true;
+      grace = setTimeout(() => end(code, signal), 30000);
+    });
   });
   return { child, done };
 }
@@ -209,7 +216,7 @@ export function runCommand(command, args, { cwd = ROOT, env = {}, timeoutMs = 30
  * every CONNECT with it.
  */
 export function forwardProxy({ auth = null, refuse = 0 } = {}) {
-  const state = { connects: [], requestLines: [], authorizations: [] };
+  const state = { connects: [], requestLines: [], authorizations: [], upstreamErrors: [] };
   const sockets = new Set();
   const server = net.createServer((client) => {
     sockets.add(client);
@@ -256,7 +263,10 @@ export function forwardProxy({ auth = null, refuse = 0 } = {}) {
       // Without it, a response's second piece waits for the ACK of the first (Nagle and
       // delayed ACK: up to 40 ms), a delay no real proxy adds.
       client.setNoDelay(true);
-      const upstream = net.connect({ host, port, noDelay: true }, () => {
+      // The test servers listen on 127.0.0.1: 'localhost' is taken to it, not tried as ::1 and
+      // 127.0.0.1 by turns, where a loaded machine lets the first try time out after 250 ms
+      // (autoSelectFamily) and the second be refused: a tunnel the proxy dropped unanswered.
+      const upstream = net.connect({ host: host === 'localhost' ? '127.0.0.1' : host, port, noDelay: true }, () => {
         if (method === 'CONNECT') client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         if (first.length > 0) upstream.write(first);
         client.pipe(upstream);
@@ -267,7 +277,10 @@ export function forwardProxy({ auth = null, refuse = 0 } = {}) {
         sockets.delete(upstream);
         client.destroy();
       });
-      upstream.on('error', () => client.destroy());
+      upstream.on('error', (err) => {
+        state.upstreamErrors.push(`${target}: ${err.code || err.message}`);
+        client.destroy();
+      });
       client.on('close', () => upstream.destroy());
     };
     client.on('data', onData);
