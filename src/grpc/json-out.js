@@ -14,27 +14,50 @@ const LONG = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
 
 /** `message` (a protobufjs Message of `type`) as the plain value k6 would give the script. */
 export function messageJSON(type, message) {
-  if (type.fullName.startsWith('.google.protobuf.')) return protojson.toJson(type, message);
+  const plan = planOf(type);
+  if (plan === null) return protojson.toJson(type, message);
   const out = {};
-  for (const raw of type.fieldsArray) {
-    const field = raw.resolve();
-    const set = hasOwn(message, field.name) && message[field.name] != null;
+  for (let i = 0; i < plan.length; i++) {
+    const { field, name, key, kind } = plan[i];
+    const value = message[name];
+    const set = value != null && hasOwn(message, name);
     if (field.partOf && !set) continue; // a oneof's field (or proto3 optional) not set
-    const key = field.jsonName || field.name;
-    const value = message[field.name];
-    if (field.map) {
+    if (kind === MAP) {
       const o = {};
       if (value) for (const k of Object.keys(value)) o[k] = single(field, value[k]);
       out[key] = o;
-    } else if (field.repeated) {
+    } else if (kind === REPEATED) {
       out[key] = value ? Array.from(value, (v) => single(field, v)) : [];
-    } else if (field.resolvedType instanceof protobuf.Type) {
+    } else if (kind === MESSAGE) {
       out[key] = set ? messageJSON(field.resolvedType, value) : null;
     } else {
       out[key] = single(field, value === undefined || value === null ? field.typeDefault : value);
     }
   }
   return out;
+}
+
+const MAP = 1;
+const REPEATED = 2;
+const MESSAGE = 3;
+const SINGLE = 4;
+const plans = new WeakMap(); // a message type → its fields as messageJSON reads them, or null for a well-known type
+
+// A type's fields resolved once, not at every message (protobufjs's fullName is a getter that
+// joins the names up to the root each time it is read).
+function planOf(type) {
+  let plan = plans.get(type);
+  if (plan === undefined) {
+    plan = type.fullName.startsWith('.google.protobuf.')
+      ? null
+      : type.fieldsArray.map((raw) => {
+          const field = raw.resolve();
+          const kind = field.map ? MAP : field.repeated ? REPEATED : field.resolvedType instanceof protobuf.Type ? MESSAGE : SINGLE;
+          return { field, name: field.name, key: field.jsonName || field.name, kind };
+        });
+    plans.set(type, plan);
+  }
+  return plan;
 }
 
 function single(field, value) {

@@ -18,8 +18,14 @@ export class LiveHttp2Connection extends Http2Connection {
 
   // A VU's calls go one or a few at a time: a write the size of what goes, not room for as
   // many requests as the connection may have out (100 here).
+  // The frames the run-side holds for the next write (a PING's ACK) go first in it.
   add(bytes) {
-    if (this.batch === null) this.batch = new Uint8Array(bytes.length);
+    if (this.batch === null) {
+      const held = this.socket.take();
+      this.batch = new Uint8Array(held.length + bytes.length);
+      this.batch.set(held);
+      this.batchAt = held.length;
+    }
     return super.add(bytes);
   }
 

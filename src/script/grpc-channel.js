@@ -51,7 +51,7 @@ export class GrpcChannel extends DriverSide {
     this.waiter = null; // connect()'s
     this.closed = false;
     this.blocks = new Map(); // a call's header fields → their HPACK block
-    this.timed = new Set(); // calls with a deadline, checked by the VUs' one sweep (Network.watch)
+    this.deadlines = 0; // calls out with a deadline, checked by the VUs' one sweep (Network.watch)
     this.wire = null; // the connection's socket as the driver writes to it (connect())
     // The last header list, its path and block (headerBlock()); the last unary call's block,
     // message and shape (start()).
@@ -151,25 +151,25 @@ export class GrpcChannel extends DriverSide {
    * `call` (started) ends with DEADLINE_EXCEEDED `ms` from now, if it has not ended by then: as
    * for HTTP requests, the sweep every VU shares finds it (within its 50 ms), not a timer a call
    * (on Deno each timer is an op: a timer a call cost a third of the calls a second).
+   * `from`: when the call started (performance.now()), if the caller has read the clock.
    */
-  expire(call, ms) {
-    if (call.done) return;
-    call.deadline = performance.now() + ms;
-    this.timed.add(call);
+  expire(call, ms, from = performance.now()) {
+    if (call.done || call.deadline > 0) return;
+    call.deadline = from + ms;
+    this.deadlines++;
     this.network.watch(this);
   }
 
-  // The sweep's question (src/script/client.js Network).
+  // The sweep's question (src/script/client.js Network). The calls out are few (a VU's): the
+  // sweep looks at each, rather than each call going in and out of a set of its own.
   timedOut(now) {
     if (this.wire !== null) this.wire.flush();
-    for (const call of this.timed) {
-      if (call.done) this.timed.delete(call);
-      else if (now >= call.deadline) {
-        this.timed.delete(call);
-        this.cancel(call, 4, 'context deadline exceeded');
+    if (this.deadlines > 0) {
+      for (const call of this.calls.values()) {
+        if (call.deadline > 0 && now >= call.deadline) this.cancel(call, 4, 'context deadline exceeded');
       }
     }
-    if (this.timed.size === 0) this.network.active.delete(this);
+    if (this.deadlines === 0) this.network.active.delete(this);
   }
 
   /** Ends `call` now with `code` and `message` (its deadline, the script's cancel). */
@@ -179,6 +179,7 @@ export class GrpcChannel extends DriverSide {
     if (queued >= 0) {
       this.queue.splice(queued, 1);
       this.calls.delete(call.index);
+      if (call.deadline > 0) this.deadlines--;
       return call.end(code, message);
     }
     if (this.conn === null || !this.conn.cancel(call.index, 'cancelled')) return;
@@ -212,6 +213,11 @@ export class GrpcChannel extends DriverSide {
       hold: (bytes) => {
         held = held === null ? bytes : concat([held, bytes]);
         this.network.watch(this);
+      },
+      take: () => {
+        const bytes = held === null ? EMPTY : held;
+        held = null;
+        return bytes;
       },
       flush: () => {
         if (held !== null) wire.write(EMPTY);
@@ -260,10 +266,10 @@ export class GrpcChannel extends DriverSide {
     if (call === undefined) return null;
     this.calls.delete(conn.index);
     this.inFlight--;
-    // Not kept for the sweep: a call held there for up to 50 ms (its reply, its closures)
-    // outlived the young generation and went to the old one (node: 99% of what a scavenge
-    // kept was promoted).
-    this.timed.delete(call);
+    // Nothing keeps an ended call for the sweep: one kept there for up to 50 ms (its reply,
+    // its closures) outlived the young generation (node: 99% of what a scavenge kept was
+    // promoted, when the calls with a deadline were a set the sweep emptied).
+    if (call.deadline > 0) this.deadlines--;
     return call;
   }
 
@@ -282,6 +288,7 @@ export class GrpcChannel extends DriverSide {
     this.closed = true;
     const calls = [...this.calls.values()];
     this.calls.clear();
+    this.deadlines = 0;
     this.queue = [];
     if (this.conn !== null && this.conn.socket !== null) this.conn.drop();
     for (const call of calls) call.end(CANCELED, 'grpc: the client connection is closing');
