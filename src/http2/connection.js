@@ -88,6 +88,8 @@ export class Http2Connection extends Driver {
     this.bodyChunks = null;
     this.batch = null; // the frames next() is putting together for one write
     this.batchAt = 0;
+    this.held = null; // a PING's ACK while a chunk is read: it goes with the next batch
+    this.reading = false;
     this.closing = false; // our GOAWAY is out, waiting for the close
     this.live = run.live === true; // the run-side reads each block and DATA as it comes (src/http2/live.js)
     this.reset();
@@ -110,6 +112,7 @@ export class Http2Connection extends Driver {
 
   open(now) {
     this.reset();
+    this.held = null; // the last connection's
     this.socketError = null;
     this.parser.restart();
     this.hpack = new HpackDecoder({ maxTableSize: 4096, maxHeaderListSize: MAX_HEADER_LIST });
@@ -224,6 +227,14 @@ export class Http2Connection extends Driver {
     const at = this.batchAt;
     if (batch === null) {
       // Room for as many such requests as may go now: usually the one allocation of the write.
+      const held = this.held;
+      if (held !== null) {
+        batch = this.batch = new Uint8Array(held.length + bytes.length * Math.max(1, this.room()));
+        batch.set(held);
+        this.batchAt = held.length;
+        this.held = null;
+        return this.add(bytes);
+      }
       batch = this.batch = new Uint8Array(bytes.length * Math.max(1, this.room()));
     } else if (at + bytes.length > batch.length) {
       const bigger = new Uint8Array(Math.max(batch.length * 2, at + bytes.length));
@@ -268,7 +279,9 @@ export class Http2Connection extends Driver {
     run.stats.bytes += chunk.length;
     this.timed = false;
     if (this.closing) return; // after our GOAWAY, nothing more is read
+    this.reading = true;
     const err = this.parser.execute(chunk);
+    this.reading = false;
     if (run.stopping) {
       this.proceed();
       return;
@@ -280,6 +293,11 @@ export class Http2Connection extends Driver {
       this.answered = false;
       if (this.goaway >= 0 && this.count === 0) this.drop();
       this.proceed();
+    }
+    if (this.held !== null) {
+      // No batch went: the ACK alone.
+      if (this.socket !== null) this.socket.write(this.held);
+      this.held = null;
     }
   }
 
@@ -384,8 +402,12 @@ export class Http2Connection extends Driver {
     }
   }
 
+  // grpc-go's server PINGs on each read that brought DATA (its BDP estimator): the ACK goes
+  // first in the batch that the responses of the chunk being read let go, not a write of its
+  // own (bench/grpc.sh against the Go server: two writes a batch, then one).
   pingAck(frame) {
-    this.socket.write(frame);
+    if (!this.reading) this.socket.write(frame);
+    else this.held = this.held === null ? frame : concat([this.held, frame]);
   }
 
   onData(flags, stream, buf, start, end) {
