@@ -2,31 +2,58 @@
 
 import { isWait, waiting } from '../wait.js';
 
-/** Each check's name → its function (or a value) over `value`; true when all pass. */
+/**
+ * Each check's name → its function (or a value) over `value`; true when all pass. Every function
+ * runs before any is recorded (one that throws fails the iteration with nothing recorded, as in
+ * k6). A check is in most iterations of most scripts: one check makes no array and no closure.
+ */
 function check(vu, value, sets, tags) {
-  const names = Object.keys(sets || {});
-  const results = names.map((name) => {
+  let count = 0;
+  let firstName;
+  let first;
+  let names = null;
+  let results = null;
+  let waited = false;
+  for (const name in sets) {
+    if (!Object.hasOwn(sets, name)) continue;
     const c = sets[name];
-    try {
-      return typeof c === 'function' ? c(value) : c;
-    } catch (err) {
-      // k6: a check whose function throws fails the iteration with that exception.
-      throw err;
+    const r = typeof c === 'function' ? c(value) : c;
+    if (!waited && isWait(r)) waited = true;
+    if (count === 0) {
+      firstName = name;
+      first = r;
+    } else {
+      if (names === null) {
+        names = [firstName];
+        results = [first];
+      }
+      names.push(name);
+      results.push(r);
     }
-  });
-  const record = (values) => {
-    let all = true;
-    names.forEach((name, i) => {
-      const ok = Boolean(values[i]);
-      if (!ok) all = false;
-      vu.recordCheck(name, ok, tags);
-    });
-    return all;
-  };
+    count++;
+  }
+  if (count === 0) return true;
+  if (names === null) {
+    if (!waited) return recordOne(vu, firstName, first, tags);
+    names = [firstName];
+    results = [first];
+  }
   // A check function that waited (it made a request) returns a marked promise; one the script
   // made async returns a promise, which is a true value, as in k6.
-  if (results.some(isWait)) return waiting(Promise.all(results).then(record));
-  return record(results);
+  if (waited) return waiting(Promise.all(results).then((values) => recordAll(vu, names, values, tags)));
+  return recordAll(vu, names, results, tags);
+}
+
+function recordOne(vu, name, result, tags) {
+  const ok = Boolean(result);
+  vu.recordCheck(name, ok, tags);
+  return ok;
+}
+
+function recordAll(vu, names, values, tags) {
+  let all = true;
+  for (let i = 0; i < names.length; i++) if (!recordOne(vu, names[i], values[i], tags)) all = false;
+  return all;
 }
 
 function group(vu, name, fn) {
