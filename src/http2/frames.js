@@ -119,7 +119,12 @@ export function goawayFrame(lastStream, code) {
 
 /** PING with ACK, echoing the 8 bytes at `at` of `buf`. */
 export function pingAckFrame(buf, at) {
-  return frame(PING, ACK, 0, buf.subarray(at, at + 8));
+  // Byte by byte: a node Buffer's subarray() is a Buffer made by its species (grpc-go's server
+  // PINGs at every response: a scripted gRPC call's).
+  const out = new Uint8Array(17);
+  writeHeader(out, 0, 8, PING, ACK, 0);
+  for (let k = 0; k < 8; k++) out[9 + k] = buf[at + k];
+  return out;
 }
 
 /**

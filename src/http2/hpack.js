@@ -210,6 +210,10 @@ export class HpackDecoder {
     this.grpcOf = new Int16Array(slots); // as statusOf, for grpc-status
     this.names = new Array(slots).fill(null);
     this.values = new Array(slots).fill(null);
+    // Each entry's [name, value] as a captured list gives it: the same array each time it is
+    // indexed (a gRPC server sends the same fields with every response), read and never changed
+    // by those who take the list, as the static table's are.
+    this.pairs = new Array(slots).fill(null);
   }
 
   /**
@@ -253,7 +257,7 @@ export class HpackDecoder {
             grpc = grpcSeen ? -1 : this.grpcOf[slot];
             grpcSeen = true;
           }
-          if (capture) this.headers.push([this.nameText(slot), this.valueText(slot)]);
+          if (capture) this.headers.push(this.pair(slot));
         }
         if ((listSize += size) > max) return this.reason(E_LIST_SIZE);
         if (entryStatus !== NOT_STATUS) {
@@ -332,10 +336,11 @@ export class HpackDecoder {
       // Strings only with capture, but a static name costs nothing to keep with a new entry.
       let name = nameIndex > 0 && nameIndex <= STATIC_COUNT ? STATIC_TABLE[nameIndex][0] : null;
       let value = null;
+      let pair = null;
       if (capture) {
         if (name === null) name = nameSlot >= 0 ? this.nameText(nameSlot) : decodeText(nameBytes, nameAt, nameLength);
         value = decodeText(valueBytes, valueAt, valueLength);
-        this.headers.push([name, value]);
+        this.headers.push((pair = [name, value]));
       } else if (nameSlot >= 0) {
         name = this.names[nameSlot];
       }
@@ -346,6 +351,7 @@ export class HpackDecoder {
           this.grpcOf[slot] = entryGrpc;
           this.names[slot] = name;
           this.values[slot] = value;
+          this.pairs[slot] = pair;
         }
       }
     }
@@ -384,6 +390,7 @@ export class HpackDecoder {
       this.size -= this.nameLength[oldest] + this.valueLength[oldest] + 32;
       this.names[oldest] = null;
       this.values[oldest] = null;
+      this.pairs[oldest] = null;
       this.count--;
     }
   }
@@ -404,6 +411,12 @@ export class HpackDecoder {
   slot(index) {
     const slot = this.newest - (index - STATIC_COUNT - 1);
     return slot < 0 ? slot + this.at.length : slot;
+  }
+
+  pair(slot) {
+    let pair = this.pairs[slot];
+    if (pair === null) pair = this.pairs[slot] = [this.nameText(slot), this.valueText(slot)];
+    return pair;
   }
 
   nameText(slot) {
