@@ -13,6 +13,10 @@ const CANCELED = 1;
 const RESOURCE_EXHAUSTED = 8;
 const decoder = new TextDecoder();
 
+// A plain Uint8Array over `length` bytes of `b` from `at`: a node Buffer's subarray() and slice()
+// make Buffers by their species, at several times the cost.
+const view = (b, at, length) => new Uint8Array(b.buffer, b.byteOffset + at, length);
+
 // What grpc-go makes of a stream reset by the server (its http2ErrConvTab).
 const RESET_CODES = { CANCEL: CANCELED, REFUSED_STREAM: UNAVAILABLE, FLOW_CONTROL_ERROR: RESOURCE_EXHAUSTED, ENHANCE_YOUR_CALM: RESOURCE_EXHAUSTED, INADEQUATE_SECURITY: 7 };
 
@@ -27,7 +31,8 @@ export function dialError(err, { host, port }) {
 
 /**
  * One call (unary or a stream) on a channel: what it sends, and what it receives as it comes —
- * `onMessage(bytes)` for each message, `onEnd(code, message, headers, trailers)` once.
+ * `onMessage(bytes)` for each message (a view of what the connection read, for that callback
+ * only: copy what is kept), `onEnd(code, message, headers, trailers)` once.
  * Headers and trailers are the metadata grpc-go gives (its reserved fields left out). `debug`:
  * --http-debug's hooks (k6/grpc-debug.js), or null.
  */
@@ -80,27 +85,31 @@ export class Call {
 
   data(buf, from, to) {
     if (this.error !== null) return;
-    // A copy: the chunk is the adapter's. Through a plain view of its bytes: a node Buffer's
-    // slice() (and subarray()) make a Buffer by its species, at several times the cost.
-    let bytes = new Uint8Array(buf.buffer, buf.byteOffset + from, to - from).slice();
+    // The messages whole in this chunk go out as views of it, not copied: only a message's
+    // part that waits for the next chunk is (the chunk is the adapter's, its bytes its own
+    // once this returns).
+    let bytes = buf;
+    let at = from;
+    let end = to;
     if (this.pending !== null) {
-      const all = new Uint8Array(this.pending.length + bytes.length);
-      all.set(this.pending);
-      all.set(bytes, this.pending.length);
-      bytes = all;
+      bytes = new Uint8Array(this.pending.length + to - from);
+      bytes.set(this.pending);
+      bytes.set(view(buf, from, to - from), this.pending.length);
+      at = 0;
+      end = bytes.length;
       this.pending = null;
     }
-    let at = 0;
-    while (bytes.length - at >= 5) {
+    while (end - at >= 5) {
       const n = ((bytes[at + 1] << 24) >>> 0) + (bytes[at + 2] << 16) + (bytes[at + 3] << 8) + bytes[at + 4];
       if (bytes[at] !== 0) return this.fail(INTERNAL, 'grpc: compressed flag set with identity or empty encoding');
       if (n > this.maxReceive) return this.fail(RESOURCE_EXHAUSTED, `grpc: received message larger than max (${n} vs. ${this.maxReceive})`);
-      if (bytes.length - at - 5 < n) break;
-      if (this.debug !== null) this.debug.inPayload(bytes.subarray(at + 5, at + 5 + n));
-      this.onMessage(bytes.subarray(at + 5, at + 5 + n));
+      if (end - at - 5 < n) break;
+      const message = view(bytes, at + 5, n);
+      if (this.debug !== null) this.debug.inPayload(message);
+      this.onMessage(message);
       at += 5 + n;
     }
-    if (at < bytes.length) this.pending = bytes.slice(at);
+    if (at < end) this.pending = view(bytes, at, end - at).slice();
   }
 
   // A message the client cannot take: the call ends with that status, the stream cancelled

@@ -217,7 +217,9 @@ function clientClass(vu) {
       const type = req.method.resolvedResponseType;
       return new Promise((resolve) => {
         const start = performance.now();
-        let reply = null;
+        let replied = false;
+        let reply = null; // the reply as the script gets it
+        let replyError = null; // why the reply did not decode
         const headers = callHeaders(vu, req.timeout, req.params.metadata);
         const call = new Call({
           path: req.path,
@@ -226,8 +228,17 @@ function clientClass(vu) {
           message: req.message,
           maxReceive: this._maxReceive,
           onMessage: (bytes) => {
-            // A view of the Call's own copy of what it read (grpc-call.js data()).
-            if (reply === null) reply = bytes;
+            // Decoded now: the bytes are a view of what the connection read, for this callback
+            // only (grpc-call.js data()); nothing of them outlives it (bytes fields go out in
+            // base64).
+            if (replied) return;
+            replied = true;
+            if (req.params.discardResponseMessage) return;
+            try {
+              reply = messageJSON(type, type.decode(bytes));
+            } catch (err) {
+              replyError = err;
+            }
           },
           onEnd: (code, text, headers, trailers) => {
             // k6 pushes the sample only if the call's context is not done: a call past its
@@ -242,13 +253,17 @@ function clientClass(vu) {
             let message = null;
             if (!req.params.discardResponseMessage) {
               // As grpc-go: the reply's fields (all at their defaults when none came).
-              try {
-                message = messageJSON(type, reply === null ? type.create() : type.decode(reply));
-              } catch (err) {
-                if (code === 0) {
-                  code = 13;
-                  text = `grpc: failed to unmarshal the received message: ${err.message}`;
+              if (!replied) {
+                try {
+                  reply = messageJSON(type, type.create());
+                } catch (err) {
+                  replyError = err;
                 }
+              }
+              if (replyError === null) message = reply;
+              else if (code === 0) {
+                code = 13;
+                text = `grpc: failed to unmarshal the received message: ${replyError.message}`;
               }
             }
             const error = code === 0 ? null : { code, message: text, details: [] };
