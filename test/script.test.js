@@ -189,6 +189,26 @@ export function teardown(data) {
   );
 });
 
+test('the VU\'s cookie jar is a new one at each iteration: a jar the script held from the last one no longer sends', async () => {
+  await withScript(
+    `import http from 'k6/http';
+import { check } from 'k6';
+export const options = { vus: 1, iterations: 3 };
+let held = null;
+export default function () {
+  if (held !== null) held.set(__ENV.BASE, 'old', 'x');
+  const sent = http.get(\`\${__ENV.BASE}/cookies\`).json('cookie');
+  held = http.cookieJar();
+  check(sent, { "nothing from the last iteration's jar": (c) => c === '' });
+}`,
+    async ({ run }) => {
+      const r = await run();
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /checks_succeeded\.+: 100\.00% +3 out of 3\n/);
+    },
+  );
+});
+
 test('handleSummary(data) writes what it returns; --summary-export is k6 legacy JSON; --out json has a point per request', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-summary-'));
   try {

@@ -68,7 +68,9 @@ function begin(vu, s, run) {
   vu.scenarioIteration = s.iterationsStarted++;
   if (s.envOf === undefined) s.envOf = Object.keys(s.env).length ? { ...run.shared.env, ...s.env } : run.shared.env;
   vu.env = s.envOf;
-  if (!options.noCookiesReset) vu.jar = new CookieJar(); // k6 empties the VU's jar at each iteration
+  // k6 empties the VU's jar at each iteration: a new one, unless the last is as new (empty,
+  // never given to the script), which most iterations leave it.
+  if (!options.noCookiesReset && (vu.jar.handedOut || vu.jar.cookies.length > 0)) vu.jar = new CookieJar();
   vu.groupPath = '';
   if (vu.data === undefined && run.dataJson !== undefined) vu.data = JSON.parse(run.dataJson);
 }

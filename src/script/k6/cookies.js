@@ -5,6 +5,7 @@
 export class CookieJar {
   constructor() {
     this.cookies = []; // { name, value, domain, hostOnly, path, expires, secure }
+    this.handedOut = false; // a VU's jar given to the script (http.cookieJar())
   }
 
   /** Set-Cookie's value, from a response to `url` (a URL). */

@@ -46,7 +46,10 @@ export function httpModule(vu) {
     // Its promise is the script's; the iteration ends after it all the same (k6's event loop).
     asyncRequest: (method, url, body, params) => vu.loop.track(send(vu, String(method).toUpperCase(), url, body, params)),
     batch: (requests) => waiting(batch(vu, requests)),
-    cookieJar: () => vu.jar,
+    cookieJar: () => {
+      vu.jar.handedOut = true; // the script holds it: the next iteration's is a new one
+      return vu.jar;
+    },
     CookieJar,
     expectedStatuses,
     setResponseCallback: (fn) => {
