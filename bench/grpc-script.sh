@@ -9,7 +9,9 @@
 #   ROUNDS=5 DURATION=10s TOOLS='k6 node' SCRIPTS=grpc K6=/path/to/k6 bash bench/grpc-script.sh
 #
 # Per run: calls/s (iterations over the duration: one call an iteration), CPU µs per call (the
-# client's user + system time over its calls, from /usr/bin/time, start included) and peak RSS.
+# client's user + system time over its calls, from /usr/bin/time, start included), the same less
+# the tool's start (the CPU of a run of 10 calls, measured once a tool: the runtime, the modules,
+# the .proto files) and peak RSS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
@@ -57,10 +59,20 @@ one() {
   awk -v c="$calls" -v s="$secs" '{ print c, s, $1 + $2, $3 }' "$TMP/time" | tee -a "$TMP/$script.$tool" |
     awk -v n="$tool" -v sc="$script" '{ printf "| %-10s | %-6s | %8d | %7.1f | %6.1f |\n", sc, n, $1 / $2, $3 * 1e6 / $1, $4 / 1024 }'
 }
+# The CPU seconds of a tool's start: a run of 10 calls, one a VU.
+start_cpu() {
+  # shellcheck disable=SC2046
+  taskset -c 1 /usr/bin/time -f '%U %S' -o "$TMP/time" $(command_for "$1") --iterations 10 --vus 10 \
+    -e ADDR="127.0.0.1:$PORT" -e PROTOS="$PWD/test/grpc" bench/scripts/grpc.js >"$TMP/out" 2>"$TMP/err" ||
+    { echo "$1 (10 calls) failed:"; cat "$TMP/err"; exit 1; }
+  awk '{ print $1 + $2 }' "$TMP/time"
+}
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 echo "$SERVER_NAME on core 0; clients on core 1; 10 VUs for $DURATION; $ROUNDS rounds interleaved"
 echo
+declare -A START
+for tool in $TOOLS; do START[$tool]=$(start_cpu "$tool"); done
 echo "| script     | client | calls/s  | CPU µs/call | RSS MiB |"
 echo "| ---------- | ------ | -------- | ------- | ------ |"
 for _ in $(seq "$ROUNDS"); do
@@ -69,21 +81,23 @@ for _ in $(seq "$ROUNDS"); do
   done
 done
 echo
-echo "Medians; x k6: calls/s over k6's in the same rounds (each round's ratio, then the median)"
+echo "Medians; x k6: calls/s over k6's in the same rounds (each round's ratio, then the median);"
+echo "start: $(for t in $TOOLS; do printf '%s %.2f s  ' "$t" "${START[$t]}"; done)"
 echo
-echo "| script     | client | calls/s  | x k6 | CPU µs/call | RSS MiB |"
-echo "| ---------- | ------ | -------- | ---- | ------- | ------ |"
+echo "| script     | client | calls/s  | x k6 | CPU µs/call | less start | RSS MiB |"
+echo "| ---------- | ------ | -------- | ---- | ------- | ------- | ------ |"
 for script in $SCRIPTS; do
   for tool in $TOOLS; do
     f="$TMP/$script.$tool"
     rate=$(awk '{ print $1 / $2 }' "$f" | median)
     cpu=$(awk '{ print $3 * 1e6 / $1 }' "$f" | median)
+    steady=$(awk -v s="${START[$tool]}" '{ print ($3 - s) * 1e6 / $1 }' "$f" | median)
     rss=$(awk '{ print $4 / 1024 }' "$f" | median)
     x=-
     if [ -f "$TMP/$script.k6" ]; then
       x=$(paste -d' ' "$f" "$TMP/$script.k6" | awk '{ print ($1 / $2) / ($5 / $6) }' | median)
       x=$(printf '%.2f' "$x")
     fi
-    printf '| %-10s | %-6s | %8.0f | %4s | %7.1f | %6.1f |\n' "$script" "$tool" "$rate" "$x" "$cpu" "$rss"
+    printf '| %-10s | %-6s | %8.0f | %4s | %7.1f | %7.1f | %6.1f |\n' "$script" "$tool" "$rate" "$x" "$cpu" "$steady" "$rss"
   done
 done
