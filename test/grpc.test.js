@@ -10,7 +10,7 @@ import { loadTest } from '../src/index.js';
 import { HpackDecoder, encodeRequestHeaders } from '../src/http2/hpack.js';
 import { frameMessage, readMessages } from '../src/grpc/frame.js';
 import { callCode, codeName } from '../src/grpc/status.js';
-import { spawnScript } from './servers.js';
+import { spawnScript, inTurn } from './servers.js';
 import { grpcServer } from './grpc-harness.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -176,7 +176,7 @@ test('cli: bad input is one line before the run, exit 2', async () => {
     [['--metadata', 'grpc-x=1'], /^loadtest: metadata key 'grpc-x' is the call's own/],
     [['-H', 'a:b'], /^loadtest: headers do not apply to gRPC/],
   ];
-  const runs = await Promise.all(cases.map(([args]) => spawnScript(CLI, ['-n', '1', ...(args.includes('--call') ? [] : ['--call', SAY]), ...args, url()])));
+  const runs = await inTurn(cases, ([args]) => spawnScript(CLI, ['-n', '1', ...(args.includes('--call') ? [] : ['--call', SAY]), ...args, url()]));
   runs.forEach((r, i) => {
     assert.equal(r.code, 2, `${cases[i][0].join(' ')}: ${r.stderr}`);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rawServer, spawnScript, ok } from './servers.js';
+import { rawServer, spawnScript, ok, inTurn } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const MARK = '***SECRET_REDACTED***';
@@ -200,7 +200,7 @@ test('a bad --secret-source is one line and exit 2, naming what is wrong and nev
       [['mock=default,a=1', 'mock=name=y,default,b=2'], /^--secret-source mock: can't have two secret sources that are default ones$/],
       [['mock=default,a=1', 'mock=name=default,b=2'], /^--secret-source mock: secret source for name "default" already registered$/],
     ];
-    const results = await Promise.all(cases.map(([specs]) => run(dir, specs.map((s) => `--secret-source=${s}`))));
+    const results = await inTurn(cases, ([specs]) => run(dir, specs.map((s) => `--secret-source=${s}`)));
     cases.forEach(([specs, expected], i) => {
       const r = results[i];
       assert.equal(r.code, 2, `${specs.join(' ')}: ${r.stderr}`);

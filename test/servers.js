@@ -174,6 +174,16 @@ export function startScript(script, args, { onStdout, interruptAfterMs, timeoutM
   return { child, done };
 }
 
+/**
+ * fn(item) for each item, `width` at a time, results in order: for tests that start a process
+ * per case. Ten runtimes started at once on a loaded 2-core machine took deno past 30 s for one.
+ */
+export async function inTurn(items, fn, width = 2) {
+  const out = [];
+  for (let i = 0; i < items.length; i += width) out.push(...(await Promise.all(items.slice(i, i + width).map(fn))));
+  return out;
+}
+
 /** startScript's result once the process is done (see there). */
 export const spawnScript = (script, args, options) => startScript(script, args, options).done;
 

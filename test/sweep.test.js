@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseLevels, sweepHeader, sweepRow, firstFailing } from '../src/run/sweep.js';
-import { rawServer, ok, spawnScript } from './servers.js';
+import { rawServer, ok, spawnScript, inTurn } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const show = (r) => `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
@@ -111,7 +111,7 @@ test('--sweep: a bad list or a flag that contradicts it is one line, exit 2, bef
       [['--sweep', '2,4', '--threshold', 'p99<5ms'], /--sweep does not go with --threshold/],
       [['--sweep', '2,4', '--shard', '1/2'], /--sweep does not go with --shard/],
     ];
-    const results = await Promise.all(cases.map(([args]) => spawnScript(CLI, [...args, '-n', '10', server.url])));
+    const results = await inTurn(cases, ([args]) => spawnScript(CLI, [...args, '-n', '10', server.url]));
     results.forEach((r, i) => {
       assert.equal(r.code, 2, show(r));
       assert.equal(r.stdout, '', show(r));
