@@ -5,7 +5,8 @@
 import { ResponseParser, decodeChunks } from '../src/http1/parser.js';
 import { FrameParser } from '../src/websocket/frame-parser.js';
 import { FrameParser as H2FrameParser, writeHeader } from '../src/http2/frames.js';
-import { HpackDecoder, encodeRequestHeaders } from '../src/http2/hpack.js';
+import { HpackDecoder } from '../src/http2/hpack.js';
+import { encodeRequestHeaders } from '../src/http2/hpack-encode.js';
 
 const enc = new TextEncoder();
 

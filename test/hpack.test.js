@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mulberry32 } from './random.js';
-import { HpackDecoder, encodeRequestHeaders, encodeInteger, decodeInteger, STATIC_TABLE } from '../src/http2/hpack.js';
+import { HpackDecoder, decodeInteger, STATIC_TABLE } from '../src/http2/hpack.js';
+import { encodeRequestHeaders, encodeInteger } from '../src/http2/hpack-encode.js';
 import { HUFFMAN_CODES, HUFFMAN_LENGTHS, huffmanEncode, huffmanDecode, huffmanLength } from '../src/http2/huffman.js';
 
 const utf8 = new TextEncoder();

@@ -3,7 +3,7 @@
 // DATA frames after it when the body fits the default flow-control window. The connection
 // writes each request's stream id into a copy of these bytes.
 
-import { encodeRequestHeaders } from './hpack.js';
+import { encodeRequestHeaders } from './hpack-encode.js';
 import { requestFrames, DEFAULT_MAX_FRAME } from './frames.js';
 
 // RFC 9113 8.2.2: connection-specific fields have no meaning in HTTP/2 and make a request

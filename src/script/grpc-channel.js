@@ -5,7 +5,7 @@
 // shares its transport; after the connection is lost, the next call opens another.
 
 import { LiveHttp2Connection } from '../http2/live.js';
-import { encodeRequestHeaders } from '../http2/hpack.js';
+import { encodeRequestHeaders } from '../http2/hpack-encode.js';
 import { requestFrames, concat, DEFAULT_MAX_FRAME, END_STREAM } from '../http2/frames.js';
 import { callCode } from '../grpc/status.js';
 import { DriverSide } from './driver-side.js';
