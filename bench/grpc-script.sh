@@ -3,7 +3,9 @@
 # client.invoke of loadtest.test.Echo/Say, connected once a VU) and grpc-check.js (the same with
 # a check of the status), run by k6 v1.3.0 and by `loadtest run` on node, bun and deno for a
 # fixed duration, against the Go server (bench/grpc-go-server; SERVER=grpc-js for
-# test/grpc-server.js) on core 0, the client on core 1, rounds interleaved.
+# test/grpc-server.js) on core 0, the client on core 1, rounds interleaved. Beside them, the
+# ceiling of that load: h2load with the same 10 connections and one call out on each (-c 10
+# -m 1) posting the same framed message, unscripted.
 #
 #   bash bench/grpc-script.sh                        # 3 rounds of 5 s, k6 at /tmp/k6v13/k6
 #   ROUNDS=5 DURATION=10s TOOLS='k6 node' SCRIPTS=grpc K6=/path/to/k6 bash bench/grpc-script.sh
@@ -16,10 +18,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-5s}
-TOOLS=${TOOLS:-k6 node bun deno}
+TOOLS=${TOOLS:-h2load k6 node bun deno}
 SCRIPTS=${SCRIPTS:-grpc grpc-check}
 K6=${K6:-/tmp/k6v13/k6}
 export PATH="$PWD/node_modules/.bin:$PATH"
+command -v h2load >/dev/null || [[ " $TOOLS " != *" h2load "* ]] || { echo "no h2load (apt-get install nghttp2-client), or TOOLS without it"; exit 1; }
 [[ " $TOOLS " != *" k6 "* ]] || [ -x "$K6" ] || { echo "no k6 at $K6: build k6 v1.3.0 from its source (TAG=v1.3.0 ../shared/k6-build.sh MIRROR_GIT_DIR OUT_DIR)"; exit 1; }
 TMP=$(mktemp -d)
 SERVER_PID=
@@ -32,9 +35,12 @@ trap cleanup EXIT
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
 start_grpc_server
+# Hello { name: "joe" } framed, for h2load: flag 0, length 5, field 1 (0x0a), length 3, "joe".
+printf '\x00\x00\x00\x00\x05\x0a\x03joe' >"$TMP/hello.bin"
 
 command_for() {
   case "$1" in
+    h2load) echo h2load ;;
     k6) echo "$K6 run -q" ;;
     node) echo node src/cli.js run ;;
     bun) echo bun src/cli.js run ;;
@@ -46,6 +52,16 @@ command_for() {
 # $TMP/$2.$1, and prints its row.
 one() {
   local tool=$1 script=$2 calls secs
+  secs=$(awk -v d="$DURATION" 'BEGIN { print d + 0 }')
+  if [ "$tool" = h2load ]; then
+    taskset -c 1 /usr/bin/time -f '%U %S %M' -o "$TMP/time" h2load -D "$secs" -c 10 -m 1 -d "$TMP/hello.bin" \
+      -H 'content-type: application/grpc' -H 'te: trailers' "http://127.0.0.1:$PORT/loadtest.test.Echo/Say" >"$TMP/out" 2>"$TMP/err" ||
+      { echo "h2load failed:"; cat "$TMP/out" "$TMP/err"; exit 1; }
+    calls=$(grep -o '[0-9]* succeeded' "$TMP/out" | awk '{ print $1 }')
+    awk -v c="$calls" -v s="$secs" '{ print c, s, $1 + $2, $3 }' "$TMP/time" | tee -a "$TMP/$script.$tool" |
+      awk -v n="$tool" -v sc="$script" '{ printf "| %-10s | %-6s | %8d | %7.1f | %6.1f |\n", sc, n, $1 / $2, $3 * 1e6 / $1, $4 / 1024 }'
+    return
+  fi
   # shellcheck disable=SC2046
   taskset -c 1 /usr/bin/time -f '%U %S %M' -o "$TMP/time" $(command_for "$tool") --duration "$DURATION" \
     -e ADDR="127.0.0.1:$PORT" -e PROTOS="$PWD/test/grpc" "bench/scripts/$script.js" >"$TMP/out" 2>"$TMP/err" ||
@@ -55,12 +71,12 @@ one() {
   if [ "$script" = grpc-check ] && ! grep -q 'checks_failed\.*: 0\.00%' "$TMP/out"; then
     echo "$tool $script: a check failed:"; cat "$TMP/out"; exit 1
   fi
-  secs=$(awk -v d="$DURATION" 'BEGIN { print d + 0 }')
   awk -v c="$calls" -v s="$secs" '{ print c, s, $1 + $2, $3 }' "$TMP/time" | tee -a "$TMP/$script.$tool" |
     awk -v n="$tool" -v sc="$script" '{ printf "| %-10s | %-6s | %8d | %7.1f | %6.1f |\n", sc, n, $1 / $2, $3 * 1e6 / $1, $4 / 1024 }'
 }
 # The CPU seconds of a tool's start: a run of 10 calls, one a VU.
 start_cpu() {
+  [ "$1" = h2load ] && { echo 0; return; }
   # shellcheck disable=SC2046
   taskset -c 1 /usr/bin/time -f '%U %S' -o "$TMP/time" $(command_for "$1") --iterations 10 --vus 10 \
     -e ADDR="127.0.0.1:$PORT" -e PROTOS="$PWD/test/grpc" bench/scripts/grpc.js >"$TMP/out" 2>"$TMP/err" ||
