@@ -208,9 +208,9 @@ export class HpackDecoder {
     this.grpcOf = new Int16Array(slots); // as statusOf, for grpc-status
     this.names = new Array(slots).fill(null);
     this.values = new Array(slots).fill(null);
-    // Each entry's [name, value] as a captured list gives it: the same array each time it is
-    // indexed (a gRPC server sends the same fields with every response), read and never changed
-    // by those who take the list, as the static table's are.
+    // Each entry's [name, value] as a captured list gives it: the same frozen array each time it
+    // is indexed (a gRPC server sends the same fields with every response), as the static
+    // table's are.
     this.pairs = new Array(slots).fill(null);
   }
 
@@ -338,7 +338,7 @@ export class HpackDecoder {
       if (capture) {
         if (name === null) name = nameSlot >= 0 ? this.nameText(nameSlot) : decodeText(nameBytes, nameAt, nameLength);
         value = decodeText(valueBytes, valueAt, valueLength);
-        this.headers.push((pair = [name, value]));
+        this.headers.push((pair = Object.freeze([name, value])));
       } else if (nameSlot >= 0) {
         name = this.names[nameSlot];
       }
@@ -413,7 +413,7 @@ export class HpackDecoder {
 
   pair(slot) {
     let pair = this.pairs[slot];
-    if (pair === null) pair = this.pairs[slot] = [this.nameText(slot), this.valueText(slot)];
+    if (pair === null) pair = this.pairs[slot] = Object.freeze([this.nameText(slot), this.valueText(slot)]);
     return pair;
   }
 
