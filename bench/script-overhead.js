@@ -56,7 +56,9 @@ async function scripted() {
   const result = await runScript(loaded.factory, { flags: { duration: `${seconds}s`, env: { URL: 'http://127.0.0.1:8089/', BASE: 'http://127.0.0.1:8089' } }, facilities, hooks: {} });
   const ms = cpu() - c0;
   loaded.cleanup();
-  const reqs = result.data.metrics.http_reqs.values.count;
+  // A script that makes no request (the VU's iteration alone): per iteration.
+  const m = result.data.metrics;
+  const reqs = m.http_reqs ? m.http_reqs.values.count : m.iterations.values.count;
   return { reqs, cpuUsPerReq: (ms * 1000) / reqs, rate: reqs / ((performance.now() - t0) / 1000) };
 }
 

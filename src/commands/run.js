@@ -5,21 +5,14 @@ import mri from 'mri';
 import { transformModule, ScriptError } from '../script/transform.js';
 import { runScript, ScriptRunError, EXIT, messageOf } from '../script/runner.js';
 import { summaryText, summaryMode as parseSummaryMode } from '../script/summary.js';
-import { legacyExport } from '../script/legacy-export.js';
 import { facilitiesOf, openOutputs } from '../../runtimes/scripts/host.js';
 import { checkTrendStats } from '../script/metrics.js';
 import { parseDuration } from '../script/duration.js';
 import { loadScript, readFile, writeFile, writeText, wantsColor, exit, onInterrupt, terminal, envVar, runtime, spawnChild, pathOf, availableCores } from '../../runtimes/index.js';
 import { startProgress } from '../results/progress.js';
-import { metricsText, childrenText } from '../results/metrics-text.js';
-import { serveMetrics } from '../../runtimes/run-servers/metrics.js';
-import { serveDashboard } from '../../runtimes/run-servers/dashboard.js';
 import { runSeconds } from '../results/dashboard-seconds.js';
-import { requestFigures, reportDoc } from '../script/report-doc.js';
 import { save } from './output.js';
 import { VERSION } from '../version.js';
-import { remoteRun } from '../script/cores.js';
-import { shardResult } from '../script/shards.js';
 import { parseShard, shardFromEnv } from '../run/options.js';
 import { wantsDistribution } from '../distribute/flags.js';
 import { parseSecretSources, loadSecretSources } from '../script/secret-sources.js';
@@ -328,6 +321,9 @@ export async function runCommand(argv) {
   let metricsServer = null;
   if (cli.metrics !== null) {
     const labels = { run: `loadtest-${Date.now().toString(36)}`, runtime: `${runtime.name} ${runtime.version}`, core: '0' };
+    // What only some runs use is loaded by those (a script run's start is CPU every run pays).
+    const { serveMetrics } = await import('../../runtimes/run-servers/metrics.js');
+    const { metricsText, childrenText } = await import('../results/metrics-text.js');
     try {
       metricsServer = await serveMetrics(cli.metrics, () => {
         // --cores: each child's figures as its own process's, as a load run serves them.
@@ -352,6 +348,7 @@ export async function runCommand(argv) {
           if (board !== null) for (let e = nextSecond(); e !== null; e = nextSecond()) board.push(e);
         };
   if (cli.dashboard !== null) {
+    const { serveDashboard } = await import('../../runtimes/run-servers/dashboard.js');
     try {
       board = await serveDashboard(cli.dashboard, { title: cli.script });
     } catch (err) {
@@ -363,6 +360,7 @@ export async function runCommand(argv) {
   }
   // --cores: the scenarios run in children (src/script/cores.js), each importing the script as
   // this process transformed it.
+  const { remoteRun } = cli.cores > 1 ? await import('../script/cores.js') : {};
   remote =
     cli.cores > 1
       ? remoteRun({
@@ -424,6 +422,7 @@ export async function runCommand(argv) {
   for (const [message, n] of result.messages) if (n > 1) say(`${n} times: ${message}`);
   await writeOutputs(cli, result, say);
   if (cli.result !== null) {
+    const { shardResult } = await import('../script/shards.js');
     const doc = shardResult(result, { shard: `${cli.shard.index}/${cli.shard.count}`, startAt: cli.startAt, version: VERSION });
     try {
       await writeFile(cli.result, JSON.stringify(doc) + '\n');
@@ -442,7 +441,7 @@ export async function runCommand(argv) {
       return exit(2);
     }
   }
-  if (board !== null) board.finish(dashboardEnd(cli, result, page));
+  if (board !== null) board.finish(await dashboardEnd(cli, result, page));
   if (metricsServer !== null || board !== null) {
     if (cli.metricsLinger > 0) await new Promise((resolve) => setTimeout(resolve, cli.metricsLinger * 1000));
     if (metricsServer !== null) await metricsServer.close();
@@ -468,6 +467,7 @@ async function runPage(cli, argv, result, seconds) {
   // The summary as printed (compact when none is).
   const mode = cli.summaryMode === 'disabled' ? 'compact' : cli.summaryMode;
   const summaryLines = summaryText(result.data, { state: result.state, mode, color: false });
+  const { reportDoc } = await import('../script/report-doc.js');
   const doc = reportDoc(result, seconds, { script: cli.script, runtime: `${runtime.name} ${runtime.version}`, cores: cli.cores, shard, summaryText: summaryLines });
   return scriptReport(doc, { command: ['run', ...argv], generatedAt: Date.now() });
 }
@@ -475,7 +475,8 @@ async function runPage(cli, argv, result, seconds) {
 // The dashboard's last event: the summary as k6 prints it, the figures a load run's page shows
 // (requests, failed requests as k6 counts them, rate, http_req_duration's p50, p99 and max), and
 // the run's page to save.
-function dashboardEnd(cli, result, page) {
+async function dashboardEnd(cli, result, page) {
+  const { requestFigures } = await import('../script/report-doc.js');
   const f = requestFigures(result);
   return {
     report: summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: false }),
@@ -517,5 +518,8 @@ async function writeOutputs(cli, result, say) {
   } else {
     writeText('stdout', summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: wantsColor('stdout') }));
   }
-  if (cli.summaryExport) await writeFile(cli.summaryExport, JSON.stringify(legacyExport(result.data), null, 2) + '\n');
+  if (cli.summaryExport) {
+    const { legacyExport } = await import('../script/legacy-export.js');
+    await writeFile(cli.summaryExport, JSON.stringify(legacyExport(result.data), null, 2) + '\n');
+  }
 }
