@@ -14,7 +14,7 @@ import { parseDuration } from './duration.js';
 import { parseThresholds, evaluateThresholds } from './thresholds.js';
 import { summaryData } from './summary-data.js';
 import { Breakdown } from './breakdown.js';
-import { iterate } from './iteration.js';
+import { iterate, iterateThen, RunningIterations } from './iteration.js';
 import { announce, secondsOf } from './live.js';
 import { messageOf } from './messages.js';
 import * as sharedIterations from './executors/shared-iterations.js';
@@ -350,7 +350,7 @@ function startScenarios(factory, run, plan) {
     pool += own.length;
     const ctx = {
       vus: own,
-      running: new Set(),
+      running: new RunningIterations(),
       get stopped() {
         return run.aborted !== null;
       },
@@ -374,6 +374,7 @@ function startScenarios(factory, run, plan) {
         return vu;
       },
       iterate: (vu) => iterate(vu, s, ctx, run),
+      iterateThen: (vu, next, fail) => iterateThen(vu, s, ctx, run, next, fail),
     };
     s.startedAt = 0;
     s.iterationsStarted = 0; // exec.scenario.iterationInTest: the scenario's, across its VUs
