@@ -24,19 +24,9 @@ K6=${K6:-/tmp/k6v13/k6}
 export PATH="$PWD/node_modules/.bin:$PATH"
 command -v h2load >/dev/null || [[ " $TOOLS " != *" h2load "* ]] || { echo "no h2load (apt-get install nghttp2-client), or TOOLS without it"; exit 1; }
 [[ " $TOOLS " != *" k6 "* ]] || [ -x "$K6" ] || { echo "no k6 at $K6: build k6 v1.3.0 from its source (TAG=v1.3.0 ../shared/k6-build.sh MIRROR_GIT_DIR OUT_DIR)"; exit 1; }
-TMP=$(mktemp -d)
-SERVER_PID=
-cleanup() {
-  exec 3>&- 2>/dev/null || true
-  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
-start_grpc_server
-# Hello { name: "joe" } framed, for h2load: flag 0, length 5, field 1 (0x0a), length 3, "joe".
-printf '\x00\x00\x00\x00\x05\x0a\x03joe' >"$TMP/hello.bin"
+grpc_bench_setup
 
 command_for() {
   case "$1" in

@@ -27,20 +27,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} (apt-get)"
   apt-get install -y "${missing[@]}" >/dev/null || { apt-get update >/dev/null && apt-get install -y "${missing[@]}" >/dev/null; }
 fi
-TMP=$(mktemp -d)
-SERVER_PID=
-cleanup() {
-  exec 3>&- 2>/dev/null || true
-  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
-start_grpc_server
-
-# Hello { name: "joe" } framed: flag 0, length 5, then field 1 (0x0a), length 3, "joe".
-printf '\x00\x00\x00\x00\x05\x0a\x03joe' >"$TMP/hello.bin"
+grpc_bench_setup
 DATA='{"name":"joe"}'
 CALL=loadtest.test.Echo.Say
 PROTO=(--proto test/grpc/echo.proto --import-path test/grpc/include)

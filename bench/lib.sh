@@ -30,3 +30,14 @@ start_grpc_server() {
   PORT=$(head -1 "$TMP/server.out" | tr -dc 0-9)
   [ -n "$PORT" ] || { echo "the $SERVER_NAME did not start"; exit 1; }
 }
+
+# The gRPC benches' start: a temporary folder ($TMP), the server started (start_grpc_server) and
+# stopped at exit with the folder removed, and the framed Hello { name: "joe" } that h2load
+# posts ($TMP/hello.bin: flag 0, length 5, field 1 (0x0a), length 3, "joe").
+grpc_bench_setup() {
+  TMP=$(mktemp -d)
+  SERVER_PID=
+  trap 'exec 3>&- 2>/dev/null || true; [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; rm -rf "$TMP"' EXIT
+  start_grpc_server
+  printf '\x00\x00\x00\x00\x05\x0a\x03joe' >"$TMP/hello.bin"
+}
