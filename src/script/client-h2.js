@@ -7,6 +7,7 @@ import { Http2Connection } from '../http2/connection.js';
 import { decodeChunks, joinChunks } from '../http1/parser.js';
 import { goStatus } from './k6/status-text.js';
 import { DriverSide } from './driver-side.js';
+import { timingsOf } from './timings.js';
 
 // Streams one connection has out at once; more wait their turn (a batch is 20 at most at once
 // by default, 6 to a host).
@@ -112,14 +113,15 @@ export class H2Client extends DriverSide {
       error: null,
       bytesIn: conn.responseBytes,
       proto: 'HTTP/2.0',
-      timings: { connecting: job.fresh ? conn.connectMs : 0, tls_handshaking: job.fresh ? conn.tlsMs : 0, sending: 0, waiting: first - (sent > ready ? sent : ready), receiving: end - first, start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start },
+      start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start,
+      timings: timingsOf(job.fresh ? conn.connectMs : 0, job.fresh ? conn.tlsMs : 0, first - (sent > ready ? sent : ready), end - first),
     });
   }
 
   failed(conn, reason) {
     const job = this.take(conn);
     if (job === null) return;
-    this.finish(job, { status: 0, head: '', body: null, error: reason, bytesIn: conn.responseBytes, proto: '', timings: { connecting: job.fresh ? conn.connectMs : 0, tls_handshaking: job.fresh ? conn.tlsMs : 0, sending: 0, waiting: 0, receiving: 0, start: conn.startTime } });
+    this.finish(job, { status: 0, head: '', body: null, error: reason, bytesIn: conn.responseBytes, proto: '', start: conn.startTime, timings: timingsOf(job.fresh ? conn.connectMs : 0, job.fresh ? conn.tlsMs : 0, 0, 0) });
   }
 
   // The job the driver reports (it set conn.index to it), no longer the connection's.

@@ -8,6 +8,7 @@ import { decodeChunks, joinChunks } from '../http1/parser.js';
 import { H2Client } from './client-h2.js';
 import { DriverSide } from './driver-side.js';
 import { Negotiation } from './negotiation.js';
+import { timingsOf } from './timings.js';
 
 // What a VU offers an https origin by ALPN, as k6's Go transport: h2 first.
 const ALPN = ['h2', 'http/1.1'];
@@ -79,7 +80,7 @@ export class OriginClient extends DriverSide {
 
   /**
    * Sends `request` ({ bytes, isHead, method, path, timeout, binary }) on a free connection and
-   * resolves to { status, head, body, error, timings, bytesIn } once it ends.
+   * resolves to { status, head, body, error, start, timings, bytesIn } once it ends.
    */
   send(request) {
     if (this.protocol === 'h2') return this.h2.send(request);
@@ -203,21 +204,15 @@ export class OriginClient extends DriverSide {
       body,
       error: null,
       bytesIn: conn.responseBytes,
-      timings: {
-        connecting: job.connectMs,
-        tls_handshaking: job.tlsMs,
-        sending: 0,
-        waiting: first - (sent > ready ? sent : ready),
-        receiving: end - first,
-        start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start,
-      },
+      start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start,
+      timings: timingsOf(job.connectMs, job.tlsMs, first - (sent > ready ? sent : ready), end - first),
     };
   }
 
   failed(conn, reason) {
     this.inFlight--;
     const job = conn.job;
-    job.result = { request: job.request, status: 0, head: '', body: null, error: reason, bytesIn: conn.responseBytes, timings: { connecting: job.connectMs, tls_handshaking: job.tlsMs, sending: 0, waiting: 0, receiving: 0, start: conn.startTime } };
+    job.result = { request: job.request, status: 0, head: '', body: null, error: reason, bytesIn: conn.responseBytes, start: conn.startTime, timings: timingsOf(job.connectMs, job.tlsMs, 0, 0) };
   }
 
   proceed(conn) {

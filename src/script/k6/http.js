@@ -10,6 +10,7 @@ import { Response, MAKE_REQUEST, canonicalName, k6ErrorText } from './http-respo
 import { waiting } from '../wait.js';
 import { DialError } from './dialer.js';
 import { logEntry } from './console.js';
+import { timingsOf } from '../timings.js';
 
 const encoder = new TextEncoder();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -428,7 +429,7 @@ function sendOn(request, client) {
 function unsent(request, err) {
   if (err.code !== 'ENOTFOUND' && !(err instanceof DialError)) throw err;
   request.ex.vu.shared.state.begun++;
-  return responded({ status: 0, head: null, body: null, error: err instanceof DialError ? err.short : 'ENOTFOUND', bytesIn: 0, timings: { start: request.blockedStart, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0 }, request });
+  return responded({ status: 0, head: null, body: null, error: err instanceof DialError ? err.short : 'ENOTFOUND', bytesIn: 0, start: request.blockedStart, timings: timingsOf(0, 0, 0, 0), request });
 }
 
 // The client's result `r` of r.request: the samples, the cookies, the Response.
@@ -439,16 +440,10 @@ function responded(r) {
   vu.assertNotInterrupted();
   const setCookies = r.head ? setCookieLines(r.head) : NONE;
   for (const line of setCookies) ex.jar.setFromHeader(url, line);
-  const t = r.timings;
-  const timings = {
-    blocked: Math.max(0, t.start - request.blockedStart),
-    connecting: t.connecting,
-    tls_handshaking: t.tls_handshaking,
-    sending: t.sending,
-    waiting: t.waiting,
-    receiving: t.receiving,
-    duration: t.sending + t.waiting + t.receiving,
-  };
+  // The client's timings object is the Response's: blocked and duration are k6/http's to fill.
+  const timings = r.timings;
+  timings.blocked = Math.max(0, r.start - request.blockedStart);
+  timings.duration = timings.sending + timings.waiting + timings.receiving;
   const expected = request.expected === null ? null : (request.expected || defaultExpected)(r.status);
   const tags = vu.shared.state.requestTagsRead() ? requestTags(vu, method, r, expected, ex, info) : expected === true ? EXPECTED : expected === false ? UNEXPECTED : NO_TAGS;
   vu.emitRequest(timings, r.status, expected, request.client === null ? 0 : request.bytes.length, r.bytesIn, tags, r.error);
