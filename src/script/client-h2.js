@@ -22,13 +22,6 @@ export class H2Client extends DriverSide {
     this.streams = STREAMS;
     this.config = origin.config;
     this.stats = origin.stats;
-    this.capture = true;
-    this.fixed = null;
-    this.fixedShape = null;
-    this.open = false;
-    this.intendedTime = 0;
-    this.stopping = false;
-    this.inFlight = 0;
     this.timeout = 60000;
     this.queue = []; // jobs not yet claimed by the connection
     this.jobs = new Map(); // index → job, from its send to its answer

@@ -64,14 +64,8 @@ export class OriginClient extends DriverSide {
     this.host = address;
     this.port = port;
     this.config = { maxBodySize };
-    this.capture = true; // a script reads what came back
     this.borrow = true; // and decodes it in responded(), before the adapter reuses its buffer
-    this.fixed = null;
-    this.open = false;
-    this.intendedTime = 0;
     this.keepAlive = true;
-    this.stopping = false;
-    this.inFlight = 0;
     this.stats = network.stats;
     this.timeout = 60000;
     this.free = [];

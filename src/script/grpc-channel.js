@@ -35,14 +35,7 @@ export class GrpcChannel extends DriverSide {
     this.scheme = target.tls ? 'https' : 'http';
     this.streams = STREAMS;
     this.config = { maxBodySize: 0, grpc: { codeOf: callCode } };
-    this.capture = true;
     this.live = true;
-    this.fixed = null;
-    this.fixedShape = null;
-    this.open = false;
-    this.intendedTime = 0;
-    this.stopping = false;
-    this.inFlight = 0;
     this.timeout = Infinity; // each call's deadline is its own timer
     this.queue = []; // calls not yet claimed by the connection
     this.calls = new Map(); // index → Call, from its start to its end
