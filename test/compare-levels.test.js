@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../runtimes/processes/groups.js';
 import { parseCompareArgs } from '../src/compare/args.js';
 import { kneesOf } from '../src/compare/report.js';
 import { spawnScript, runtimeCommand } from './servers.js';
@@ -32,15 +32,6 @@ http.createServer((req, res) => {
   else res.end('ok');
 }).listen(port, '127.0.0.1');
 `;
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 test('levels and the SLO on the command line: --rps LIST, --sweep LIST, --slo; one rate stays a load flag', () => {
   const plan = (args) => parseCompareArgs(args, { cores: 2, here: 'node' });

@@ -7,8 +7,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../runtimes/processes/groups.js';
 import { Histogram } from '../src/run/histogram.js';
 import { metricsText, cumulativeBuckets, BOUNDARIES } from '../src/results/metrics-text.js';
 import { rawServer, ok, spawnScript, startScript, paced } from './servers.js';
@@ -18,15 +18,6 @@ const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const has = (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
 const PROMTOOL = has('promtool');
 const PROMETHEUS = has('prometheus');
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const snapshot = (histogram) => ({
   sent: 12,

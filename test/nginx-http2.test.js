@@ -12,18 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTest } from '../src/index.js';
 import { until } from './servers.js';
+import { freePort } from '../runtimes/processes/groups.js';
 
 const nginx = spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx 2>/dev/null'], { encoding: 'utf8' }).stdout.trim().split('\n')[0];
 const skip = nginx ? false : 'nginx is not installed (apt-get install nginx)';
 const pem = (name) => readFileSync(new URL(`./tls/${name}.pem`, import.meta.url), 'utf8');
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
 
 async function startNginx() {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-nginx-'));

@@ -156,14 +156,28 @@ export async function stopGroup(handle, graceMs = 2000) {
   return !groupAlive(handle.pid);
 }
 
-/** A TCP port free on 127.0.0.1 right now (the kernel's choice for port 0). */
-export function freePort() {
+/**
+ * A TCP port free on 127.0.0.1 right now, for a server started later by another process. Taken
+ * below Linux's ephemeral range (32768-60999 by default): a port the kernel chose for port 0 is
+ * the next one it may hand to any other listener or outgoing connection before our server binds
+ * it (seen in CI: a compare server's port taken between the probe and the listen). Port 0's
+ * choice only if 64 tries found nothing free there.
+ */
+export async function freePort() {
+  for (let i = 0; i < 64; i++) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    if (await listensOn(port)) return port;
+  }
+  return listensOn(0);
+}
+
+function listensOn(port) {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
+    server.on('error', (error) => (error.code === 'EADDRINUSE' || error.code === 'EACCES' ? resolve(0) : reject(error)));
+    server.listen(port, '127.0.0.1', () => {
+      const chosen = server.address().port;
+      server.close(() => resolve(chosen));
     });
   });
 }
