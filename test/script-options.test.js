@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rawServer, spawnScript } from './servers.js';
+import { rpsLimiter } from '../src/script/k6/rps.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const respond = (status, body, extra = '') => `HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Not Found'}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
@@ -177,6 +178,23 @@ export function teardown(t0) { console.log(String(Date.now() - t0)) }
     assert.equal((r.stderr.match(/msg="Response:\\nHTTP\/1.1 200 OK\\nContent-Length: 2\\n\\nok\\n" group= iter=\d scenario=default source=http-debug vu=\d/g) || []).length, 6, r.stderr);
   } finally {
     await server.close();
+  }
+});
+
+test('rps: a turn under a millisecond away is taken at once, the schedule still one gap a request', async () => {
+  // Taken in one go: at 25 000/s the first millisecond's 25 turns need no timer (each waited a
+  // whole one before, which held 10 VUs under 10 000/s); in all, no more go at once than the
+  // time the 200 took allows, plus that millisecond's worth.
+  for (const [perSecond, atOnce] of [[25000, 25], [5000, 5], [1000, 1]]) {
+    const limiter = rpsLimiter(perSecond);
+    const t0 = performance.now();
+    const turns = Array.from({ length: 200 }, () => limiter.take());
+    const ms = performance.now() - t0;
+    const immediate = turns.filter((t) => t === undefined).length;
+    assert.ok(turns.slice(0, atOnce).every((t) => t === undefined), `${perSecond}/s: the first ${atOnce} at once`);
+    assert.ok(immediate <= atOnce + Math.ceil((ms * perSecond) / 1000) + 1, `${perSecond}/s: ${immediate} at once in ${ms} ms`);
+    assert.ok(turns.at(-1) instanceof Promise, `${perSecond}/s: the last waits`);
+    await Promise.all(turns); // 200 gaps: 8 to 200 ms
   }
 });
 
