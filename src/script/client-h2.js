@@ -134,7 +134,7 @@ export class H2Client extends DriverSide {
 
   proceed(conn) {
     if (this.queue.length > 0) conn.next();
-    else if (this.jobs.size === 0) this.network.active.delete(conn);
+    else if (this.jobs.size === 0) this.network.unwatch(conn);
   }
 
   check() {}

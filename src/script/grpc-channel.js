@@ -162,7 +162,7 @@ export class GrpcChannel extends DriverSide {
         if (call.deadline > 0 && now >= call.deadline) this.cancel(call, 4, 'context deadline exceeded');
       }
     }
-    if (this.deadlines === 0) this.network.active.delete(this);
+    if (this.deadlines === 0) this.network.unwatch(this);
   }
 
   /** Ends `call` now with `code` and `message` (its deadline, the script's cancel). */
