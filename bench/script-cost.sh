@@ -5,7 +5,14 @@
 # (bench/scripts/rate.js), the loop of http.get to a template-literal URL + check
 # (bench/scripts/rate-check.js) and rate.js with --out json; each scripted one's ratio to the
 # declared run of the same runtime, and k6 v1.3's rate beside them.
+# AT_RATE=N adds the declared run and the check loop each held to N requests a second (--rps N,
+# k6's rps option for the script), N below what every runtime reaches: at a client's own top
+# speed the server idles between requests more often the slower the client is, and each write
+# that wakes it costs the client's system time more (a loopback write runs the receiver's side),
+# so the slower client's µs per request grows beyond what its own code costs; at one rate for
+# both the kernel's share is the same.
 #   sh bench/script-cost.sh [ROUNDS] [K6] [RUNTIMES]   e.g. sh bench/script-cost.sh 3 /tmp/k6v13/k6
+#   AT_RATE=15000 sh bench/script-cost.sh 3
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
@@ -42,6 +49,10 @@ for r in $(seq "$ROUNDS"); do
     measure "$t.check" $c run -q -e URL="$URL" bench/scripts/rate-check.js
     measure "$t.json" $c run -q -e URL="$URL" --out json="$TMP/samples.json" bench/scripts/rate.js
     rm -f "$TMP/samples.json"
+    if [ -n "${AT_RATE:-}" ]; then
+      measure "$t.declared_at" $c -t 5 -c 10 -k --rps "$AT_RATE" "$URL"
+      measure "$t.check_at" $c run -q --rps "$AT_RATE" -e URL="$URL" bench/scripts/rate-check.js
+    fi
   done
 done
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -64,3 +75,12 @@ k6c=1
 for t in $RUNTIMES; do
   printf '%-6s %9.0f %9.0f %9.0f %9.2f\n' "$t" "$(rps "$t.declared")" "$(rps "$t.rate")" "$(rps "$t.check")" "$(echo "$(rps "$t.check") / $k6c" | bc -l)"
 done
+if [ -n "${AT_RATE:-}" ]; then
+  echo
+  echo "at $AT_RATE requests a second each (--rps): CPU µs per request (medians)"
+  printf '%-6s %9s %9s %9s %9s %9s\n' tool declared rps check rps 'x decl'
+  for t in $RUNTIMES; do
+    d=$(us "$t.declared_at"); c=$(us "$t.check_at")
+    printf '%-6s %9.1f %9.0f %9.1f %9.0f %9.2f\n' "$t" "$d" "$(rps "$t.declared_at")" "$c" "$(rps "$t.check_at")" "$(echo "$c / $d" | bc -l)"
+  done
+fi
