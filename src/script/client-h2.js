@@ -7,6 +7,7 @@ import { Http2Connection } from '../http2/connection.js';
 import { decodeChunks, joinChunks } from '../http1/parser.js';
 import { goStatus } from './k6/status-text.js';
 import { DriverSide } from './driver-side.js';
+import { Slots } from './slots.js';
 import { timingsOf } from './timings.js';
 
 // Streams one connection has out at once; more wait their turn (a batch is 20 at most at once
@@ -24,17 +25,16 @@ export class H2Client extends DriverSide {
     this.stats = origin.stats;
     this.timeout = 60000;
     this.queue = []; // jobs not yet claimed by the connection
-    this.jobs = new Map(); // index → job, from its send to its answer
-    this.nextIndex = 0;
+    this.jobs = new Slots(); // index → job, from its send to its answer
     this.conn = null;
   }
 
   /** As OriginClient.send, for a request with `frames()`: its HTTP/2 frames. */
   send(request) {
     return new Promise((resolve) => {
-      const job = { index: this.nextIndex++, request, resolve, fresh: false, startedAt: 0, shape: null, result: null };
+      const job = { index: 0, request, resolve, fresh: false, startedAt: 0, shape: null, result: null };
+      job.index = this.jobs.add(job);
       this.queue.push(job);
-      this.jobs.set(job.index, job);
       this.timeout = request.timeout;
       if (this.conn === null) this.conn = new Http2Connection(this, 0);
       this.network.watch(this.conn);

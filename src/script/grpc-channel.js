@@ -10,6 +10,7 @@ import { requestFrames, concat, DEFAULT_MAX_FRAME, END_STREAM } from '../http2/f
 import { callCode } from '../grpc/status.js';
 import { DriverSide } from './driver-side.js';
 import { dialError } from './grpc-call.js';
+import { Slots } from './slots.js';
 
 // Streams out at once on the connection (never more than the server's
 // SETTINGS_MAX_CONCURRENT_STREAMS); more wait their turn.
@@ -38,8 +39,7 @@ export class GrpcChannel extends DriverSide {
     this.live = true;
     this.timeout = Infinity; // each call's deadline is its own timer
     this.queue = []; // calls not yet claimed by the connection
-    this.calls = new Map(); // index → Call, from its start to its end
-    this.nextIndex = 0;
+    this.calls = new Slots(); // index → Call, from its start to its end
     this.conn = null;
     this.waiter = null; // connect()'s
     this.closed = false;
@@ -98,9 +98,8 @@ export class GrpcChannel extends DriverSide {
       head.bytes[4] &= ~END_STREAM; // the stream's body follows
       call.shape = { bytes: { head, full: head, body: null }, method: 'POST', path: call.path, out: call.out };
     }
-    call.index = this.nextIndex++;
     call.channel = this;
-    this.calls.set(call.index, call);
+    call.index = this.calls.add(call);
     this.queue.push(call.index);
     if (call.debug !== null) {
       call.debug.outHeader();
@@ -137,7 +136,7 @@ export class GrpcChannel extends DriverSide {
       call.out.chunks.push(framed);
       if (call.debug !== null) call.debug.outPayload(framed);
     }
-    if (this.conn !== null && this.calls.has(call.index)) this.conn.writeOut(call.index);
+    if (this.conn !== null && this.calls.holds(call, call.index)) this.conn.writeOut(call.index);
   }
 
   /**
@@ -168,6 +167,7 @@ export class GrpcChannel extends DriverSide {
   /** Ends `call` now with `code` and `message` (its deadline, the script's cancel). */
   cancel(call, code, message) {
     call.cancelled = { code, message };
+    if (!this.calls.holds(call, call.index)) return; // ended already: its index may be another's now
     const queued = this.queue.indexOf(call.index);
     if (queued >= 0) {
       this.queue.splice(queued, 1);
@@ -279,7 +279,7 @@ export class GrpcChannel extends DriverSide {
 
   close() {
     this.closed = true;
-    const calls = [...this.calls.values()];
+    const calls = this.calls.values();
     this.calls.clear();
     this.deadlines = 0;
     this.queue = [];
