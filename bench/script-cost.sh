@@ -5,7 +5,7 @@
 # (bench/scripts/rate.js), the loop of http.get to a template-literal URL + check
 # (bench/scripts/rate-check.js) and rate.js with --out json; each scripted one's ratio to the
 # declared run of the same runtime, and k6 v1.3's rate beside them.
-# AT_RATE=N adds the declared run and the check loop each held to N requests a second (--rps N,
+# AT_RATE=N adds the declared run and both loops each held to N requests a second (--rps N,
 # k6's rps option for the script), N below what every runtime reaches: at a client's own top
 # speed the server idles between requests more often the slower the client is, and each write
 # that wakes it costs the client's system time more (a loopback write runs the receiver's side),
@@ -51,6 +51,7 @@ for r in $(seq "$ROUNDS"); do
     rm -f "$TMP/samples.json"
     if [ -n "${AT_RATE:-}" ]; then
       measure "$t.declared_at" $c -t 5 -c 10 -k --rps "$AT_RATE" "$URL"
+      measure "$t.rate_at" $c run -q --rps "$AT_RATE" -e URL="$URL" bench/scripts/rate.js
       measure "$t.check_at" $c run -q --rps "$AT_RATE" -e URL="$URL" bench/scripts/rate-check.js
     fi
   done
@@ -78,9 +79,9 @@ done
 if [ -n "${AT_RATE:-}" ]; then
   echo
   echo "at $AT_RATE requests a second each (--rps): CPU µs per request (medians)"
-  printf '%-6s %9s %9s %9s %9s %9s\n' tool declared rps check rps 'x decl'
+  printf '%-6s %9s %9s %9s %9s %9s %9s %9s %9s\n' tool declared rps rate rps 'x decl' check rps 'x decl'
   for t in $RUNTIMES; do
-    d=$(us "$t.declared_at"); c=$(us "$t.check_at")
-    printf '%-6s %9.1f %9.0f %9.1f %9.0f %9.2f\n' "$t" "$d" "$(rps "$t.declared_at")" "$c" "$(rps "$t.check_at")" "$(echo "$c / $d" | bc -l)"
+    d=$(us "$t.declared_at"); a=$(us "$t.rate_at"); c=$(us "$t.check_at")
+    printf '%-6s %9.1f %9.0f %9.1f %9.0f %9.2f %9.1f %9.0f %9.2f\n' "$t" "$d" "$(rps "$t.declared_at")" "$a" "$(rps "$t.rate_at")" "$(echo "$a / $d" | bc -l)" "$c" "$(rps "$t.check_at")" "$(echo "$c / $d" | bc -l)"
   done
 fi
