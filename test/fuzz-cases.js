@@ -2,7 +2,8 @@
 // suite) and test/fuzz.js (`npm run fuzz`, as long as asked). Everything is drawn from a seeded
 // generator (test/random.js), so a failure reproduces from its seed.
 
-import { ResponseParser, decodeChunks } from '../src/http1/parser.js';
+import { ResponseParser } from '../src/http1/parser.js';
+import { decodeChunks } from '../src/http1/captured.js';
 import { FrameParser } from '../src/websocket/frame-parser.js';
 import { FrameParser as H2FrameParser, writeHeader } from '../src/http2/frames.js';
 import { HpackDecoder } from '../src/http2/hpack.js';

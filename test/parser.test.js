@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
-import { ResponseParser, decodeChunks, parseHeaders, MAX_HEAD_BYTES } from '../src/http1/parser.js';
+import { ResponseParser, MAX_HEAD_BYTES } from '../src/http1/parser.js';
+import { decodeChunks, parseHeaders } from '../src/http1/captured.js';
 import { mulberry32 } from './random.js';
 
 const enc = new TextEncoder();

@@ -2,7 +2,7 @@
 // path of a run, taken only when a user asked for one. Each response becomes loadtest 8's result
 // object, whose headers and body are decoded only when read.
 
-import { decodeChunks, parseHeaders } from '../http1/parser.js';
+import { decodeChunks, parseHeaders } from '../http1/captured.js';
 import { codeName } from '../grpc/status.js';
 
 /** A response, shown to the contentInspector and then the statusCallback, and counted as they leave it. */

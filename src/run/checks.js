@@ -7,7 +7,7 @@
 // Reasons are error counters' keys, so they name what was expected and leave out what varies from
 // one response to the next (an id, a count, a date): a run's errors then group into a few lines.
 
-import { decodeChunks } from '../http1/parser.js';
+import { decodeChunks } from '../http1/captured.js';
 
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // RFC 9110 5.6.2 token.

@@ -4,7 +4,7 @@
 // Go's transport shares it for k6: a VU's requests one after the other, http.batch()'s at once.
 
 import { Http2Connection } from '../http2/connection.js';
-import { decodeChunks, joinChunks } from '../http1/parser.js';
+import { decodeChunks, joinChunks } from '../http1/captured.js';
 import { goStatus } from './k6/status-text.js';
 import { DriverSide } from './driver-side.js';
 import { Slots } from './slots.js';

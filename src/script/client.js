@@ -4,7 +4,7 @@
 // connection kept open between requests (keep-alive, as k6's VUs keep theirs).
 
 import { Connection } from '../http1/connection.js';
-import { decodeChunks, joinChunks } from '../http1/parser.js';
+import { decodeChunks, joinChunks } from '../http1/captured.js';
 import { H2Client } from './client-h2.js';
 import { DriverSide } from './driver-side.js';
 import { Negotiation } from './negotiation.js';

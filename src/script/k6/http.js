@@ -4,7 +4,7 @@
 
 import { encodeRequest } from '../../http1/request.js';
 import { encodeH2Request } from '../../http2/request.js';
-import { joinChunks } from '../../http1/parser.js';
+import { joinChunks } from '../../http1/captured.js';
 import { CookieJar } from './cookies.js';
 import { Response, MAKE_REQUEST, canonicalName, k6ErrorText } from './http-response.js';
 import { waiting } from '../wait.js';

@@ -7,7 +7,7 @@
 
 import { FrameParser } from '../../websocket/frame-parser.js';
 import { OP_BINARY, OP_CLOSE, OP_PING, OP_PONG, OP_TEXT, checkHandshake, closePayload, encodeFrame, handshakeRequest, handshakeTemplate, newKey, newMask } from '../../websocket/protocol.js';
-import { joinChunks } from '../../http1/parser.js';
+import { joinChunks } from '../../http1/captured.js';
 import { indexOfHeadEnd } from '../../http1/proxy.js';
 import { canonicalName } from './http-response.js';
 import { waiting } from '../wait.js';
