@@ -11,12 +11,13 @@
 // milliseconds' worth.
 const TIMER_MS = 1;
 
-export function rpsLimiter(perSecond) {
+/** `clock`: milliseconds (performance.now(), or a test's own). */
+export function rpsLimiter(perSecond, clock = () => performance.now()) {
   const gap = 1000 / perSecond;
   let nextAt = 0;
   return {
     take() {
-      const now = performance.now();
+      const now = clock();
       const at = nextAt === 0 ? now : Math.max(now - TIMER_MS, nextAt);
       nextAt = at + gap;
       return at - now >= TIMER_MS ? new Promise((resolve) => setTimeout(resolve, at - now - TIMER_MS)) : undefined;
