@@ -4,6 +4,7 @@
 
 import http from 'node:http';
 import { createHash } from 'node:crypto';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { websocketEcho } from '../runtimes/test-server/websocket-echo.js';
 
@@ -52,6 +53,23 @@ function cookiesOf(req) {
   return out;
 }
 
+// Content-Encoding's codings as node:zlib's (zstd where the runtime has it: not node 20).
+const CODINGS = {
+  gzip: [zlib.gzipSync, zlib.gunzipSync],
+  deflate: [zlib.deflateSync, zlib.inflateSync],
+  br: [zlib.brotliCompressSync, zlib.brotliDecompressSync],
+  zstd: zlib.zstdCompressSync ? [zlib.zstdCompressSync, zlib.zstdDecompressSync] : null,
+};
+
+// A request's body as sent before its Content-Encoding's codings (the last applied first).
+function decodedBody(raw, encoding) {
+  if (!encoding) return raw;
+  for (const coding of encoding.split(',').map((c) => c.trim().toLowerCase()).reverse()) {
+    if (CODINGS[coding]) raw = CODINGS[coding][1](raw);
+  }
+  return raw;
+}
+
 function headersOf(req) {
   const out = {};
   for (let i = 0; i < req.rawHeaders.length; i += 2) out[req.rawHeaders[i].replace(/(^|-)([a-z])/g, (_, d, c) => d + c.toUpperCase())] = req.rawHeaders[i + 1];
@@ -68,7 +86,7 @@ export function startHttpbin(port = 0) {
       const p = url.pathname;
       counts.set(`${req.method} ${p}`, (counts.get(`${req.method} ${p}`) || 0) + 1);
       server.requests++;
-      const body = Buffer.concat(chunks).toString('utf8');
+      const body = decodedBody(Buffer.concat(chunks), req.headers['content-encoding']).toString('utf8');
       const json = (status, value, headers = {}) => {
         const text = JSON.stringify(value, null, 2) + '\n';
         res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
@@ -117,6 +135,23 @@ export function startHttpbin(port = 0) {
         const status = Number(url.searchParams.get('status_code') || 302);
         res.writeHead(status >= 300 && status < 400 ? status : 302, { Location: url.searchParams.get('url') || '/', 'Content-Length': 0 });
         return res.end();
+      }
+      // As httpbin's /gzip, /deflate and /brotli: the echo compressed whatever was asked; /zstd
+      // too (501 where the runtime cannot); /gzip-if-asked only when Accept-Encoding names gzip,
+      // as a server's compression middleware; /bad-gzip says gzip and is not.
+      if ((m = /^\/(gzip|deflate|brotli|zstd|gzip-if-asked)$/.exec(p))) {
+        const asked = /\bgzip\b/i.test(req.headers['accept-encoding'] || '');
+        const coding = m[1] === 'brotli' ? 'br' : m[1] === 'gzip-if-asked' ? (asked ? 'gzip' : null) : m[1];
+        if (coding && !CODINGS[coding]) return json(501, { error: `no ${coding} here` });
+        const key = { gzip: 'gzipped', deflate: 'deflated', brotli: 'brotli', zstd: 'zstd', 'gzip-if-asked': 'gzipped' }[m[1]];
+        const text = JSON.stringify({ [key]: coding !== null, headers: headersOf(req), method: req.method, origin: '127.0.0.1' }, null, 2) + '\n';
+        const bytes = coding ? CODINGS[coding][0](Buffer.from(text)) : Buffer.from(text);
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': bytes.length, ...(coding ? { 'Content-Encoding': coding } : {}) });
+        return res.end(req.method === 'HEAD' ? undefined : bytes);
+      }
+      if (p === '/bad-gzip') {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': 12 });
+        return res.end('not gzip at all'.slice(0, 12));
       }
       if (p === '/headers') return json(200, { headers: headersOf(req) });
       if (p === '/ip') return json(200, { origin: '127.0.0.1' });

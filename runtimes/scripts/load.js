@@ -11,6 +11,7 @@ import { dirname, basename, resolve as resolvePath, join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import process from 'node:process';
 import { Buffer } from 'node:buffer';
+import zlib from 'node:zlib';
 
 // TypeScript, as k6 v1 runs it: the types removed, nothing checked. amaro (Node.js's own type
 // stripper, swc in WebAssembly) writes blanks where the types were, so that every line and
@@ -154,6 +155,19 @@ export async function loadScript(path, transform) {
 }
 
 /** What a script's k6 modules ask of the runtime: files for open(), hashes, random bytes. */
+const CODECS = {
+  gzip: [zlib.gzipSync, zlib.gunzipSync],
+  deflate: [zlib.deflateSync, zlib.inflateSync],
+  br: [zlib.brotliCompressSync, zlib.brotliDecompressSync],
+  zstd: [zlib.zstdCompressSync, zlib.zstdDecompressSync],
+};
+
+function codec(coding) {
+  const pair = CODECS[coding];
+  if (!pair || !pair[0]) throw new Error(`${coding} is not available on this runtime (node 22.15 or later, bun and deno have it)`);
+  return pair;
+}
+
 export function scriptFacilities(scriptPath) {
   const base = dirname(resolvePath(scriptPath));
   const files = new Map();
@@ -187,6 +201,10 @@ export function scriptFacilities(scriptPath) {
       return new Uint8Array(h.digest());
     },
     randomBytes: (n) => new Uint8Array(randomBytes(n)),
+    // k6/http's Content-Encoding codings (src/script/k6/content-encoding.js): deflate is zlib's
+    // format, as Go's compress/zlib. zstd is node 22.15's, bun's and deno's, not node 20's.
+    compress: (coding, bytes) => new Uint8Array(codec(coding)[0](bytes)),
+    decompress: (coding, bytes) => new Uint8Array(codec(coding)[1](bytes)),
     env: { ...process.env },
   };
 }

@@ -4,9 +4,9 @@
 // Go's transport shares it for k6: a VU's requests one after the other, http.batch()'s at once.
 
 import { Http2Connection } from '../http2/connection.js';
-import { decodeChunks, joinChunks } from '../http1/captured.js';
+import { decodeChunks } from '../http1/captured.js';
 import { goStatus } from './k6/status-text.js';
-import { DriverSide } from './driver-side.js';
+import { DriverSide, bodyOf } from './driver-side.js';
 import { Slots } from './slots.js';
 import { timingsOf } from './timings.js';
 
@@ -95,14 +95,13 @@ export class H2Client extends DriverSide {
     const r = job.request;
     // Go names the status as HTTP/1.1 does ('200 OK'); the driver's head says 'HTTP/2 200'.
     const head = `HTTP/2.0 ${goStatus(status)}${decodeChunks(conn.headChunks).slice(`HTTP/2 ${status}`.length)}`;
-    let body;
-    if (r.binary) body = joinChunks(conn.bodyChunks || []);
-    else body = r.discard ? null : decodeChunks(conn.bodyChunks);
+    const { body, encoding } = bodyOf(r, head, conn.bodyChunks);
     const ready = conn.readyAt;
     this.finish(job, {
       status,
       head,
       body,
+      encoding,
       error: null,
       bytesIn: conn.responseBytes,
       proto: 'HTTP/2.0',
@@ -114,7 +113,7 @@ export class H2Client extends DriverSide {
   failed(conn, reason) {
     const job = this.take(conn);
     if (job === null) return;
-    this.finish(job, { status: 0, head: '', body: null, error: reason, bytesIn: conn.responseBytes, proto: '', start: conn.startTime, timings: timingsOf(job.fresh ? conn.connectMs : 0, job.fresh ? conn.tlsMs : 0, 0, 0) });
+    this.finish(job, { status: 0, head: '', body: null, encoding: null, error: reason, bytesIn: conn.responseBytes, proto: '', start: conn.startTime, timings: timingsOf(job.fresh ? conn.connectMs : 0, job.fresh ? conn.tlsMs : 0, 0, 0) });
   }
 
   // The job the driver reports (it set conn.index to it), no longer the connection's.

@@ -4,9 +4,9 @@
 // connection kept open between requests (keep-alive, as k6's VUs keep theirs).
 
 import { Connection } from '../http1/connection.js';
-import { decodeChunks, joinChunks } from '../http1/captured.js';
+import { decodeChunks } from '../http1/captured.js';
 import { H2Client } from './client-h2.js';
-import { DriverSide } from './driver-side.js';
+import { DriverSide, bodyOf } from './driver-side.js';
 import { Negotiation } from './negotiation.js';
 import { timingsOf } from './timings.js';
 
@@ -197,18 +197,14 @@ export class OriginClient extends DriverSide {
     const job = conn.job;
     // The parser's chunks may be views of the adapter's read buffer: copied or decoded now.
     const head = decodeChunks(conn.headChunks);
-    let body;
-    if (job.request.binary) {
-      body = joinChunks(conn.bodyChunks || []);
-    } else {
-      body = job.request.discard ? null : decodeChunks(conn.bodyChunks);
-    }
+    const { body, encoding } = bodyOf(job.request, head, conn.bodyChunks);
     const ready = conn.readyAt;
     job.result = {
       request: job.request,
       status,
       head,
       body,
+      encoding,
       error: null,
       bytesIn: conn.responseBytes,
       start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start,
@@ -219,7 +215,7 @@ export class OriginClient extends DriverSide {
   failed(conn, reason) {
     this.inFlight--;
     const job = conn.job;
-    job.result = { request: job.request, status: 0, head: '', body: null, error: reason, bytesIn: conn.responseBytes, start: conn.startTime, timings: timingsOf(job.connectMs, job.tlsMs, 0, 0) };
+    job.result = { request: job.request, status: 0, head: '', body: null, encoding: null, error: reason, bytesIn: conn.responseBytes, start: conn.startTime, timings: timingsOf(job.connectMs, job.tlsMs, 0, 0) };
   }
 
   proceed(conn) {

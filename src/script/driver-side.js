@@ -3,6 +3,9 @@
 // its reason), and a socket gone or dropped is simply gone; and what the driver reads of every
 // run-side before a request of its own sets it (grpc-channel.js is one too).
 
+import { decodeChunks, joinChunks } from '../http1/captured.js';
+import { contentEncodingOf } from './k6/content-encoding.js';
+
 export class DriverSide {
   constructor() {
     this.capture = true; // a script reads what came back
@@ -23,4 +26,15 @@ export class DriverSide {
   disconnect(socket) {
     if (socket) socket.destroy();
   }
+}
+
+// A response's body as the script asked for it (k6/http's responseType): text decoded now, bytes
+// (binary, or compressed: k6/http decodes it) joined now, or none; the chunks may be views of
+// the adapter's read buffer. `encoding`: the Content-Encoding k6/http has to undo, or null.
+const NO_BODY = Object.freeze({ body: null, encoding: null });
+export function bodyOf(request, head, chunks) {
+  if (request.discard) return NO_BODY;
+  const encoding = contentEncodingOf(head);
+  if (encoding !== null || request.binary) return { body: joinChunks(chunks || []), encoding };
+  return { body: decodeChunks(chunks), encoding };
 }

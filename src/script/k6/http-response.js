@@ -6,6 +6,9 @@ import { parseHTML } from './html.js';
 
 const ERROR_CODES = [
   [/^invalid URL/, 1020],
+  [/^error decompressing response body/, 1701],
+  // A param k6 could not parse: no request, no code.
+  [/^(invalid timeout value|unknown compression algorithm|\S* does not belong to ResponseType values)/, 0],
   [/^ip is blacklisted$/, 1110],
   [/^hostname is blocked$/, 1111],
   [/^timeout$/, 1050],
@@ -30,6 +33,8 @@ const K6_TEXTS = [
 /** A request's failure as k6 words it ('dial: connection refused'); others as they are. */
 export function k6ErrorText(reason) {
   if (!reason) return '';
+  // k6 wraps its decompression error twice on its way to the response (its log line has it once).
+  if (reason.startsWith('error decompressing response body')) return `error decompressing response body (${reason})`;
   for (const [re, text] of K6_TEXTS) if (re.test(reason)) return text;
   return reason;
 }
@@ -119,7 +124,7 @@ export class Response {
     this.url = url;
     this.timings = timings;
     this.error = error ? k6ErrorText(error) : '';
-    this.error_code = error ? codeOf(error) : 0;
+    this.error_code = error ? errorCodeOf(error) : 0;
     this.proto = status ? proto || 'HTTP/1.1' : '';
   }
 
@@ -234,7 +239,8 @@ function statusText(head, status) {
   return m ? m[1] : String(status);
 }
 
-function codeOf(reason) {
+/** k6's error_code of a failed request, by our reason for its failure. */
+export function errorCodeOf(reason) {
   for (const [re, code] of ERROR_CODES) if (re.test(reason)) return code;
   return 1000;
 }

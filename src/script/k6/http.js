@@ -1,18 +1,21 @@
 // k6/http for one VU: request() and its shortcuts, batch(), the Response, cookies, redirects and
 // the http_req_* metrics, as k6 gives them. Requests go out through the VU's OriginClients
-// (src/script/client.js), the same HTTP/1.1 driver as every other request of loadtest.
+// (src/script/client.js), the same HTTP/1.1 and HTTP/2 drivers as every other request of
+// loadtest. A call's body and params: http-params.js; compression: content-encoding.js;
+// --http-debug's lines: http-debug.js.
 
 import { encodeRequest } from '../../http1/request.js';
 import { encodeH2Request } from '../../http2/request.js';
-import { joinChunks } from '../../http1/captured.js';
 import { CookieJar } from './cookies.js';
-import { Response, MAKE_REQUEST, canonicalName, k6ErrorText } from './http-response.js';
+import { Response, MAKE_REQUEST, canonicalName, k6ErrorText, errorCodeOf } from './http-response.js';
 import { waiting } from '../wait.js';
 import { DialError } from './dialer.js';
-import { logEntry } from './console.js';
+import { debugRequest, debugResponse } from './http-debug.js';
 import { timingsOf } from '../timings.js';
+import { bodyOf, hasHeader, timeoutMs, RESPONSE_TYPES } from './http-params.js';
+import { compressionOf, compressed, decompressed } from './content-encoding.js';
 
-const encoder = new TextEncoder();
+const textDecoder = new TextDecoder();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** k6's default: a response is expected when its status is 200 to 399. */
@@ -144,51 +147,6 @@ function limited(items, limit, perHost, run) {
   });
 }
 
-function bodyOf(body, headers) {
-  if (body === undefined || body === null) return null;
-  if (typeof body === 'string') return encoder.encode(body);
-  if (body instanceof Uint8Array) return body;
-  if (body instanceof ArrayBuffer) return new Uint8Array(body);
-  if (typeof body === 'object') {
-    if (Object.values(body).some((v) => v && v.__file)) return multipart(body, headers);
-    // k6 sends an object as a form.
-    if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    const form = new URLSearchParams();
-    // A list is the key repeated, as k6 (Go's url.Values) sends it.
-    for (const [k, v] of Object.entries(body)) for (const x of Array.isArray(v) ? v : [v]) form.append(k, String(x));
-    return encoder.encode(form.toString());
-  }
-  return encoder.encode(String(body));
-}
-
-function multipart(body, headers) {
-  const boundary = `loadtest${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
-  headers['Content-Type'] = `multipart/form-data; boundary=${boundary}`;
-  const parts = [];
-  for (const [k, v] of Object.entries(body)) {
-    if (v && v.__file) {
-      parts.push(encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"; filename="${v.filename || k}"\r\nContent-Type: ${v.content_type}\r\n\r\n`));
-      parts.push(typeof v.data === 'string' ? encoder.encode(v.data) : v.data instanceof ArrayBuffer ? new Uint8Array(v.data) : v.data);
-      parts.push(encoder.encode('\r\n'));
-    } else {
-      parts.push(encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-    }
-  }
-  parts.push(encoder.encode(`--${boundary}--\r\n`));
-  return joinChunks(parts);
-}
-
-const hasHeader = (headers, name) => Object.keys(headers).some((k) => k.toLowerCase() === name);
-
-// k6's timeout param: ms as a number, or a duration string ('10s', '500ms').
-function timeoutMs(value, fallback) {
-  if (value === undefined || value === null) return fallback;
-  if (typeof value === 'number') return value;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(String(value));
-  if (!m) throw new Error(`timeout '${value}' is not a duration (500ms, 10s, 1m)`);
-  return Number(m[1]) * { ms: 1, s: 1000, m: 60000, h: 3600000 }[m[2]];
-}
-
 // What a request without params has: nothing, never written to.
 const NO_PARAMS = Object.freeze({});
 
@@ -225,9 +183,19 @@ class Exchange {
     } catch (err) {
       // As k6: a URL that does not parse is a failed response (status 0, code 1020), no request.
       if (vu.options.throw) throw err;
-      const error = `invalid URL: parse "${String(urlArg)}": ${err.message}`;
-      vu.warnOnce(`request failed: ${error}`);
-      this.response = new Response(vu, 0, '', null, null, '', ZERO_TIMINGS, error, { method, url: '', headers: {}, body: '', cookies: {} }, NONE);
+      this.refused(`invalid URL: parse "${String(urlArg)}": ${err.message}`);
+      return;
+    }
+    // The params k6 parses and may find wrong: a failed response too (code 0), no request.
+    let timeout, responseType, compression;
+    try {
+      timeout = timeoutMs(params.timeout, 60000);
+      responseType = params.responseType || (vu.options.discardResponseBodies ? 'none' : 'text');
+      if (!RESPONSE_TYPES.includes(responseType)) throw new Error(`${responseType} does not belong to ResponseType values`);
+      compression = compressionOf(params.compression);
+    } catch (err) {
+      if (vu.options.throw) throw err;
+      this.refused(err.message);
       return;
     }
     let headers = NO_PARAMS;
@@ -238,11 +206,14 @@ class Exchange {
     if (body !== undefined && body !== null && headers === NO_PARAMS && typeof body === 'object' && !(body instanceof Uint8Array) && !(body instanceof ArrayBuffer)) headers = {};
     this.headers = headers;
     this.bytes = bodyOf(body, headers);
+    this.shownBody = this.bytes; // res.request.body: as given, before any compression
+    if (compression !== null && this.bytes !== null) this.compress(compression);
     this.jar = params.jar || vu.jar;
     this.maxRedirects = params.redirects ?? vu.options.maxRedirects ?? 10;
     this.redirectsLeft = this.maxRedirects;
-    this.timeout = timeoutMs(params.timeout, 60000);
-    this.responseType = params.responseType || (vu.options.discardResponseBodies ? 'none' : 'text');
+    this.timeout = timeout;
+    this.responseType = responseType;
+    this.throw = params.throw === undefined ? Boolean(vu.options.throw) : Boolean(params.throw);
     this.expected = params.responseCallback !== undefined ? params.responseCallback : vu.shared.responseCallback;
     this.userTags = params.tags || NO_PARAMS;
     const auth = params.auth;
@@ -250,6 +221,26 @@ class Exchange {
       throw new Error(`auth '${auth}' is not supported here (basic and digest: user:pass@ in the URL)`);
     }
     this.digest = auth === 'digest';
+  }
+
+  // A request k6 refuses before sending it: a failed Response, said in the log.
+  refused(error) {
+    const { vu, method } = this;
+    vu.warnOnce(`request failed: ${error}`);
+    this.response = new Response(vu, 0, '', null, null, '', ZERO_TIMINGS, error, { method, url: '', headers: {}, body: '', cookies: {} }, NONE);
+  }
+
+  // The body compressed as the param asks, and said in Content-Encoding unless the script's own
+  // header says something else (which wins, as in k6, with its warning).
+  compress(codings) {
+    const { bytes, encoding } = compressed(this.vu.shared.facilities, codings, this.bytes);
+    this.bytes = bytes;
+    if (this.headers === NO_PARAMS) this.headers = {};
+    const given = Object.keys(this.headers).find((k) => k.toLowerCase() === 'content-encoding');
+    if (given === undefined) this.headers['Content-Encoding'] = encoding;
+    else if (this.headers[given] !== encoding) {
+      this.vu.warnOnce(`There's a mismatch between the desired \`compression\` the manually set \`Content-Encoding\` header in the ${this.method} request for '${this.url.href}', the custom header has precedence and won't be overwritten. This may result in invalid data being sent to the server.`);
+    }
   }
 
   // One request of the call: the Response, or the rest of the call after a redirect.
@@ -262,7 +253,7 @@ class Exchange {
   after(response) {
     const { vu, url, method, params } = this;
     // throw: a request that failed (not a status) is an exception, with Go's words for it.
-    if (response.error && vu.options.throw) throw new Error(`${method[0]}${method.slice(1).toLowerCase()} "${url.href}": ${goError(response.error, url)}`);
+    if (response.error && this.throw) throw new Error(`${method[0]}${method.slice(1).toLowerCase()} "${url.href}": ${goError(response.error, url)}`);
     if (!REDIRECTS.has(response.status)) return response;
     const location = response.headers.Location;
     if (location === undefined || this.redirectsLeft <= 0 || response.error) {
@@ -279,6 +270,7 @@ class Exchange {
     if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
       this.method = method === 'HEAD' ? 'HEAD' : 'GET';
       this.bytes = null;
+      this.shownBody = null;
       if (this.headers !== NO_PARAMS) for (const k of Object.keys(this.headers)) if (/^content-(type|length)$/i.test(k)) delete this.headers[k];
     }
     this.nameTag = null;
@@ -404,8 +396,9 @@ class Request {
   }
 
   [MAKE_REQUEST]() {
-    const { url, body } = this;
-    return { method: this.method, url: url.href, headers: goHeaders(this.headers(), (url.username || url.password) && !hasHeader(this.userHeaders, 'authorization')), body: body ? new TextDecoder().decode(body) : '', cookies: this.jar.cookiesForURL(url.href) };
+    const { url } = this;
+    const body = this.ex.shownBody;
+    return { method: this.method, url: url.href, headers: goHeaders(this.headers(), (url.username || url.password) && !hasHeader(this.userHeaders, 'authorization')), body: body ? textDecoder.decode(body) : '', cookies: this.jar.cookiesForURL(url.href) };
   }
 }
 
@@ -438,6 +431,7 @@ function responded(r) {
   const { ex, info, method, url } = request;
   const vu = ex.vu;
   vu.assertNotInterrupted();
+  if (r.encoding !== null && r.encoding !== undefined) decode(vu, r);
   const setCookies = r.head ? setCookieLines(r.head) : NONE;
   for (const line of setCookies) ex.jar.setFromHeader(url, line);
   // The client's timings object is the Response's: blocked and duration are k6/http's to fill.
@@ -448,9 +442,21 @@ function responded(r) {
   const tags = vu.shared.state.requestTagsRead() ? requestTags(vu, method, r, expected, ex, info) : expected === true ? EXPECTED : expected === false ? UNEXPECTED : NO_TAGS;
   vu.emitRequest(timings, r.status, expected, request.client === null ? 0 : request.bytes.length, r.bytesIn, tags, r.error);
   // res.request, made if the script reads it.
-  const response = new Response(vu, r.status, r.proto, r.head, request.discard ? null : r.body, info.href, timings, r.error, request, setCookies);
+  const body = request.discard ? null : request.binary && r.body !== null ? r.body.buffer : r.body;
+  const response = new Response(vu, r.status, r.proto, r.head, body, info.href, timings, r.error, request, setCookies);
   if (vu.shared.httpDebug && r.head) debugResponse(vu, response, ex.responseType);
   return request.follow ? ex.after(response) : response;
+}
+
+// A compressed body decompressed, as k6 does whatever the request asked; one that does not
+// decompress fails the request (k6's 1701), its status and headers gone with it.
+function decode(vu, r) {
+  try {
+    const bytes = decompressed(vu.shared.facilities, r.encoding, r.body);
+    r.body = r.request.binary ? bytes : textDecoder.decode(bytes);
+  } catch (err) {
+    Object.assign(r, { status: 0, head: null, body: null, proto: '', error: err.message });
+  }
 }
 
 // A request's samples' tags when nothing reads more than expected_response (requestTagsRead()).
@@ -468,9 +474,12 @@ function requestTags(vu, method, r, expected, ex, info) {
   // As k6 since v0.41: the url tag is the name tag, whether the script named the request or
   // not (a name keeps the URLs' many values out of the tags).
   tags.url = tags.name;
-  tags.proto = r.proto || 'HTTP/1.1';
+  // As k6: a request that failed has its error and code, and no proto (no response came).
+  if (r.error) {
+    tags.error = k6ErrorText(r.error);
+    tags.error_code = String(errorCodeOf(r.error));
+  } else tags.proto = r.proto || 'HTTP/1.1';
   if (expected !== null) tags.expected_response = String(expected);
-  if (r.error) tags.error = k6ErrorText(r.error);
   return tags;
 }
 
@@ -481,26 +490,6 @@ function lowerCased(headers) {
   return out;
 }
 
-// httpDebug ('headers' or 'full', --http-debug): each request and response on stderr as k6 logs
-// them (Go's httputil dumps, in a line of its log), the bodies with 'full'.
-function debugRequest(vu, method, url, headers, body) {
-  // As Go writes a request: Host and User-Agent first, the rest by name.
-  const lines = [`${method} ${url.pathname}${url.search} HTTP/1.1`];
-  const names = Object.keys(headers).sort((a, b) => rank(a) - rank(b) || (canonicalName(a) < canonicalName(b) ? -1 : 1));
-  for (const k of names) lines.push(`${canonicalName(k)}: ${headers[k]}`);
-  const full = vu.shared.httpDebug === 'full' && body ? new TextDecoder().decode(body) : '';
-  debugLine(vu, `Request:\n${lines.join('\n')}\n\n${full}\n`);
-}
-
-function debugResponse(vu, response, responseType) {
-  const lines = [`HTTP/1.1 ${response.status_text}`];
-  for (const k of Object.keys(response.headers).sort()) lines.push(`${k}: ${response.headers[k]}`);
-  const full = vu.shared.httpDebug === 'full' && typeof response.body === 'string' && responseType !== 'binary' ? response.body : '';
-  debugLine(vu, `Response:\n${lines.join('\n')}\n\n${full}\n`);
-}
-
-const rank = (name) => ({ host: 0, 'user-agent': 1 })[name.toLowerCase()] ?? 2;
-
 // A failed request's error as Go words it (in the exception `throw` makes, in k6/ws's response).
 export function goError(reason, url) {
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
@@ -509,15 +498,6 @@ export function goError(reason, url) {
   if (reason === 'ECONNRESET') return 'read: connection reset by peer';
   if (reason === 'timeout') return 'request timeout';
   return reason;
-}
-
-// The run's secrets hidden in the message (a header with a token) and the fields, as in every
-// line of k6's log; the fields quoted as logrus quotes them (a group with a space).
-function debugLine(vu, msg) {
-  const secrets = vu.shared.secrets;
-  const scenario = vu.scenario ? vu.scenario.name : '';
-  const fields = [['group', vu.groupPath], ['iter', vu.iteration], ['scenario', scenario], ['source', 'http-debug'], ['vu', vu.id]];
-  globalThis.console.error(logEntry('info', msg, fields, secrets ? (text) => secrets.redact(text) : undefined));
 }
 
 // res.request.headers as k6 gives them (Go's http.Header): canonical names, each a list of
@@ -551,7 +531,6 @@ const cleanURL = (url) => (url.password ? url.href.replace(`//${url.username}:${
 // auth: 'digest' as k6 does it (RFC 7616): the request without credentials, then, if it was
 // answered 401 with a Digest challenge, again with the answer to it. Both are requests of the
 // run; the first one's 401 counts as expected, as in k6.
-// auth: 'digest': the request, then with the answer to its 401's challenge (RFC 7616).
 async function withDigest(ex) {
   const { vu, url, method, headers } = ex;
   const first = await once(ex, headers, ex.expected === null ? null : (status) => status === 401, false);
