@@ -22,7 +22,9 @@
 //
 // What a driver asks of the run besides claim and connect: run.fixed (the one request every
 // request is, or null), run.shapeOf(index, driver) (a request that differs, or null when the
-// user's generator threw), run.open and run.intendedTime (the open model's schedule).
+// user's generator threw), run.open and run.intendedTime (the open model's schedule), run.sendAt
+// (a clock read the run made in this same turn for the request it is about to be claimed, or 0:
+// each read is a call, and on Deno an op).
 //
 // And what a driver tells the run, so that every protocol counts alike:
 //   run.responded(driver, status, start, sent, first, end, entry)

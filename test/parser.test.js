@@ -52,6 +52,7 @@ function parse(input, pieces, { expects = [false], capture = true, borrow = fals
         shouldClose: p.shouldClose,
         head: capture ? decodeChunks(p.headChunks) : p.headChunks,
         body: capture ? decodeChunks(p.bodyChunks) : p.bodyChunks,
+        encoded: p.encoded,
       });
       if (made < expects.length) p.expect(expects[made++]);
     },
@@ -126,6 +127,17 @@ test('Content-Length body is read exactly and the connection is kept alive', () 
   assert.equal(r.stopped, input.length);
   assert.equal(r.atClose, 0);
   assert.equal(r.seen, input.length);
+});
+
+test('a Content-Encoding header is noted (any case, split anywhere), a name of its length that is not it is not', () => {
+  const said = (headers) => feedAllWays(OK(`${headers}Content-Length: 2\r\n`, 'xy')).responses.map((x) => x.encoded);
+  assert.deepEqual(said('Content-Encoding: gzip\r\n'), [true]);
+  assert.deepEqual(said('content-ENCODING:br\r\n'), [true]);
+  assert.deepEqual(said('Content-Language: en\r\nX-Frame-Options: DENY\r\nTransfer-Encodin: x\r\n'), [false]);
+  assert.deepEqual(said(''), [false]);
+  // Noted per response: an interim 100 before it says nothing of the final one, nor the other way.
+  const r = feedAllWays('HTTP/1.1 100 Continue\r\nContent-Encoding: gzip\r\n\r\n' + OK('Content-Length: 0\r\n'));
+  assert.deepEqual(r.responses.map((x) => x.encoded), [false]);
 });
 
 test('Content-Length 0 completes at the end of the head with an empty body', () => {

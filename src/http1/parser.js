@@ -35,10 +35,13 @@ const S_TRAILER_END_LF = 15;
 const S_DEAD = 16; // after an error or a 101: nothing more is HTTP on this connection
 
 // Header names we act on, matched case-insensitively byte by byte.
-const NAMES = ['content-length', 'transfer-encoding', 'connection'].map((s) => new TextEncoder().encode(s));
+// Content-Encoding is only noted (`encoded`), for a reader that decodes bodies (k6/http).
+const NAMES = ['content-length', 'transfer-encoding', 'connection', 'content-encoding'].map((s) => new TextEncoder().encode(s));
 const H_CONTENT_LENGTH = 1;
 const H_TRANSFER_ENCODING = 2;
 const H_CONNECTION = 4;
+const H_CONTENT_ENCODING = 8;
+const H_ANY = 15;
 
 // Where a header name that goes on at i ends: at its ':', at a LF (malformed), or at end.
 function nameEnd(buf, i, end) {
@@ -52,7 +55,7 @@ function nameEnd(buf, i, end) {
 
 // Which of the names above (its H_ bit) the len bytes at from are, ignoring case; 0 if none.
 function matchName(buf, from, len) {
-  const k = len === 14 ? 0 : len === 17 ? 1 : len === 10 ? 2 : -1;
+  const k = len === 14 ? 0 : len === 17 ? 1 : len === 10 ? 2 : len === 16 ? 3 : -1;
   if (k < 0) return 0;
   const name = NAMES[k];
   for (let x = 0; x < len; x++) if (lower(buf[from + x]) !== name[x]) return 0;
@@ -141,6 +144,7 @@ export class ResponseParser {
     this.teChunked = false; // the last coding so far is chunked
     this.connClose = false;
     this.connKeepAlive = false;
+    this.encoded = false; // a Content-Encoding header came
     this.remaining = 0;
     this.chunkDigits = 0;
     this.bodyBytes = 0; // declared so far (chunked) or read so far (to the close)
@@ -313,7 +317,7 @@ export class ResponseParser {
             return this.headComplete(i);
           } else {
             this.state = S_HEADER_NAME;
-            // Fast path: the whole name is in this chunk. Only a name of 10, 14 or 17 bytes can
+            // Fast path: the whole name is in this chunk. Only a name of 10, 14, 16 or 17 bytes can
             // be one we act on; it is compared once, and every other name skipped in a tight loop.
             const j = nameEnd(buf, i, end);
             if (j < end && buf[j] === 58) {
@@ -322,7 +326,7 @@ export class ResponseParser {
               this.headBytes += j - i;
               i = j; // at the ':', which the S_HEADER_NAME case takes next
             } else {
-              this.nameMask = H_CONTENT_LENGTH | H_TRANSFER_ENCODING | H_CONNECTION;
+              this.nameMask = H_ANY;
               this.nameLen = 0;
               this.nameByte(b);
             }
@@ -403,6 +407,7 @@ export class ResponseParser {
       if (mask & H_CONTENT_LENGTH && NAMES[0][n] !== lb) this.nameMask &= ~H_CONTENT_LENGTH;
       if (mask & H_TRANSFER_ENCODING && NAMES[1][n] !== lb) this.nameMask &= ~H_TRANSFER_ENCODING;
       if (mask & H_CONNECTION && NAMES[2][n] !== lb) this.nameMask &= ~H_CONNECTION;
+      if (mask & H_CONTENT_ENCODING && NAMES[3][n] !== lb) this.nameMask &= ~H_CONTENT_ENCODING;
     }
     this.nameLen++;
   }
@@ -413,6 +418,7 @@ export class ResponseParser {
     if (this.nameMask & H_CONTENT_LENGTH && n === 14) h = H_CONTENT_LENGTH;
     else if (this.nameMask & H_TRANSFER_ENCODING && n === 17) h = H_TRANSFER_ENCODING;
     else if (this.nameMask & H_CONNECTION && n === 10) h = H_CONNECTION;
+    else if (this.nameMask & H_CONTENT_ENCODING && n === 16) this.encoded = true;
     this.current = h;
     this.state = S_HEADER_VALUE;
     if (h === H_CONTENT_LENGTH) {

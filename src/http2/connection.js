@@ -151,7 +151,7 @@ export class Http2Connection extends Driver {
       let retried = 0;
       // One clock read a request (on Deno performance.now() is an op): its send time, and its
       // latency's start in the closed model.
-      const now = performance.now();
+      const now = run.sendAt > 0 ? run.sendAt : performance.now();
       if (this.retries.length > 0) {
         [index, start, shape, entry, method, path, retried] = this.retries.shift();
       } else {

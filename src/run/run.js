@@ -43,6 +43,7 @@ export class Run {
     this.origin = 0;
     this.scheduleEnd = Infinity; // requests due after the deadline are not part of the run
     this.intendedTime = 0; // of the request being claimed
+    this.sendAt = 0; // the drivers read the clock themselves (src/driver.js)
     this.idle = [];
     this.maxConnections = Math.max(config.concurrency, config.maxConnections || 0);
     this.indexStride = config.indexStride || 1;

@@ -95,7 +95,7 @@ export class H2Client extends DriverSide {
     const r = job.request;
     // Go names the status as HTTP/1.1 does ('200 OK'); the driver's head says 'HTTP/2 200'.
     const head = `HTTP/2.0 ${goStatus(status)}${decodeChunks(conn.headChunks).slice(`HTTP/2 ${status}`.length)}`;
-    const { body, encoding } = bodyOf(r, head, conn.bodyChunks);
+    const { body, encoding } = bodyOf(r, head, conn.bodyChunks, true);
     const ready = conn.readyAt;
     this.finish(job, {
       status,

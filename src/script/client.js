@@ -197,7 +197,7 @@ export class OriginClient extends DriverSide {
     const job = conn.job;
     // The parser's chunks may be views of the adapter's read buffer: copied or decoded now.
     const head = decodeChunks(conn.headChunks);
-    const { body, encoding } = bodyOf(job.request, head, conn.bodyChunks);
+    const { body, encoding } = bodyOf(job.request, head, conn.bodyChunks, conn.parser.encoded);
     const ready = conn.readyAt;
     job.result = {
       request: job.request,

@@ -13,6 +13,7 @@ export class DriverSide {
     this.fixedShape = null;
     this.open = false;
     this.intendedTime = 0;
+    this.sendAt = 0; // set while a request sent at once is handed over (k6/http's clock read)
     this.stopping = false;
     this.inFlight = 0;
   }
@@ -30,11 +31,12 @@ export class DriverSide {
 
 // A response's body as the script asked for it (k6/http's responseType): text decoded now, bytes
 // (binary, or compressed: k6/http decodes it) joined now, or none; the chunks may be views of
-// the adapter's read buffer. `encoding`: the Content-Encoding k6/http has to undo, or null.
+// the adapter's read buffer. `encoding`: the Content-Encoding k6/http has to undo, or null;
+// `named`: whether the head may have one (HTTP/1.1's parser notes the header as it goes by).
 const NO_BODY = Object.freeze({ body: null, encoding: null });
-export function bodyOf(request, head, chunks) {
+export function bodyOf(request, head, chunks, named) {
   if (request.discard) return NO_BODY;
-  const encoding = contentEncodingOf(head);
+  const encoding = named ? contentEncodingOf(head) : null;
   if (encoding !== null || request.binary) return { body: joinChunks(chunks || []), encoding };
   return { body: decodeChunks(chunks), encoding };
 }

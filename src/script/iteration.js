@@ -29,7 +29,11 @@ class IterationState {
       vu.cut = resolve;
     };
     this.settle = () => settle(this);
-    this.after = () => after(this);
+    this.after = () => {
+      const r = after(this);
+      vu.clockAt = 0; // no iteration follows in this turn
+      return r;
+    };
     this.count = () => count(this);
     this.fail = (err) => fail(this, err);
     this.afterThen = () => afterThen(this);
@@ -95,7 +99,9 @@ function start(vu, s, ctx, run) {
   it.ctx = ctx;
   const ended = new Promise(it.executor);
   it.ended = ended;
-  it.t0 = performance.now();
+  // The last iteration's end, when this one follows it in the same turn (done()); else now.
+  it.t0 = vu.clockAt > 0 ? vu.clockAt : performance.now();
+  vu.clockAt = 0;
   let r;
   let threw = false;
   try {
@@ -140,8 +146,10 @@ function settle(it) {
 function count(it) {
   const vu = it.vu;
   if (!vu.interrupted) {
+    const now = performance.now();
+    vu.clockAt = now;
     it.run.shared.iterationsCompleted++;
-    it.run.state.iteration(performance.now() - it.t0, vu.currentTags(), it.scenario.name);
+    it.run.state.iteration(now - it.t0, vu.currentTags(), it.scenario.name);
   }
   it.end();
 }
@@ -154,8 +162,10 @@ function fail(it, err) {
   if (!(err instanceof Interruption) && !vu.interrupted) for (const s of [...vu.sessions]) if (s.abandon) s.abandon();
   if (!(err instanceof Interruption) && !vu.interrupted) {
     it.run.state.warn(messageOf(err));
+    const now = performance.now();
+    vu.clockAt = now;
     it.run.shared.iterationsCompleted++;
-    it.run.state.iteration(performance.now() - it.t0, vu.currentTags(), it.scenario.name);
+    it.run.state.iteration(now - it.t0, vu.currentTags(), it.scenario.name);
   }
   it.end();
 }
@@ -163,11 +173,12 @@ function fail(it, err) {
 function afterThen(it) {
   try {
     const r = after(it);
-    if (r === undefined) it.next();
+    if (r === undefined) it.next(); // the next iteration, if any, starts in it, at vu.clockAt
     else r.then(it.next, it.failLoop);
   } catch (err) {
     it.failLoop(err);
   }
+  it.vu.clockAt = 0;
 }
 
 function after(it) {
@@ -182,7 +193,10 @@ function after(it) {
   // not counted in iteration_duration (the run's end wakes the VU).
   if (shared.minIterationMs > 0 && !vu.interrupted && !ctx.stopped) {
     const rest = shared.minIterationMs - (performance.now() - t0);
-    if (rest > 0) return vu.sleep(rest).then(() => done(vu, run));
+    if (rest > 0) {
+      vu.clockAt = 0;
+      return vu.sleep(rest).then(() => done(vu, run));
+    }
   }
   return done(vu, run);
 }
@@ -191,11 +205,15 @@ function after(it) {
 // alone, and the timers that end a stage, a duration or the run (and a signal) would never
 // come: every 10 ms one VU lets the event loop take a turn before its next iteration (after
 // this one's end, so that an iteration is under way, in ctx.running, as soon as it starts).
+// The clock read at the iteration's end (vu.clockAt, microtasks ago) serves here, and as the
+// start of the next iteration if that follows in this turn: a read is a call (on Deno, an op),
+// and an iteration made three.
 function done(vu, run) {
   vu.busy = false;
-  const now = performance.now();
+  const now = vu.clockAt > 0 ? vu.clockAt : performance.now();
   if (now - run.turnAt > 10) {
     run.turnAt = now;
+    vu.clockAt = 0;
     return new Promise((resolve) => setTimeout(resolve, 0));
   }
   return undefined;

@@ -67,6 +67,7 @@ export class VU {
     this.options = shared.options;
     this.env = shared.env;
     this.iteration = -1; // __ITER: this VU's iterations in its scenario, from 0
+    this.clockAt = 0; // the clock as its last iteration ended, for the next in the same turn (iteration.js)
     this.iterationInInstance = -1;
     this.iterationInScenario = -1;
     this.scenarioIteration = -1;

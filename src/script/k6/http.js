@@ -406,16 +406,24 @@ function dispatch(request) {
   const vu = request.ex.vu;
   request.blockedStart = performance.now();
   const client = vu.clientFor(request.url, request.info.origin);
-  if (client instanceof Promise) return client.then((c) => sendOn(request, c), (err) => unsent(request, err));
-  return sendOn(request, client);
+  if (client instanceof Promise) return client.then((c) => sendOn(request, c, 0), (err) => unsent(request, err));
+  return sendOn(request, client, request.blockedStart);
 }
 
-function sendOn(request, client) {
+// `at`: the clock read of this same turn, for a connection that sends at once to take rather
+// than read again (0 when the client came later).
+function sendOn(request, client, at) {
   const vu = request.ex.vu;
   vu.shared.state.begun++;
-  if (vu.shared.httpDebug) debugRequest(vu, request.method, request.url, request.headers(), request.body);
+  if (vu.shared.httpDebug) {
+    debugRequest(vu, request.method, request.url, request.headers(), request.body);
+    at = 0; // the line took its time
+  }
   request.client = client;
-  return client.send(request).then(responded);
+  client.sendAt = at;
+  const sent = client.send(request);
+  client.sendAt = 0;
+  return sent.then(responded);
 }
 
 // A name that does not resolve, a blocked hostname or IP: the request fails, as in k6.
