@@ -9,6 +9,8 @@
 #
 #   bash bench/grpc-script.sh                        # 3 rounds of 5 s, k6 at /tmp/k6v13/k6
 #   ROUNDS=5 DURATION=10s TOOLS='k6 node' SCRIPTS=grpc K6=/path/to/k6 bash bench/grpc-script.sh
+#   VUS=30 bash bench/grpc-script.sh                 # 30 VUs (and h2load -c 30): the client's
+#                                                    # core busy, not waiting on the server
 #
 # Per run: calls/s (iterations over the duration: one call an iteration), CPU µs per call (the
 # client's user + system time over its calls, from /usr/bin/time, start included), the same less
@@ -21,6 +23,7 @@ DURATION=${DURATION:-5s}
 TOOLS=${TOOLS:-h2load k6 node bun deno}
 SCRIPTS=${SCRIPTS:-grpc grpc-check}
 K6=${K6:-/tmp/k6v13/k6}
+VUS=${VUS:-10}
 export PATH="$PWD/node_modules/.bin:$PATH"
 command -v h2load >/dev/null || [[ " $TOOLS " != *" h2load "* ]] || { echo "no h2load (apt-get install nghttp2-client), or TOOLS without it"; exit 1; }
 [[ " $TOOLS " != *" k6 "* ]] || [ -x "$K6" ] || { echo "no k6 at $K6: build k6 v1.3.0 from its source (TAG=v1.3.0 ../shared/k6-build.sh MIRROR_GIT_DIR OUT_DIR)"; exit 1; }
@@ -44,7 +47,7 @@ one() {
   local tool=$1 script=$2 calls secs
   secs=$(awk -v d="$DURATION" 'BEGIN { print d + 0 }')
   if [ "$tool" = h2load ]; then
-    taskset -c 1 /usr/bin/time -f '%U %S %M' -o "$TMP/time" h2load -D "$secs" -c 10 -m 1 -d "$TMP/hello.bin" \
+    taskset -c 1 /usr/bin/time -f '%U %S %M' -o "$TMP/time" h2load -D "$secs" -c "$VUS" -m 1 -d "$TMP/hello.bin" \
       -H 'content-type: application/grpc' -H 'te: trailers' "http://127.0.0.1:$PORT/loadtest.test.Echo/Say" >"$TMP/out" 2>"$TMP/err" ||
       { echo "h2load failed:"; cat "$TMP/out" "$TMP/err"; exit 1; }
     calls=$(grep -o '[0-9]* succeeded' "$TMP/out" | awk '{ print $1 }')
@@ -53,7 +56,7 @@ one() {
     return
   fi
   # shellcheck disable=SC2046
-  taskset -c 1 /usr/bin/time -f '%U %S %M' -o "$TMP/time" $(command_for "$tool") --duration "$DURATION" \
+  taskset -c 1 /usr/bin/time -f '%U %S %M' -o "$TMP/time" $(command_for "$tool") --duration "$DURATION" --vus "$VUS" \
     -e ADDR="127.0.0.1:$PORT" -e PROTOS="$PWD/test/grpc" "bench/scripts/$script.js" >"$TMP/out" 2>"$TMP/err" ||
     { echo "$tool $script failed:"; cat "$TMP/err"; exit 1; }
   calls=$(grep -o ' iterations\.*: [0-9]*' "$TMP/out" | grep -o '[0-9]*$' || true)
@@ -75,7 +78,7 @@ start_cpu() {
 }
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-echo "$SERVER_NAME on core 0; clients on core 1; 10 VUs for $DURATION; $ROUNDS rounds interleaved"
+echo "$SERVER_NAME on core 0; clients on core 1; $VUS VUs for $DURATION; $ROUNDS rounds interleaved"
 echo
 declare -A START
 for tool in $TOOLS; do START[$tool]=$(start_cpu "$tool"); done
