@@ -289,7 +289,7 @@ class Exchange {
 // A script asks for the same few URLs again and again: each string is parsed once (a URL is
 // never changed here; a redirect's target is a new one).
 const URLS = new Map();
-const ZERO_TIMINGS = Object.freeze({ blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 });
+const ZERO_TIMINGS = Object.freeze({ duration: 0, blocked: 0, looking_up: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0 });
 
 export function parsedURL(text) {
   let url = URLS.get(text);
