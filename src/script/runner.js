@@ -180,7 +180,6 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
     version: facilities.version,
     resolve: facilities.resolve,
     open: facilities.open,
-    responseCallback: undefined,
     vusActive: 0,
     vusInitialized: 0,
     iterationsCompleted: 0,

@@ -55,7 +55,7 @@ export function httpModule(vu) {
     expectedStatuses,
     setResponseCallback: (fn) => {
       if (fn !== null && typeof fn !== 'function') throw new Error('setResponseCallback takes expectedStatuses(...) or null');
-      vu.shared.responseCallback = fn;
+      vu.responseCallback = fn;
     },
     url: (strings, ...values) => {
       // http.url`http://host/${id}`: the URL, with the template as its name tag.
@@ -243,7 +243,7 @@ class Exchange {
     this.redirectsLeft = this.maxRedirects;
     this.timeout = timeoutMs(params.timeout, 60000);
     this.responseType = params.responseType || (vu.options.discardResponseBodies ? 'none' : 'text');
-    this.expected = params.responseCallback !== undefined ? params.responseCallback : vu.shared.responseCallback;
+    this.expected = params.responseCallback !== undefined ? params.responseCallback : vu.responseCallback;
     this.userTags = params.tags || NO_PARAMS;
     const auth = params.auth;
     if (auth !== undefined && auth !== null && auth !== 'basic' && auth !== 'digest') {
