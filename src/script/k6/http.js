@@ -11,6 +11,7 @@ import { waiting } from '../wait.js';
 import { DialError } from './dialer.js';
 import { logEntry } from './console.js';
 import { timingsOf } from '../timings.js';
+import { TLS_CONSTANTS } from './tls-constants.js';
 
 const encoder = new TextEncoder();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -68,11 +69,7 @@ export function httpModule(vu) {
       return { url, name, toString: () => url };
     },
     file: (data, filename, contentType = 'application/octet-stream') => ({ data, filename, content_type: contentType, __file: true }),
-    TLS_1_0: 'tls1.0',
-    TLS_1_1: 'tls1.1',
-    TLS_1_2: 'tls1.2',
-    TLS_1_3: 'tls1.3',
-    OCSP_STATUS_GOOD: 'good',
+    ...TLS_CONSTANTS,
   };
   return { default: api, ...api };
 }
