@@ -11,6 +11,7 @@ import { parseThreshold, checkThresholds, failedThresholds } from '../results/th
 import { isShardResult, mergeShards } from '../script/shards.js';
 import { summaryText, summaryMode } from '../script/summary.js';
 import { legacyExport } from '../script/legacy-export.js';
+import { crossedMetrics } from '../script/thresholds.js';
 import { writeOutputs } from './output.js';
 import { runCommand, imageContents, findRuntime, runtime, writeText, writeFile, exit, onInterrupt, wantsColor, cwdPath, tempPath, removeFile, md5Hex, pathOf } from '../../runtimes/index.js';
 import { VERSION } from '../version.js';
@@ -245,7 +246,7 @@ async function collect(shards, { kind, plan, thresholds, fail }) {
       await writeFile(plan.output.summaryExport, JSON.stringify(legacyExport(merged.data), null, 2) + '\n');
     }
     const failed = merged.thresholds.filter((t) => !t.ok);
-    if (failed.length) return fail(`thresholds on metrics '${[...new Set(failed.map((t) => t.key))].join("', '")}' have been crossed`, 99);
+    if (failed.length) return fail(`thresholds on metrics '${crossedMetrics(failed)}' have been crossed`, 99);
     return exit(missing.length ? 1 : 0);
   }
   let result;

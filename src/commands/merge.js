@@ -11,6 +11,7 @@ import { readFile, writeFile, writeText, exit, wantsColor, md5Hex } from '../../
 import { isShardResult, mergeShards } from '../script/shards.js';
 import { summaryText, summaryMode } from '../script/summary.js';
 import { legacyExport } from '../script/legacy-export.js';
+import { crossedMetrics } from '../script/thresholds.js';
 import { EXIT } from '../script/runner.js';
 
 const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--html F] [--threshold T ...], or SHARD.json ... [--summary-export F] [--summary-mode M] (loadtest run --shard --result)';
@@ -109,7 +110,7 @@ async function mergeScript(docs, files, args) {
   if (args['summary-export']) await writeFile(args['summary-export'], JSON.stringify(legacyExport(merged.data), null, 2) + '\n');
   const failed = merged.thresholds.filter((t) => !t.ok);
   if (failed.length) {
-    console.error(`loadtest merge: thresholds on metrics '${[...new Set(failed.map((t) => t.key))].join("', '")}' have been crossed`);
+    console.error(`loadtest merge: thresholds on metrics '${crossedMetrics(failed)}' have been crossed`);
     return exit(EXIT.thresholds);
   }
   exit(0);

@@ -3,7 +3,8 @@
 
 import mri from 'mri';
 import { transformModule, ScriptError } from '../script/transform.js';
-import { runScript, ScriptRunError, EXIT, messageOf } from '../script/runner.js';
+import { runScript, ScriptRunError, EXIT, messageOf, abortedByThresholds } from '../script/runner.js';
+import { crossedMetrics } from '../script/thresholds.js';
 import { summaryText, summaryMode as parseSummaryMode } from '../script/summary.js';
 import { facilitiesOf, openOutputs } from '../../runtimes/scripts/host.js';
 import { checkTrendStats } from '../script/metrics.js';
@@ -448,8 +449,9 @@ export async function runCommand(argv) {
     if (board !== null) await board.close();
   }
   const failed = result.thresholds.filter((t) => !t.ok);
-  if (failed.length) say(`thresholds on metrics '${[...new Set(failed.map((t) => t.key))].join("', '")}' have been crossed`);
-  // As k6 logs it: test.abort()'s message, or the thresholds that stopped the run.
+  // As k6 logs it: the thresholds crossed at the end, unless they stopped the run (k6 says that
+  // alone); test.abort()'s message, or the thresholds' that stopped the run.
+  if (failed.length && !abortedByThresholds(result.aborted)) say(`thresholds on metrics '${crossedMetrics(failed)}' have been crossed`);
   if (result.aborted) say(result.aborted);
   if (result.aborted && !failed.length) return exit(EXIT.scriptAborted);
   // exec.test.fail(): k6 says so last, and its code wins over the thresholds'.

@@ -20,13 +20,14 @@ export function parseDuration(value, what) {
   return ms;
 }
 
-/** A duration as k6 prints one: 1m30s, 2.5s, 120ms. */
+/** A duration as k6 gives one, in Go's form (time.Duration's String): 1m30s, 1m0s, 2.5s, 120ms, 0s. */
 export function formatDuration(ms) {
+  if (ms === 0) return '0s';
   if (ms < 1000) return `${round(ms)}ms`;
   const h = Math.floor(ms / 3600000);
   const m = Math.floor((ms % 3600000) / 60000);
   const s = (ms % 60000) / 1000;
-  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${s || !(h || m) ? `${round(s)}s` : ''}`;
+  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${round(s)}s`;
 }
 
 const round = (v) => String(Math.round(v * 1000) / 1000);

@@ -35,9 +35,10 @@ export class Sink {
     this.last = value;
     if (this.type === GAUGE) this.lastAt = Date.now();
     if (this.type === RATE && value !== 0) this.passes++;
-    // The histogram holds 1 to 2^32; a Trend's samples are durations and sizes, seldom below
-    // a thousandth or negative (those count in min, max and avg, and as the lowest bucket).
-    if (this.histogram !== null) this.histogram.record(Math.max(1, Math.round(value * SCALE)));
+    // The histogram holds 0 to 2^32; a Trend's samples are durations and sizes, seldom below
+    // a thousandth or negative (those count in min, max and avg, and as 0 in the histogram). A 0
+    // stays 0: the connecting time of a reused connection, whose median k6 shows as 0s.
+    if (this.histogram !== null) this.histogram.record(Math.max(0, Math.round(value * SCALE)));
   }
   /** What a --cores child sends of it (src/script/cores.js): everything, the histogram as pairs. */
   toJSON() {

@@ -11,7 +11,7 @@ import { checkOptions, numberOption, k6Names } from './options.js';
 import { dialerOf } from './k6/dialer.js';
 import { rpsLimiter } from './k6/rps.js';
 import { parseDuration } from './duration.js';
-import { parseThresholds, evaluateThresholds } from './thresholds.js';
+import { parseThresholds, evaluateThresholds, crossedMetrics } from './thresholds.js';
 import { summaryData } from './summary-data.js';
 import { Breakdown } from './breakdown.js';
 import { iterate, iterateThen, RunningIterations } from './iteration.js';
@@ -180,7 +180,6 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
     version: facilities.version,
     resolve: facilities.resolve,
     open: facilities.open,
-    responseCallback: undefined,
     vusActive: 0,
     vusInitialized: 0,
     iterationsCompleted: 0,
@@ -390,15 +389,25 @@ function startScenarios(factory, run, plan) {
 }
 
 // Thresholds with abortOnFail, evaluated each second. With --cores each child watches its own
-// share (the parent's figures come at the end).
+// share (the parent's figures come at the end). As k6's metrics engine: a metric with no sample
+// yet is left out (a check's rate is not 0 before the first check), and the run stops when a
+// threshold with abortOnFail has failed (past its delayAbortEval), naming every metric whose
+// thresholds fail then.
 function watchThresholds(run, thresholds) {
   if (run.remote !== null || !thresholds.some((t) => t.abortOnFail)) return null;
   return setInterval(() => {
     const elapsed = performance.now() - run.shared.startedAt;
-    const failed = evaluateThresholds(thresholds, elapsed / 1000).filter((t) => t.abortOnFail && !t.ok && elapsed >= t.delayAbortEvalMs);
-    if (failed.length) run.shared.abort(`thresholds on ${failed.map((t) => t.metricName).join(', ')} crossed`);
+    const failed = evaluateThresholds(thresholds.filter((t) => t.sink.count > 0), elapsed / 1000).filter((t) => !t.ok);
+    if (failed.some((t) => t.abortOnFail && elapsed >= t.delayAbortEvalMs)) run.shared.abort(thresholdsAbort(failed));
   }, 1000);
 }
+
+const ABORTED_BY_THRESHOLDS = 'at least one has abortOnFail enabled, stopping test prematurely';
+
+const thresholdsAbort = (failed) => `thresholds on metrics '${crossedMetrics(failed)}' were crossed; ${ABORTED_BY_THRESHOLDS}`;
+
+/** Whether an abort's message is a threshold's (k6 then says nothing more of the thresholds). */
+export const abortedByThresholds = (message) => typeof message === 'string' && message.endsWith(ABORTED_BY_THRESHOLDS);
 
 // teardown() once, given setup()'s data anew (not the copy the VUs had).
 async function teardown(run, plan) {

@@ -2,7 +2,7 @@
 // named 'default' from the shortcuts (vus, duration, iterations, stages); each checked and given
 // k6's defaults before anything runs, so that a wrong option is one line before the run.
 
-import { parseDuration } from './duration.js';
+import { parseDuration, formatDuration } from './duration.js';
 import { foldedNames } from './options.js';
 import { split } from '../run/cores.js';
 
@@ -37,25 +37,63 @@ function stagesOf(stages, what) {
   });
 }
 
+// The scenarios as given, or the one named 'default' the shortcuts make, as k6 derives it
+// (lib/executor/execution_config_shortcuts.go): what is not given is left out (k6's null), the
+// defaults come with scenario() below. With none of them, k6 runs 1 iteration of 1 VU as a
+// per-vu-iterations scenario.
+function givenScenarios(o, warn = () => {}) {
+  if (o.scenarios && Object.keys(o.scenarios).length) return o.scenarios;
+  if (o.stages && o.stages.length) return { default: { executor: 'ramping-vus', startVUs: o.vus, stages: o.stages } };
+  if (o.duration !== undefined && o.duration !== null && parseDuration(o.duration, 'duration') > 0) {
+    if (o.iterations) return { default: { executor: 'shared-iterations', vus: o.vus, iterations: o.iterations, maxDuration: o.duration } };
+    return { default: { executor: 'constant-vus', vus: o.vus, duration: o.duration } };
+  }
+  if (o.iterations) return { default: { executor: 'shared-iterations', vus: o.vus, iterations: o.iterations } };
+  // As k6: VUs alone mean nothing without iterations, a duration or stages; one iteration runs.
+  if (o.vus !== undefined && o.vus !== 1) warn(`\`vus=${o.vus}\` option will be ignored, it only works in conjunction with \`iterations\`, \`duration\`, or \`stages\``);
+  return { default: { executor: 'per-vu-iterations' } };
+}
+
 /** The scenarios of `options` (after flags were applied): [{ name, executor, ..., ms values }]. */
 export function scenariosOf(options, warn = () => {}) {
-  const o = options;
-  let raw;
-  if (o.scenarios && Object.keys(o.scenarios).length) {
-    raw = o.scenarios;
-  } else if (o.stages && o.stages.length) {
-    raw = { default: { executor: 'ramping-vus', startVUs: o.vus ?? 1, stages: o.stages } };
-  } else if (o.duration !== undefined && o.duration !== null && parseDuration(o.duration, 'duration') > 0) {
-    if (o.iterations) raw = { default: { executor: 'shared-iterations', vus: o.vus ?? 1, iterations: o.iterations, maxDuration: o.duration } };
-    else raw = { default: { executor: 'constant-vus', vus: o.vus ?? 1, duration: o.duration } };
-  } else if (o.iterations) {
-    raw = { default: { executor: 'shared-iterations', vus: o.vus ?? 1, iterations: o.iterations } };
-  } else {
-    // As k6: VUs alone mean nothing without iterations, a duration or stages; one iteration runs.
-    if (o.vus !== undefined && o.vus !== 1) warn(`the \`vus=${o.vus}\` option will be ignored, it only works in conjunction with \`iterations\`, \`duration\`, or \`stages\``);
-    raw = { default: { executor: 'shared-iterations', vus: 1, iterations: 1 } };
+  return Object.entries(givenScenarios(options, warn)).map(([name, s]) => scenario(name, s));
+}
+
+// A scenario's keys in the order k6's configs have them (env before exec), and those that are
+// durations, which k6 gives in Go's form ('1m' is "1m0s").
+const K6_KEYS = ['executor', 'startTime', 'gracefulStop', 'env', 'exec', 'tags'];
+const DURATIONS = new Set(['startTime', 'gracefulStop', 'maxDuration', 'duration', 'gracefulRampDown', 'timeUnit']);
+
+/**
+ * exec.test.options: the options as k6 consolidates them before the run, the shortcuts (vus,
+ * duration, iterations, stages) turned into the scenario they make; each scenario with every
+ * key of its executor, null where not given. Frozen, as k6's.
+ */
+export function consolidatedOptions(options) {
+  const { vus, duration, iterations, stages, scenarios, ...rest } = options;
+  const out = {};
+  for (const [name, given] of Object.entries(givenScenarios(options))) {
+    const s = given && typeof given === 'object' ? foldedNames(given, [...new Set([...COMMON, ...Object.values(EXECUTORS).flat()])]) : {};
+    const c = {};
+    for (const k of [...K6_KEYS, ...(EXECUTORS[s.executor] || [])]) {
+      const v = s[k];
+      if (v === undefined || v === null) c[k] = null;
+      else if (DURATIONS.has(k)) c[k] = formatDuration(parseDuration(v, k));
+      else if (k === 'stages' && Array.isArray(v)) c[k] = v.map((x) => ({ duration: x.duration == null ? null : formatDuration(parseDuration(x.duration, 'stage')), target: x.target == null ? null : whole(x.target) }));
+      else c[k] = DURATIONS.has(k) || k === 'env' || k === 'tags' || k === 'exec' || k === 'executor' ? v : whole(v);
+    }
+    out[name] = c;
   }
-  return Object.entries(raw).map(([name, s]) => scenario(name, s));
+  // As k6 gives them: through JSON (Go's json.Marshal, then JSON.parse), frozen all through.
+  return deepFreeze(JSON.parse(JSON.stringify({ ...rest, scenarios: out })));
+}
+
+function deepFreeze(v) {
+  if (v && typeof v === 'object') {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
 }
 
 function scenario(name, s) {

@@ -65,3 +65,6 @@ export function evaluateThresholds(thresholds, seconds) {
     return { ...t, actual: a, ok: OPS[t.op](a, t.value) };
   });
 }
+
+/** The metrics of failed thresholds as k6 names them in its messages: sorted, joined by ', '. */
+export const crossedMetrics = (failed) => [...new Set(failed.map((t) => t.key))].sort().join(', ');

@@ -10,7 +10,7 @@
 // to whatever calls it synchronously: src/script/suspend.js.
 
 import { Parser } from 'acorn';
-import { ancestor as walkAncestor, full as walkFull } from 'acorn-walk';
+import { ancestor as walkAncestor, full as walkFull, recursive as walkRecursive } from 'acorn-walk';
 import { Edits } from './edits.js';
 import { makeSuspendable, VU, T, W } from './suspend.js';
 import { columnMap, registration } from './columns.js';
@@ -56,7 +56,9 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   }
   let ast;
   try {
-    ast = Parser.parse(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true });
+    // A `return` at the top is taken here and refused below unless the module is CommonJS, whose
+    // body k6 runs in a function (jslib's formdata/0.0.2 starts `if (exports.FormData) return;`).
+    ast = Parser.parse(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true, allowReturnOutsideFunction: true });
   } catch (err) {
     const loc = err.loc ? `:${err.loc.line}:${err.loc.column + 1}` : '';
     throw new ScriptError(`${name}${loc}: ${String(err.message).replace(/ \(\d+:\d+\)$/, '')}`);
@@ -193,7 +195,10 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   // functions returning their values, not promises. What it calls back (a function a script
   // gives it) is the script's own, transformed where it was written.
   if (imports.length > 0 || inside.length > 0 || requires > 0) makeSuspendable(ast, edits, source, waitingObjects, entry ? runnerOnly(ast) : new Set());
-  const commonJS = !ast.body.some((n) => /^(Import|Export)/.test(n.type)) && (requires > 0 || namesExports(ast));
+  const topReturn = topLevelReturn(ast);
+  const esm = ast.body.some((n) => /^(Import|Export)/.test(n.type));
+  if (topReturn !== null && esm) throw new ScriptError(`${where(topReturn)}: Top-level return cannot be used inside an ECMAScript module`);
+  const commonJS = !esm && (requires > 0 || topReturn !== null || namesExports(ast));
 
   // __VU and __ITER: the VU's own, read when used (__ITER changes each iteration).
   walkAncestor(ast, {
@@ -212,8 +217,10 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
     // `module` comes from the VU (a require reads module.exports as soon as the body has run up
     // to its first wait); what an import of it sees: module.exports as the default, its
     // properties as names.
-    const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop; let ${T}, ${W} = ${VU}.isWait, exports = module.exports; return (async () => { `;
-    const suffix = `\nreturn Object.assign({ default: module.exports }, module.exports);\n})(); }\n`;
+    // A `return` at the top ends the body, not the factory: the body is then a function of its own.
+    const [bodyStart, bodyEnd] = topReturn === null ? ['', ''] : ['await (async () => { ', '\n})();'];
+    const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop; let ${T}, ${W} = ${VU}.isWait, exports = module.exports; return (async () => { ${bodyStart}`;
+    const suffix = `${bodyEnd}\nreturn Object.assign({ default: module.exports }, module.exports);\n})(); }\n`;
     return { code: assemble(source, prefix, edits, suffix), imports, importedAt };
   }
   const prefix = `${head.join('')}export default function (${VU}) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop; let ${T}, ${W} = ${VU}.isWait; return (async () => { ${inside.join(' ')} `;
@@ -256,6 +263,18 @@ function runnerOnly(ast) {
 function requiredSpec(node) {
   const a = node.arguments;
   return node.callee.type === 'Identifier' && node.callee.name === 'require' && a.length === 1 && a[0].type === 'Literal' && typeof a[0].value === 'string' ? a[0].value : null;
+}
+
+// The first `return` of the module's top level (outside every function), or null.
+function topLevelReturn(ast) {
+  let found = null;
+  walkRecursive(ast, null, {
+    Function() {},
+    ReturnStatement(node) {
+      if (found === null) found = node;
+    },
+  });
+  return found;
 }
 
 // Whether a module names module.exports or exports (webpack passes `exports` to its bundle's

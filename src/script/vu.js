@@ -73,6 +73,8 @@ export class VU {
     this.scenarioIteration = -1;
     this.scenario = null;
     this.jar = new CookieJar();
+    // http.setResponseCallback(): the VU's own, as in k6, where each VU's init code may set its own.
+    this.responseCallback = undefined;
     this.console = shared.console ?? CONSOLE;
     this.clients = new Map(); // origin → its client; and each k6/net/grpc Client's connection
     this.groupPath = '';

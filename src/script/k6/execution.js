@@ -1,5 +1,7 @@
 // k6/execution: where the VU, its scenario and the test stand.
 
+import { consolidatedOptions } from '../scenarios.js';
+
 export function executionModule(vu) {
   const shared = vu.shared;
   // exec.vu.tags is the VU's own tags object; a change to it makes the VU's tags anew.
@@ -9,6 +11,8 @@ export function executionModule(vu) {
     deleteProperty: (target, key) => changed(Reflect.deleteProperty(target, key)),
     defineProperty: (target, key, d) => changed(Reflect.defineProperty(target, key, d)),
   });
+  let consolidated = null;
+  let consolidatedFrom = null;
   const api = {
     vu: {
       get idInTest() {
@@ -68,8 +72,13 @@ export function executionModule(vu) {
       },
     },
     test: {
+      // As k6 consolidated them (the shortcuts made a scenario), made once the options are known.
       get options() {
-        return shared.options;
+        if (consolidated === null || consolidatedFrom !== shared.options) {
+          consolidatedFrom = shared.options;
+          consolidated = consolidatedOptions(shared.options);
+        }
+        return consolidated;
       },
       abort(message) {
         shared.abort(message === undefined ? 'test aborted' : `test aborted: ${message}`);

@@ -14,6 +14,7 @@ import { debugRequest, debugResponse } from './http-debug.js';
 import { timingsOf } from '../timings.js';
 import { bodyOf, hasHeader, timeoutMs, RESPONSE_TYPES } from './http-params.js';
 import { compressionOf, compressed, decompressed } from './content-encoding.js';
+import { TLS_CONSTANTS } from './tls-constants.js';
 
 const textDecoder = new TextDecoder();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -58,7 +59,7 @@ export function httpModule(vu) {
     expectedStatuses,
     setResponseCallback: (fn) => {
       if (fn !== null && typeof fn !== 'function') throw new Error('setResponseCallback takes expectedStatuses(...) or null');
-      vu.shared.responseCallback = fn;
+      vu.responseCallback = fn;
     },
     url: (strings, ...values) => {
       // http.url`http://host/${id}`: the URL, with the template as its name tag.
@@ -71,11 +72,7 @@ export function httpModule(vu) {
       return { url, name, toString: () => url };
     },
     file: (data, filename, contentType = 'application/octet-stream') => ({ data, filename, content_type: contentType, __file: true }),
-    TLS_1_0: 'tls1.0',
-    TLS_1_1: 'tls1.1',
-    TLS_1_2: 'tls1.2',
-    TLS_1_3: 'tls1.3',
-    OCSP_STATUS_GOOD: 'good',
+    ...TLS_CONSTANTS,
   };
   return { default: api, ...api };
 }
@@ -214,7 +211,7 @@ class Exchange {
     this.timeout = timeout;
     this.responseType = responseType;
     this.throw = params.throw === undefined ? Boolean(vu.options.throw) : Boolean(params.throw);
-    this.expected = params.responseCallback !== undefined ? params.responseCallback : vu.shared.responseCallback;
+    this.expected = params.responseCallback !== undefined ? params.responseCallback : vu.responseCallback;
     this.userTags = params.tags || NO_PARAMS;
     const auth = params.auth;
     if (auth !== undefined && auth !== null && auth !== 'basic' && auth !== 'digest') {
@@ -281,7 +278,7 @@ class Exchange {
 // A script asks for the same few URLs again and again: each string is parsed once (a URL is
 // never changed here; a redirect's target is a new one).
 const URLS = new Map();
-const ZERO_TIMINGS = Object.freeze({ blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 });
+const ZERO_TIMINGS = Object.freeze({ duration: 0, blocked: 0, looking_up: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0 });
 
 export function parsedURL(text) {
   let url = URLS.get(text);

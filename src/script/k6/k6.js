@@ -1,47 +1,58 @@
 // The k6 module: check, group, sleep, fail, randomSeed, for one VU.
 
-import { isWait, waiting } from '../wait.js';
+import { isWait, waiting, MADE } from '../wait.js';
+
+// A function the script wrote `async`; k6 v1.3 refuses it in check() (a function of the script
+// that the transform made async for a loop or a group is marked MADE, and is never a check's).
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
+const ASYNC_CHECK =
+  'the built-in check() does not support async functions as arguments. Use the JavaScript utils library as a replacement. Refer to https://grafana.com/docs/k6/latest/javascript-api/jslib/utils/check/ for more info';
 
 /**
- * Each check's name → its function (or a value) over `value`; true when all pass. Every function
- * runs before any is recorded (one that throws fails the iteration with nothing recorded, as in
- * k6). A check is in most iterations of most scripts: one check makes no array and no closure.
+ * Each check's name → its function (or a value) over `value`; true when all pass. As k6 does,
+ * each is recorded as it is run, in order: one that throws is recorded as failed and its
+ * exception ends the check (the checks after it are not run). A check function that waited (it
+ * made a request) returns a marked promise: it and the checks after it are recorded once it has
+ * settled. A check is in most iterations of most scripts: no array and no closure unless one
+ * waits.
  */
 function check(vu, value, sets, tags) {
-  let count = 0;
-  let firstName;
-  let first;
+  let all = true;
   let names = null;
   let results = null;
-  let waited = false;
   for (const name in sets) {
     if (!Object.hasOwn(sets, name)) continue;
     const c = sets[name];
-    const r = typeof c === 'function' ? c(value) : c;
-    if (!waited && isWait(r)) waited = true;
-    if (count === 0) {
-      firstName = name;
-      first = r;
-    } else {
-      if (names === null) {
-        names = [firstName];
-        results = [first];
+    let r = c;
+    if (typeof c === 'function') {
+      if (c instanceof AsyncFunction && c[MADE] !== true) throw new Error(ASYNC_CHECK);
+      try {
+        r = c(value);
+      } catch (err) {
+        if (names === null) {
+          vu.recordCheck(name, false, tags);
+          throw err;
+        }
+        return waiting(Promise.all(results).then((values) => {
+          recordAll(vu, names, values, tags);
+          vu.recordCheck(name, false, tags);
+          throw err;
+        }));
       }
-      names.push(name);
-      results.push(r);
     }
-    count++;
+    if (names === null && !isWait(r)) {
+      if (!recordOne(vu, name, r, tags)) all = false;
+      continue;
+    }
+    if (names === null) {
+      names = [];
+      results = [];
+    }
+    names.push(name);
+    results.push(r);
   }
-  if (count === 0) return true;
-  if (names === null) {
-    if (!waited) return recordOne(vu, firstName, first, tags);
-    names = [firstName];
-    results = [first];
-  }
-  // A check function that waited (it made a request) returns a marked promise; one the script
-  // made async returns a promise, which is a true value, as in k6.
-  if (waited) return waiting(Promise.all(results).then((values) => recordAll(vu, names, values, tags)));
-  return recordAll(vu, names, results, tags);
+  if (names === null) return all;
+  return waiting(Promise.all(results).then((values) => recordAll(vu, names, values, tags) && all));
 }
 
 function recordOne(vu, name, result, tags) {

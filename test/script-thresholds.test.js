@@ -1,0 +1,85 @@
+// A script's thresholds watched during its run, as k6's metrics engine watches them: a metric
+// with no sample yet is left out (found on steve-nickerson/k6-play's thresholds/threshold-abort.js
+// pattern with a check's rate: before the first check, the rate is no rate at all), and a
+// threshold with abortOnFail that fails stops the run with k6's one line, naming every metric
+// whose thresholds fail, sorted; the thresholds crossed at the end are named the same way.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rawServer, spawnScript, ok } from './servers.js';
+
+const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+
+async function runScript(source) {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-thresholds-'));
+  let requests = 0;
+  const server = await rawServer(({ socket }) => {
+    requests++;
+    socket.write(ok());
+  });
+  try {
+    const path = join(dir, 'test.js');
+    writeFileSync(path, source);
+    const r = await spawnScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, path], { timeoutMs: 60000 });
+    return { ...r, requests };
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('an abortOnFail threshold on a metric with no sample yet does not stop the run: its first check comes after the first evaluations', async () => {
+  // The first check comes 1.5 s in, after the evaluation at 1 s, which once found the checks'
+  // rate 0 (no check yet) below 0.9 and stopped the run with no request made.
+  const r = await runScript(`import http from 'k6/http';
+import { check, sleep } from 'k6';
+export const options = {
+  iterations: 1,
+  thresholds: { checks: [{ threshold: 'rate>0.9', abortOnFail: true }], 'http_reqs{name:later}': [{ threshold: 'count>0', abortOnFail: true }] },
+};
+export default function () {
+  sleep(1.5);
+  check(http.get(__ENV.BASE, { tags: { name: 'later' } }), { 'is 200': (r) => r.status === 200 });
+}
+`);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.requests, 1);
+  assert.match(r.stdout, /✓ 'rate>0\.9' rate=100\.00%/);
+  assert.equal(r.stderr, '');
+});
+
+test("an abortOnFail threshold that fails stops the run with k6's line, naming every failing metric sorted, and nothing more of the thresholds; exit 99", async () => {
+  const r = await runScript(`import http from 'k6/http';
+import { check, sleep } from 'k6';
+export const options = {
+  vus: 1,
+  duration: '60s',
+  thresholds: {
+    'http_reqs{name:x}': [{ threshold: 'count<1', abortOnFail: true }],
+    iterations: ['count<0'],
+    checks: ['rate==1'],
+    http_req_duration: ['max<60000'],
+  },
+};
+export default function () {
+  check(http.get(__ENV.BASE, { tags: { name: 'x' } }), { never: () => false });
+  sleep(0.1);
+}
+`);
+  assert.equal(r.code, 99, r.stderr);
+  assert.equal(r.stderr, "loadtest run: thresholds on metrics 'checks, http_reqs{name:x}, iterations' were crossed; at least one has abortOnFail enabled, stopping test prematurely\n");
+  assert.ok(r.requests >= 1);
+});
+
+test("thresholds crossed at the end are named as k6 names them: sorted, in one pair of quotes", async () => {
+  const r = await runScript(`import http from 'k6/http';
+export const options = { iterations: 2, thresholds: { http_reqs: ['count>5'], 'http_reqs{status:200}': ['count<1'], iterations: ['count==2'], checks: [] } };
+export default function () { http.get(__ENV.BASE); }
+`);
+  assert.equal(r.code, 99, r.stderr);
+  assert.equal(r.stderr, "loadtest run: thresholds on metrics 'http_reqs, http_reqs{status:200}' have been crossed\n");
+});
