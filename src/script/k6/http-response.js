@@ -2,6 +2,7 @@
 // json(selector), cookies, timings, error and error_code, and the request that was sent; html(),
 // clickLink() and submitForm() on k6/html.
 
+import { gjson } from './gjson.js';
 import { parseHTML } from './html.js';
 
 const ERROR_CODES = [
@@ -161,7 +162,7 @@ export class Response {
     return { status, status_text, body, headers: this.headers, url, timings, error, error_code, request: this.request, proto, cookies: this.cookies };
   }
 
-  /** The body parsed as JSON; with a selector ('a.b.0', 'items.#'), that value, or undefined. */
+  /** The body parsed as JSON; with a GJSON path ('a.b.0', 'items.#', '#(id==2).name'), that value, or undefined. */
   json(selector) {
     if (this.body === null || this.body === undefined) throw new Error('the response has no body (responseType none, or a failed request)');
     const text = typeof this.body === 'string' ? this.body : new TextDecoder().decode(this.body);
@@ -172,7 +173,7 @@ export class Response {
       throw new Error(`cannot parse the response body as JSON: ${e.message}`);
     }
     if (selector === undefined || selector === null || selector === '') return value;
-    return select(value, String(selector).split('.'));
+    return gjson(value, String(selector));
   }
 
   /** The body as a k6/html Selection (of the document, or of `selector` in it). */
@@ -207,25 +208,6 @@ export class Response {
     }
     return http.request(method, action.href, values, params);
   }
-}
-
-// A gjson path, as k6's json(selector) takes one: keys and array indexes joined by '.', '#' for
-// an array's length, '#.rest' for `rest` of each element (of those that have it, as a list).
-function select(value, keys) {
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    if (Array.isArray(value)) {
-      if (key === '#') {
-        if (i === keys.length - 1) return value.length;
-        const rest = keys.slice(i + 1);
-        return value.map((v) => select(v, rest)).filter((v) => v !== undefined);
-      }
-      if (!/^\d+$/.test(key)) return undefined;
-      value = value[Number(key)];
-    } else if (value !== null && typeof value === 'object' && Object.hasOwn(value, key)) value = value[key];
-    else return undefined;
-  }
-  return value;
 }
 
 // Go's resp.Status, as k6 gives it: '200 OK', from the final response's status line.
