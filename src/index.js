@@ -16,7 +16,7 @@ import { formatReport } from './results/report.js';
 import { htmlReport } from './results/html-report.js';
 import { VERSION } from './version.js';
 import { parseProxy, proxyFromEnv } from './http1/proxy.js';
-import { runtime, envVar, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile, openFiles, openLogFile } from '../runtimes/index.js';
+import { runtime, envVar, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile, openFiles, openLogFile, requireProtobuf } from '../runtimes/index.js';
 import { startServer as startTestServer } from '../runtimes/test-server/server.js';
 
 const WORKER = pathOf(new URL('./run/worker.js', import.meta.url));
@@ -106,6 +106,7 @@ async function grpcCall(o) {
   for (const key of Object.keys(g)) if (!['call', 'protos', 'importPaths', 'metadata'].includes(key)) throw new Error(`grpc: unknown key '${key}' (call, protos, importPaths, metadata)`);
   if (!/^grpcs?:$/.test(parseUrl(o.url).protocol)) throw new Error('grpc needs a grpc:// or grpcs:// URL');
   if (typeof g.call !== 'string' || g.call === '') throw new Error('grpc needs the method to call: package.Service.Method (--call)');
+  await (await import('./grpc/protobuf.js')).loadProtobuf(requireProtobuf);
   const schema = await import('./grpc/schema.js');
   const protos = listOf(g.protos);
   const importPaths = listOf(g.importPaths);

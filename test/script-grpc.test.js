@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import descriptor from 'protobufjs/ext/descriptor.js';
 import protojson from 'protobufjs/ext/protojson.js';
 import { loadProtoFiles } from '../src/grpc/schema.js';
+import { loadProtobuf } from '../src/grpc/protobuf.js';
 import { messageJSON } from '../src/grpc/json-out.js';
 import { spawnScript } from './servers.js';
 import { grpcServer } from './grpc-harness.js';
@@ -27,6 +28,7 @@ let plain;
 let secure;
 let dir;
 before(async () => {
+  await loadProtobuf(); // for loadProtoFiles here (a run loads it by the runtime's require)
   [plain, secure] = await Promise.all([grpcServer(), grpcServer(['--tls'])]);
   dir = mkdtempSync(join(tmpdir(), 'loadtest-grpc-'));
 });

@@ -2,7 +2,7 @@
 // child of --cores (src/script/worker.js) alike: the k6 modules' facilities (sockets, DNS, files,
 // hashes) and --out's writer, a thread of its own.
 
-import { scriptFacilities, pickAdapter, resolveHost, preferSmallHeap, md5Hex, openLogFile, startThread, pathOf } from '../index.js';
+import { scriptFacilities, pickAdapter, resolveHost, preferSmallHeap, md5Hex, openLogFile, startThread, pathOf, requireProtobuf } from '../index.js';
 import { CSV_HEADER } from '../../src/script/sample-lines.js';
 import { SampleQueue } from '../../src/script/sample-queue.js';
 import { VERSION } from '../../src/version.js';
@@ -15,6 +15,7 @@ export function facilitiesOf(script) {
     ...scriptFacilities(script),
     preferSmallHeap,
     md5Hex,
+    requireProtobuf,
     version: VERSION,
     resolve: resolveHost,
     // ca, cert, key: PEM text (k6/net/grpc's connect() tls param).

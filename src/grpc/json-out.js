@@ -6,8 +6,7 @@
 // `optional` too), which are there only when set. The well-known types (Timestamp, Duration,
 // Struct, the wrappers, Any...) take their own JSON forms, protobufjs's protojson's.
 
-import protobuf from 'protobufjs';
-import protojson from 'protobufjs/ext/protojson.js';
+import { protobuf, protojson } from './protobuf.js';
 
 const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 const LONG = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);

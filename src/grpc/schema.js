@@ -6,9 +6,7 @@
 // protobufjs reads no file here: `read(path)` (the runtime's, from src/index.js) does, so the
 // core stays free of node:fs and imports resolve by the import paths given, as protoc does.
 
-import protobuf from 'protobufjs';
-import protojson from 'protobufjs/ext/protojson.js';
-import descriptor from 'protobufjs/ext/descriptor.js';
+import { protobuf, protojson, descriptor } from './protobuf.js';
 import { frameMessage } from './frame.js';
 
 const PARSE = { keepCase: true };

@@ -111,7 +111,7 @@ function withConfig(config, options, state) {
  */
 export async function runScript(factory, { flags = {}, facilities, hooks = {}, segment = null, remote = null, startAt = 0, secrets = new Secrets() }) {
   await loadHTML();
-  await loadModules();
+  await loadModules(facilities);
   const run = newRun(facilities, flags, hooks, segment, remote, secrets);
   const plan = await init(factory, run);
   await setup(run, plan, startAt);

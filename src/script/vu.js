@@ -2,6 +2,7 @@
 // VU (its id, iteration, cookie jar, connections, group, tags, its own instance of the script's
 // modules) and hands the k6 modules what they record (src/script/run-state.js aggregates it).
 
+import { loadProtobuf } from '../grpc/protobuf.js';
 import { CookieJar } from './k6/cookies.js';
 import { OriginClient } from './client.js';
 import { loops } from './loops.js';
@@ -46,11 +47,16 @@ const MODULES = {
 };
 
 // The modules loaded only when a module of the script names them (src/script/lazy.js).
-const LAZY = { 'k6/net/grpc': async () => (await import('./k6/grpc.js')).grpcModule };
+const LAZY = {
+  'k6/net/grpc': async (facilities) => {
+    await loadProtobuf(facilities.requireProtobuf || null);
+    return (await import('./k6/grpc.js')).grpcModule;
+  },
+};
 
-/** Loads the lazy modules the script may import, before its VUs are made. */
-export async function loadModules() {
-  for (const name of wantedModules()) if (MODULES[name] === undefined) MODULES[name] = await LAZY[name]();
+/** Loads the lazy modules the script may import, before its VUs are made (with the runtime's `facilities`). */
+export async function loadModules(facilities = {}) {
+  for (const name of wantedModules()) if (MODULES[name] === undefined) MODULES[name] = await LAZY[name](facilities);
 }
 
 // The script's console: k6's log lines on stderr (one for every VU; the run's own, which hides

@@ -4,7 +4,7 @@
 // length), and with 'full' "Out Payload" and "In Payload" (each message's length framed, its
 // time, and the message in protobuf's text format, as Go's prototext writes it).
 
-import textformat from 'protobufjs/ext/textformat.js';
+import { textformat } from '../../grpc/protobuf.js';
 import { logEntry } from './console.js';
 
 /**

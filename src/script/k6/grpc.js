@@ -7,7 +7,7 @@
 // promise is the script's. k6's metric of a call: grpc_req_duration, tagged name, method,
 // service, url and status (k6's grpcext statsHandler and callParams.SetSystemTags).
 
-import protojson from 'protobufjs/ext/protojson.js';
+import { protojson } from '../../grpc/protobuf.js';
 import { loadProtoFiles, rootFromDescriptorSet, parseProtoText } from '../../grpc/schema.js';
 import { reflectAll } from '../../grpc/reflection.js';
 import { frameMessage } from '../../grpc/frame.js';
