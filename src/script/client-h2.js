@@ -6,7 +6,7 @@
 import { Http2Connection } from '../http2/connection.js';
 import { decodeChunks } from '../http1/captured.js';
 import { goStatus } from './k6/status-text.js';
-import { DriverSide, bodyOf } from './driver-side.js';
+import { DriverSide, fillBody } from './driver-side.js';
 import { Slots } from './slots.js';
 import { timingsOf } from './timings.js';
 
@@ -95,19 +95,19 @@ export class H2Client extends DriverSide {
     const r = job.request;
     // Go names the status as HTTP/1.1 does ('200 OK'); the driver's head says 'HTTP/2 200'.
     const head = `HTTP/2.0 ${goStatus(status)}${decodeChunks(conn.headChunks).slice(`HTTP/2 ${status}`.length)}`;
-    const { body, encoding } = bodyOf(r, head, conn.bodyChunks, true);
     const ready = conn.readyAt;
-    this.finish(job, {
+    const result = {
       status,
       head,
-      body,
-      encoding,
+      body: null,
+      encoding: null,
       error: null,
       bytesIn: conn.responseBytes,
       proto: 'HTTP/2.0',
       start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start,
       timings: timingsOf(job.fresh ? conn.connectMs : 0, job.fresh ? conn.tlsMs : 0, first - (sent > ready ? sent : ready), end - first),
-    });
+    };
+    this.finish(job, fillBody(result, r, conn.bodyChunks, true));
   }
 
   failed(conn, reason) {

@@ -6,7 +6,7 @@
 import { Connection } from '../http1/connection.js';
 import { decodeChunks } from '../http1/captured.js';
 import { H2Client } from './client-h2.js';
-import { DriverSide, bodyOf } from './driver-side.js';
+import { DriverSide, fillBody } from './driver-side.js';
 import { Negotiation } from './negotiation.js';
 import { timingsOf } from './timings.js';
 
@@ -196,20 +196,19 @@ export class OriginClient extends DriverSide {
     this.inFlight--;
     const job = conn.job;
     // The parser's chunks may be views of the adapter's read buffer: copied or decoded now.
-    const head = decodeChunks(conn.headChunks);
-    const { body, encoding } = bodyOf(job.request, head, conn.bodyChunks, conn.parser.encoded);
     const ready = conn.readyAt;
-    job.result = {
+    const result = {
       request: job.request,
       status,
-      head,
-      body,
-      encoding,
+      head: decodeChunks(conn.headChunks),
+      body: null,
+      encoding: null,
       error: null,
       bytesIn: conn.responseBytes,
       start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start,
       timings: timingsOf(job.connectMs, job.tlsMs, first - (sent > ready ? sent : ready), end - first),
     };
+    job.result = fillBody(result, job.request, conn.bodyChunks, conn.parser.encoded);
   }
 
   failed(conn, reason) {

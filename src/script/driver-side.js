@@ -29,14 +29,15 @@ export class DriverSide {
   }
 }
 
-// A response's body as the script asked for it (k6/http's responseType): text decoded now, bytes
-// (binary, or compressed: k6/http decodes it) joined now, or none; the chunks may be views of
-// the adapter's read buffer. `encoding`: the Content-Encoding k6/http has to undo, or null;
-// `named`: whether the head may have one (HTTP/1.1's parser notes the header as it goes by).
-const NO_BODY = Object.freeze({ body: null, encoding: null });
-export function bodyOf(request, head, chunks, named) {
-  if (request.discard) return NO_BODY;
-  const encoding = named ? contentEncodingOf(head) : null;
-  if (encoding !== null || request.binary) return { body: joinChunks(chunks || []), encoding };
-  return { body: decodeChunks(chunks), encoding };
+// A client's result's body as the script asked for it (k6/http's responseType): text decoded
+// now, bytes (binary, or compressed: k6/http decodes it) joined now, or none; the chunks may be
+// views of the adapter's read buffer. Its `encoding`: the Content-Encoding k6/http has to undo,
+// or null; `named`: whether the head may have one (HTTP/1.1's parser notes the header as it goes
+// by). Written into the result (one object a request, not two).
+export function fillBody(result, request, chunks, named) {
+  if (request.discard) return result;
+  const encoding = named ? contentEncodingOf(result.head) : null;
+  result.encoding = encoding;
+  result.body = encoding !== null || request.binary ? joinChunks(chunks || []) : decodeChunks(chunks);
+  return result;
 }
