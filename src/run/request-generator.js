@@ -4,6 +4,8 @@
 // the request itself right after the generator returns, so the record is complete then: a
 // generator that never calls client(), returns a promise, or writes later fails its request.
 
+import { joinChunks } from '../http1/captured.js';
+
 const encoder = new TextEncoder();
 
 // Handed to the generator to pass on to client(); the run reads and counts each response itself
@@ -109,13 +111,6 @@ function shapeOf(record, o) {
   delete headers['content-length'];
   let body;
   if (record.chunks.length === 1) body = record.chunks[0];
-  else if (record.chunks.length > 1) {
-    body = new Uint8Array(record.chunks.reduce((n, c) => n + c.length, 0));
-    let at = 0;
-    for (const c of record.chunks) {
-      body.set(c, at);
-      at += c.length;
-    }
-  }
+  else if (record.chunks.length > 1) body = joinChunks(record.chunks);
   return { method: options.method || o.method, path: options.path || o.path, headers, body, allHeaders: true };
 }

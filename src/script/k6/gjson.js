@@ -24,8 +24,9 @@ function walk(value, path) {
     const end = componentEnd(path, at);
     const comp = path.slice(at, end);
     const rest = end < path.length ? path.slice(end + 1) : null;
-    if (comp.startsWith('@') && modifierOf(comp) !== null) {
-      value = modifierOf(comp)(value, argOf(comp));
+    const modifier = comp.startsWith('@') ? modifierOf(comp) : null;
+    if (modifier !== null) {
+      value = modifier(value, argOf(comp));
     } else if (Array.isArray(value)) {
       if (comp === '#') {
         if (rest === null) return value.length;

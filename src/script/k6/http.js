@@ -427,7 +427,7 @@ function sendOn(request, client, at) {
 function unsent(request, err) {
   if (err.code !== 'ENOTFOUND' && !(err instanceof DialError)) throw err;
   request.ex.vu.shared.state.begun++;
-  return responded({ status: 0, head: null, body: null, error: err instanceof DialError ? err.short : 'ENOTFOUND', bytesIn: 0, start: request.blockedStart, timings: timingsOf(0, 0, 0, 0), request });
+  return responded({ status: 0, head: null, body: null, encoding: null, error: err instanceof DialError ? err.short : 'ENOTFOUND', bytesIn: 0, start: request.blockedStart, timings: timingsOf(0, 0, 0, 0), request });
 }
 
 // The client's result `r` of r.request: the samples, the cookies, the Response.
@@ -436,7 +436,7 @@ function responded(r) {
   const { ex, info, method, url } = request;
   const vu = ex.vu;
   vu.assertNotInterrupted();
-  if (r.encoding !== null && r.encoding !== undefined) decode(vu, r);
+  if (r.encoding !== null) decode(vu, r);
   const setCookies = r.head ? setCookieLines(r.head) : NONE;
   for (const line of setCookies) ex.jar.setFromHeader(url, line);
   // The client's timings object is the Response's: blocked and duration are k6/http's to fill.
