@@ -80,7 +80,7 @@ export function consolidatedOptions(options) {
       if (v === undefined || v === null) c[k] = null;
       else if (DURATIONS.has(k)) c[k] = formatDuration(parseDuration(v, k));
       else if (k === 'stages' && Array.isArray(v)) c[k] = v.map((x) => ({ duration: x.duration == null ? null : formatDuration(parseDuration(x.duration, 'stage')), target: x.target == null ? null : whole(x.target) }));
-      else c[k] = DURATIONS.has(k) || k === 'env' || k === 'tags' || k === 'exec' || k === 'executor' ? v : whole(v);
+      else c[k] = k === 'env' || k === 'tags' || k === 'exec' || k === 'executor' ? v : whole(v);
     }
     out[name] = c;
   }
