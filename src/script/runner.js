@@ -98,7 +98,7 @@ function withConfig(config, options, state) {
 /**
  * Runs `factory` (the script's transformed module: src/script/transform.js). `facilities`:
  * { resolve(host), adapterFor({ hostname, tls, insecure }), open(path, mode), hash, hmac,
- * randomBytes, md5Hex(text), preferSmallHeap(), env, version }. `hooks.onMessage(text)`: a line for the user (a warning, an
+ * randomBytes, md5Hex(text), preferSmallHeap(), env, version, afterReads(fn) }. `hooks.onMessage(text)`: a line for the user (a warning, an
  * exception's message the first time it comes).
  *
  * --cores (src/script/cores.js): a child runs with `segment` ({ index, count }: its share of
@@ -214,7 +214,7 @@ async function init(factory, run) {
   shared.options = options;
   first.options = options;
   shared.globalTags = options.tags ? { ...options.tags } : {};
-  shared.network = new Network((origin) => facilities.adapterFor({ ...origin, insecure: Boolean(options.insecureSkipTLSVerify) }));
+  shared.network = new Network((origin) => facilities.adapterFor({ ...origin, insecure: Boolean(options.insecureSkipTLSVerify) }), facilities.afterReads || null);
   let list;
   let setupMs;
   let teardownMs;
