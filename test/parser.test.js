@@ -47,12 +47,16 @@ function parse(input, pieces, { expects = [false], capture = true, borrow = fals
   let made = 1;
   const parser = new ResponseParser(
     (p) => {
+      // A borrowing reader takes the span (the whole response, when it came in one read) as
+      // views first.
+      if (borrow) p.settleSpan(false);
       responses.push({
         status: p.statusCode,
         shouldClose: p.shouldClose,
         head: capture ? decodeChunks(p.headChunks) : p.headChunks,
         body: capture ? decodeChunks(p.bodyChunks) : p.bodyChunks,
         encoded: p.encoded,
+        cookied: p.cookied,
       });
       if (made < expects.length) p.expect(expects[made++]);
     },
@@ -138,6 +142,17 @@ test('a Content-Encoding header is noted (any case, split anywhere), a name of i
   // Noted per response: an interim 100 before it says nothing of the final one, nor the other way.
   const r = feedAllWays('HTTP/1.1 100 Continue\r\nContent-Encoding: gzip\r\n\r\n' + OK('Content-Length: 0\r\n'));
   assert.deepEqual(r.responses.map((x) => x.encoded), [false]);
+});
+
+test('a Set-Cookie header is noted (any case, split anywhere), Connection and other names of its length are not', () => {
+  const said = (headers) => feedAllWays(OK(`${headers}Content-Length: 2\r\n`, 'xy')).responses.map((x) => x.cookied);
+  assert.deepEqual(said('Set-Cookie: a=1\r\n'), [true]);
+  assert.deepEqual(said('Connection: keep-alive\r\nset-COOKIE:b=2; Path=/\r\n'), [true]);
+  assert.deepEqual(said('Connection: keep-alive\r\nSet-Cookies: x\r\nSet-Cooki: y\r\nX-Set-Cookie: z\r\nSet-Cookie2: w\r\n'), [false]);
+  assert.deepEqual(said(''), [false]);
+  // Connection, the other 10-byte name, still acts.
+  const r = feedAllWays(OK('Connection: close\r\nSet-Cookie: a=1\r\nContent-Length: 0\r\n'));
+  assert.deepEqual(r.responses.map((x) => [x.cookied, x.shouldClose]), [[true, true]]);
 });
 
 test('Content-Length 0 completes at the end of the head with an empty body', () => {
@@ -475,6 +490,25 @@ test('captured chunks are copies: reusing the read buffer does not change them',
   u8.fill(0);
   assert.equal(decodeChunks(got.bodyChunks), 'hello');
   assert.deepEqual(parseHeaders(decodeChunks(got.headChunks)), { 'content-length': '5' });
+});
+
+test('borrowing, a response read in one go is a span of the read: head and the body after it, no view made', () => {
+  const input = new TextEncoder().encode(OK('Content-Length: 11\r\nX-A: b\r\n', 'hello world'));
+  const headLength = input.length - 11;
+  const seen = [];
+  const parser = new ResponseParser((p) => seen.push([p.spanBuf, p.spanFrom, p.spanHead, p.spanTo, p.headChunks.length, p.bodyChunks.length]), () => {}, true);
+  parser.borrow = true;
+  parser.expect(false);
+  parser.execute(input, 0, input.length);
+  assert.deepEqual(seen, [[input, 0, headLength, input.length, 0, 0]]);
+  // A chunked body is no span past its head: its framing sits between.
+  const chunked = new TextEncoder().encode(OK('Transfer-Encoding: chunked\r\n', '5\r\nhello\r\n0\r\n\r\n'));
+  const parts = [];
+  const p2 = new ResponseParser((p) => parts.push([p.spanBuf, decodeChunks(p.headChunks), decodeChunks(p.bodyChunks)]), () => {}, true);
+  p2.borrow = true;
+  p2.expect(false);
+  p2.execute(chunked, 0, chunked.length);
+  assert.deepEqual(parts, [[null, 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n', 'hello']]);
 });
 
 test('borrowing (views of the read buffer, copied only for an unfinished response) reads what copying reads, however the bytes are split', () => {

@@ -34,14 +34,16 @@ const S_TRAILER_LINE = 14;
 const S_TRAILER_END_LF = 15;
 const S_DEAD = 16; // after an error or a 101: nothing more is HTTP on this connection
 
-// Header names we act on, matched case-insensitively byte by byte.
-// Content-Encoding is only noted (`encoded`), for a reader that decodes bodies (k6/http).
-const NAMES = ['content-length', 'transfer-encoding', 'connection', 'content-encoding'].map((s) => new TextEncoder().encode(s));
+// Header names we act on, matched case-insensitively byte by byte. Content-Encoding and
+// Set-Cookie are only noted (`encoded`, `cookied`), for a reader that decodes bodies and keeps
+// cookies (k6/http), which then need not search every head for them.
+const NAMES = ['content-length', 'transfer-encoding', 'connection', 'content-encoding', 'set-cookie'].map((s) => new TextEncoder().encode(s));
 const H_CONTENT_LENGTH = 1;
 const H_TRANSFER_ENCODING = 2;
 const H_CONNECTION = 4;
 const H_CONTENT_ENCODING = 8;
-const H_ANY = 15;
+const H_SET_COOKIE = 16;
+const H_ANY = 31;
 
 // Where a header name that goes on at i ends: at its ':', at a LF (malformed), or at end.
 function nameEnd(buf, i, end) {
@@ -55,7 +57,8 @@ function nameEnd(buf, i, end) {
 
 // Which of the names above (its H_ bit) the len bytes at from are, ignoring case; 0 if none.
 function matchName(buf, from, len) {
-  const k = len === 14 ? 0 : len === 17 ? 1 : len === 10 ? 2 : len === 16 ? 3 : -1;
+  // Two names are 10 bytes long: their first bytes tell them apart.
+  const k = len === 14 ? 0 : len === 17 ? 1 : len === 10 ? (lower(buf[from]) === 115 ? 4 : 2) : len === 16 ? 3 : -1;
   if (k < 0) return 0;
   const name = NAMES[k];
   for (let x = 0; x < len; x++) if (lower(buf[from + x]) !== name[x]) return 0;
@@ -82,9 +85,11 @@ const TOKEN_KEEP_ALIVE = new TextEncoder().encode('keep-alive');
 // or subarray on a Buffer makes a Buffer through its species: ten times the cost.
 function copy(buf, from, to) {
   const out = new Uint8Array(to - from);
-  out.set(new Uint8Array(buf.buffer, buf.byteOffset + from, to - from));
+  out.set(view(buf, from, to));
   return out;
 }
+
+const view = (buf, from, to) => new Uint8Array(buf.buffer, buf.byteOffset + from, to - from);
 
 function lower(b) {
   return b >= 65 && b <= 90 ? b | 0x20 : b;
@@ -124,6 +129,14 @@ export class ResponseParser {
     // adapter reuses the buffer); what an unfinished response holds is copied as execute()
     // returns. For a reader that is done with the chunks when onResponse returns.
     this.borrow = false;
+    // Borrowing, a response's first bytes are not even a view: where they are in the buffer,
+    // its head and the body that follows it at once (a span: spanBuf, spanFrom to spanHead,
+    // spanHead to spanTo), which a reader may decode in one go, a whole read without a view at
+    // all (src/script/client.js). Any other piece makes the span views first (settleSpan).
+    this.spanBuf = null;
+    this.spanFrom = 0;
+    this.spanHead = 0;
+    this.spanTo = 0;
   }
 
   reset() {
@@ -145,6 +158,7 @@ export class ResponseParser {
     this.connClose = false;
     this.connKeepAlive = false;
     this.encoded = false; // a Content-Encoding header came
+    this.cookied = false; // a Set-Cookie header came
     this.remaining = 0;
     this.chunkDigits = 0;
     this.bodyBytes = 0; // declared so far (chunked) or read so far (to the close)
@@ -168,6 +182,7 @@ export class ResponseParser {
       if (this.borrow && this.headChunks !== null) {
         this.headChunks.length = 0;
         this.bodyChunks.length = 0;
+        this.spanBuf = null;
       } else {
         this.headChunks = [];
         this.bodyChunks = [];
@@ -193,6 +208,7 @@ export class ResponseParser {
 
   // The views of `buf` an unfinished response holds, made copies.
   keepBorrowed(buf) {
+    if (this.spanBuf !== null) this.settleSpan(true);
     for (const chunks of [this.headChunks, this.bodyChunks]) {
       if (chunks === null) continue;
       for (let k = 0; k < chunks.length; k++) if (chunks[k].buffer === buf.buffer) chunks[k] = copy(chunks[k], 0, chunks[k].length);
@@ -205,7 +221,7 @@ export class ResponseParser {
       const state = this.state;
       if (state === S_BODY_LENGTH) {
         const n = Math.min(this.remaining, end - i);
-        if (this.capture) this.bodyChunks.push(this.keep(buf, i, i + n));
+        if (this.capture) this.keepBody(buf, i, i + n);
         this.remaining -= n;
         this.bytesSeen += n;
         i += n;
@@ -214,7 +230,7 @@ export class ResponseParser {
       }
       if (state === S_CHUNK_DATA) {
         const n = Math.min(this.remaining, end - i);
-        if (this.capture) this.bodyChunks.push(this.keep(buf, i, i + n));
+        if (this.capture) this.keepBody(buf, i, i + n);
         this.remaining -= n;
         this.bytesSeen += n;
         i += n;
@@ -223,7 +239,7 @@ export class ResponseParser {
       }
       if (state === S_BODY_CLOSE) {
         if (this.maxBody > 0 && (this.bodyBytes += end - i) > this.maxBody) return this.tooLarge(end);
-        if (this.capture) this.bodyChunks.push(this.keep(buf, i, end));
+        if (this.capture) this.keepBody(buf, i, end);
         this.bytesSeen += end - i;
         return end;
       }
@@ -364,12 +380,40 @@ export class ResponseParser {
 
   captureHead(buf, from, to) {
     this.bytesSeen += to - from;
-    if (this.capture && to > from) this.headChunks.push(this.keep(buf, from, to));
+    if (!this.capture || to <= from) return;
+    if (this.borrow && this.spanBuf === null && this.headChunks.length === 0) {
+      this.spanBuf = buf;
+      this.spanFrom = from;
+      this.spanHead = to;
+      this.spanTo = to;
+      return;
+    }
+    this.settleSpan(false);
+    this.headChunks.push(this.keep(buf, from, to));
+  }
+
+  keepBody(buf, from, to) {
+    if (this.spanBuf === buf && this.spanTo === from && this.bodyChunks.length === 0) {
+      this.spanTo = to;
+      return;
+    }
+    this.settleSpan(false);
+    this.bodyChunks.push(this.keep(buf, from, to));
+  }
+
+  /** The span, if any, made the chunks' first views (or copies); the chunks are empty until then. */
+  settleSpan(copies) {
+    const buf = this.spanBuf;
+    if (buf === null) return;
+    this.spanBuf = null;
+    const make = copies ? copy : view;
+    this.headChunks.push(make(buf, this.spanFrom, this.spanHead));
+    if (this.spanTo > this.spanHead) this.bodyChunks.push(make(buf, this.spanHead, this.spanTo));
   }
 
   // Bytes of the response to keep: a view while borrowing, else a copy.
   keep(buf, from, to) {
-    return this.borrow ? new Uint8Array(buf.buffer, buf.byteOffset + from, to - from) : copy(buf, from, to);
+    return this.borrow ? view(buf, from, to) : copy(buf, from, to);
   }
 
   // "HTTP/1.x NNN reason CRLF"; pos counts bytes of the line.
@@ -408,6 +452,7 @@ export class ResponseParser {
       if (mask & H_TRANSFER_ENCODING && NAMES[1][n] !== lb) this.nameMask &= ~H_TRANSFER_ENCODING;
       if (mask & H_CONNECTION && NAMES[2][n] !== lb) this.nameMask &= ~H_CONNECTION;
       if (mask & H_CONTENT_ENCODING && NAMES[3][n] !== lb) this.nameMask &= ~H_CONTENT_ENCODING;
+      if (mask & H_SET_COOKIE && NAMES[4][n] !== lb) this.nameMask &= ~H_SET_COOKIE;
     }
     this.nameLen++;
   }
@@ -419,6 +464,7 @@ export class ResponseParser {
     else if (this.nameMask & H_TRANSFER_ENCODING && n === 17) h = H_TRANSFER_ENCODING;
     else if (this.nameMask & H_CONNECTION && n === 10) h = H_CONNECTION;
     else if (this.nameMask & H_CONTENT_ENCODING && n === 16) this.encoded = true;
+    else if (this.nameMask & H_SET_COOKIE && n === 10) this.cookied = true;
     this.current = h;
     this.state = S_HEADER_VALUE;
     if (h === H_CONTENT_LENGTH) {
@@ -530,6 +576,7 @@ export class ResponseParser {
       this.reset();
       this.noBody = noBody;
       if (this.capture) this.headChunks = [];
+      this.spanBuf = null;
       return i;
     }
     const keepAliveDefault = this.httpMinor >= 1 ? !this.connClose : this.connKeepAlive && !this.connClose;

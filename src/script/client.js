@@ -218,20 +218,27 @@ export class OriginClient extends DriverSide {
   responded(conn, status, start, sent, first, end) {
     this.inFlight--;
     const job = conn.job;
-    // The parser's chunks may be views of the adapter's read buffer: copied or decoded now.
+    const parser = conn.parser;
     const ready = conn.readyAt;
     const result = {
       request: job.request,
       status,
-      head: decodeChunks(conn.headChunks),
+      head: '',
       body: null,
       encoding: null,
       error: null,
+      cookied: parser.cookied, // whether the head has a Set-Cookie to look for
       bytesIn: conn.responseBytes,
       start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start,
       timings: timingsOf(job.connectMs, job.tlsMs, first - (sent > ready ? sent : ready), end - first),
     };
-    job.result = fillBody(result, job.request, conn.bodyChunks, conn.parser.encoded);
+    // What the parser kept may be in the adapter's read buffer: decoded (or copied) now.
+    if (parser.spanBuf === null || !textOfSpan(result, parser, job.request)) {
+      parser.settleSpan(false);
+      result.head = decodeChunks(conn.headChunks);
+      fillBody(result, job.request, conn.bodyChunks, parser.encoded);
+    }
+    job.result = result;
   }
 
   failed(conn, reason) {
@@ -263,3 +270,25 @@ export class OriginClient extends DriverSide {
 }
 
 export const decodeText = (bytes) => decoder.decode(bytes);
+
+// A response read whole in one go, its head and text body side by side in the read buffer (the
+// parser's span): decoded in one call, of the read itself when it is all of it, and cut where the
+// head ends — the same strings as each decoded apart when the head is ASCII (a decoder starts
+// afresh after an ASCII byte), as heads are; a body's byte-order mark, which a body decoded
+// apart loses, is dropped likewise. False when this does not apply.
+function textOfSpan(result, parser, request) {
+  if (request.discard || request.binary || parser.encoded) return false;
+  const buf = parser.spanBuf;
+  const from = parser.spanFrom;
+  const length = parser.spanTo - from;
+  const text = decoder.decode(from === 0 && length === buf.length ? buf : new Uint8Array(buf.buffer, buf.byteOffset + from, length));
+  const headLength = parser.spanHead - from;
+  if (text.length !== length) {
+    // Some byte is not ASCII: where the head ends in the text is known if the head is ASCII.
+    for (let i = from; i < parser.spanHead; i++) if (buf[i] > 127) return false;
+  }
+  result.head = text.slice(0, headLength);
+  const body = text.slice(headLength);
+  result.body = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
+  return true;
+}

@@ -437,7 +437,7 @@ function responded(r) {
   const vu = ex.vu;
   vu.assertNotInterrupted();
   if (r.encoding !== null) decode(vu, r);
-  const setCookies = r.head ? setCookieLines(r.head) : NONE;
+  const setCookies = r.head && r.cookied !== false ? setCookieLines(r.head) : NONE;
   for (const line of setCookies) ex.jar.setFromHeader(url, line);
   // The client's timings object is the Response's: blocked and duration are k6/http's to fill.
   const timings = r.timings;

@@ -1,0 +1,105 @@
+// A scripted response's text: a response read in one go is decoded in one call and cut where its
+// head ends (src/script/client.js, the parser's span); what a script sees must be what the head
+// and the body decoded apart give, whatever the bytes: ASCII, UTF-8 past ASCII in the body or in
+// a header, a byte-order mark, bytes that are not UTF-8, a binary body, a body that comes in a
+// later read or in chunks. And Set-Cookie, which the parser now notes rather than k6/http
+// searching every head for it.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnScript } from './servers.js';
+
+const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+const utf8 = (s) => Buffer.from(s, 'utf8');
+
+// path → [head lines, body bytes, how it is written]
+const BODIES = {
+  ascii: [['X-A: b'], utf8('hello world, long enough to be sliced')],
+  utf8: [[], utf8('héllo wörld € 𝄞')],
+  bom: [[], Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8('{"a":1}')])],
+  invalid: [[], Buffer.from([0x61, 0xff, 0x62, 0xc3])],
+  headUtf8: [['X-Name: café'], utf8('ok')],
+  headUtf8Body: [['X-Name: café'], utf8('déjà')],
+  empty: [[], Buffer.alloc(0)],
+  split: [[], utf8('later, in a read of its own'), 'split'],
+  chunked: [[], utf8('hé'), 'chunked'],
+  cookie: [['Set-Cookie: a=1; Path=/', 'Set-Cookies: b=2'], utf8('c')],
+};
+
+function serve() {
+  const server = net.createServer((socket) => {
+    let pending = '';
+    socket.on('error', () => {});
+    socket.on('data', (d) => {
+      pending += d.toString('latin1');
+      let end;
+      while ((end = pending.indexOf('\r\n\r\n')) >= 0) {
+        const path = pending.slice(pending.indexOf(' ') + 2, pending.indexOf(' HTTP/'));
+        pending = pending.slice(end + 4);
+        const [lines, body, how] = BODIES[path.split('?')[0]];
+        const head = (framing) => utf8(`HTTP/1.1 200 OK\r\n${[...lines, framing].join('\r\n')}\r\n\r\n`);
+        if (how === 'chunked') {
+          socket.write(Buffer.concat([head('Transfer-Encoding: chunked'), utf8('1\r\nh\r\n'), Buffer.from([0x32, 0x0d, 0x0a]), body.subarray(1), utf8('\r\n0\r\n\r\n')]));
+        } else if (how === 'split') {
+          socket.write(head(`Content-Length: ${body.length}`));
+          setTimeout(() => socket.write(body), 50);
+        } else {
+          socket.write(Buffer.concat([head(`Content-Length: ${body.length}`), body]));
+        }
+      }
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+test('a response decoded in one go reads as its head and body decoded apart: UTF-8, a BOM, bytes not UTF-8, binary, a later read, chunks; Set-Cookie found', async () => {
+  const server = await serve();
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-body-text-'));
+  try {
+    const path = join(dir, 'test.js');
+    writeFileSync(
+      path,
+      `import http from 'k6/http';
+export const options = { iterations: 1 };
+export default function () {
+  const out = {};
+  for (const name of ${JSON.stringify(Object.keys(BODIES))}) {
+    const res = http.get(__ENV.BASE + '/' + name);
+    out[name] = { status: res.status, body: res.body, name: res.headers['X-Name'] || null, a: res.headers['X-A'] || null };
+  }
+  const bin = http.get(__ENV.BASE + '/invalid', { responseType: 'binary' });
+  out.binary = Array.from(new Uint8Array(bin.body));
+  out.cookies = http.get(__ENV.BASE + '/cookie').cookies;
+  console.log(JSON.stringify(out));
+}
+`,
+    );
+    const port = server.address().port;
+    const r = await spawnScript(CLI, ['run', '-q', '-e', `BASE=http://127.0.0.1:${port}`, path], { timeoutMs: 60000 });
+    assert.equal(r.code, 0, r.stderr);
+    const m = r.stderr.match(/msg="(.*)" source=console/);
+    assert.ok(m, r.stderr);
+    const out = JSON.parse(JSON.parse(`"${m[1]}"`));
+    const text = (bytes) => new TextDecoder().decode(bytes); // a body decoded apart, as before
+    for (const [name, [, body]] of Object.entries(BODIES)) {
+      assert.equal(out[name].status, 200, name);
+      assert.equal(out[name].body, text(body), name);
+    }
+    assert.equal(out.bom.body, '{"a":1}');
+    assert.equal(out.invalid.body, 'a\ufffdb\ufffd');
+    assert.equal(out.headUtf8.name, 'café');
+    assert.equal(out.headUtf8Body.name, 'café');
+    assert.equal(out.ascii.a, 'b');
+    assert.deepEqual(out.binary, [0x61, 0xff, 0x62, 0xc3]);
+    assert.deepEqual(Object.keys(out.cookies), ['a']);
+    assert.equal(out.cookies.a[0].value, '1');
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
