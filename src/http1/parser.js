@@ -180,8 +180,9 @@ export class ResponseParser {
     if (this.capture) {
       // A borrowing reader is done with the chunks when onResponse returns: its arrays are reused.
       if (this.borrow && this.headChunks !== null) {
-        this.headChunks.length = 0;
-        this.bodyChunks.length = 0;
+        // Mostly empty already (a span made no chunk): setting an array's length is a call.
+        if (this.headChunks.length !== 0) this.headChunks.length = 0;
+        if (this.bodyChunks.length !== 0) this.bodyChunks.length = 0;
         this.spanBuf = null;
       } else {
         this.headChunks = [];
