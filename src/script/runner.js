@@ -98,8 +98,9 @@ function withConfig(config, options, state) {
 /**
  * Runs `factory` (the script's transformed module: src/script/transform.js). `facilities`:
  * { resolve(host), adapterFor({ hostname, tls, insecure }), open(path, mode), hash, hmac,
- * randomBytes, md5Hex(text), preferSmallHeap(), env, version, afterReads(fn) }. `hooks.onMessage(text)`: a line for the user (a warning, an
- * exception's message the first time it comes).
+ * randomBytes, md5Hex(text), preferSmallHeap(), env, version, afterReads(fn) }.
+ * `hooks.onMessage(text)`: a line for the user (a warning, an exception's message the first time
+ * it comes).
  *
  * --cores (src/script/cores.js): a child runs with `segment` ({ index, count }: its share of
  * every scenario, its VUs' ids interleaved with the other children's) and, once its VUs are

@@ -1,0 +1,79 @@
+// A VU's HTTP/1.1 requests made in one turn go out together once the turn's reads are handled
+// (src/script/client.js, Network.later with the runtime's afterReads): none is written before,
+// each reads the clock as it is written, a closed client's is not written at all, and without
+// afterReads (Deno) each goes out at once.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Network, OriginClient } from '../src/script/client.js';
+
+const encoder = new TextEncoder();
+const RESPONSE = encoder.encode('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+
+// A socket adapter whose sockets are answered when the test says; writes are recorded.
+function memoryAdapter() {
+  const writes = [];
+  const sockets = [];
+  const adapter = {
+    name: 'memory',
+    connect(_host, _port, handlers) {
+      const socket = { handlers, write: (bytes) => writes.push({ socket, text: new TextDecoder().decode(bytes), at: performance.now() }), end() {}, destroy() {} };
+      sockets.push(socket);
+      queueMicrotask(() => handlers.connected && handlers.connected());
+      return socket;
+    },
+  };
+  return { adapter, writes, sockets };
+}
+
+const request = (path) => ({ bytes: encoder.encode(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`), isHead: false, method: 'GET', path, timeout: 60000, binary: false, discard: false });
+const ORIGIN = { address: '127.0.0.1', port: 80, hostname: '127.0.0.1', tls: false };
+
+test("a turn's requests are written together when the runtime's afterReads runs, each timed from its write", async () => {
+  const { adapter, writes, sockets } = memoryAdapter();
+  const due = [];
+  const network = new Network(() => adapter, (fn) => due.push(fn));
+  const a = new OriginClient(network, ORIGIN);
+  const b = new OriginClient(network, { ...ORIGIN, port: 81 });
+  const sent = [a.send(request('/one')), a.send(request('/two')), b.send(request('/three'))];
+  assert.equal(writes.length, 0, 'nothing written in the turn that made the requests');
+  assert.equal(due.length, 1, 'one flush asked for the three');
+  const before = performance.now();
+  due.shift()();
+  assert.deepEqual(
+    writes.map((w) => w.text.split(' ')[1]),
+    ['/one', '/two', '/three'],
+  );
+  for (const s of sockets) s.handlers.data(RESPONSE);
+  const results = await Promise.all(sent);
+  assert.deepEqual(
+    results.map((r) => [r.status, r.body, r.request.path]),
+    [
+      [200, 'ok', '/one'],
+      [200, 'ok', '/two'],
+      [200, 'ok', '/three'],
+    ],
+  );
+  // Each request's start is its own write's moment, after the flush began, not the call's.
+  for (const r of results) assert.ok(r.start >= before, `${r.start} >= ${before}`);
+  // The next turn's requests ask for a flush of their own.
+  a.send(request('/four'));
+  assert.equal(due.length, 1);
+  a.close();
+  due.shift()();
+  assert.equal(writes.length, 3, "a closed client's request is not written");
+  network.close();
+});
+
+test('without afterReads each request is written as it is made', async () => {
+  const { adapter, writes, sockets } = memoryAdapter();
+  const network = new Network(() => adapter);
+  const client = new OriginClient(network, ORIGIN);
+  const sent = client.send(request('/now'));
+  assert.equal(writes.length, 1);
+  sockets[0].handlers.data(RESPONSE);
+  const r = await sent;
+  assert.equal(r.status, 200);
+  assert.equal(r.body, 'ok');
+  network.close();
+});
