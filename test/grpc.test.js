@@ -111,10 +111,13 @@ test('a code other than OK is an error by its name, as many as the server answer
 });
 
 test('a deadline (-d) goes to the server as grpc-timeout: each call ends DEADLINE_EXCEEDED or timed out', async () => {
-  const { result: r, say, deadlines } = await delta(plain, () => loadTest({ url: url(), grpc: { call: SAY }, body: { delay_ms: 400 }, timeout: 60, maxRequests: 40, concurrency: 4, streams: 5 }));
+  const { result: r, say, deadlines } = await delta(plain, () => loadTest({ url: url(), grpc: { call: SAY }, body: { delay_ms: 1500 }, timeout: 250, maxRequests: 40, concurrency: 4, streams: 5 }));
   accounted(r);
-  assert.equal(say, 40);
-  assert.equal(deadlines, 40, 'each call came with its deadline');
+  // A call the server reads only after its deadline (or our cancel) never reaches its handler
+  // (grpc-js ends it first): on a loaded machine some of the 40 do not. Each that does came
+  // with its deadline.
+  assert.ok(say >= 1 && say <= 40, `the server's handler saw ${say} calls`);
+  assert.equal(deadlines, say, 'each call came with its deadline');
   // Whichever comes first: the server's answer at the deadline, or our cancel.
   const deadline = (r.grpcStatuses && r.grpcStatuses.DEADLINE_EXCEEDED) || 0;
   const timedOut = r.errorsByReason.timeout || 0;
