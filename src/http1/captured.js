@@ -3,10 +3,16 @@
 
 const decoder = new TextDecoder();
 
-export function decodeChunks(chunks) {
+/**
+ * A decoder that keeps a leading byte-order mark, as Go keeps every byte of a body (k6's
+ * res.body starts with U+FEFF when the body does); the default one drops it.
+ */
+export const keepingBOM = new TextDecoder('utf-8', { ignoreBOM: true });
+
+export function decodeChunks(chunks, textDecoder = decoder) {
   if (!chunks || chunks.length === 0) return '';
-  if (chunks.length === 1) return decoder.decode(chunks[0]);
-  return decoder.decode(joinChunks(chunks));
+  if (chunks.length === 1) return textDecoder.decode(chunks[0]);
+  return textDecoder.decode(joinChunks(chunks));
 }
 
 /** Byte chunks copied into one Uint8Array. */

@@ -274,8 +274,8 @@ export const decodeText = (bytes) => decoder.decode(bytes);
 // A response read whole in one go, its head and text body side by side in the read buffer (the
 // parser's span): decoded in one call, of the read itself when it is all of it, and cut where the
 // head ends — the same strings as each decoded apart when the head is ASCII (a decoder starts
-// afresh after an ASCII byte), as heads are; a body's byte-order mark, which a body decoded
-// apart loses, is dropped likewise. False when this does not apply.
+// afresh after an ASCII byte), as heads are, a body's byte-order mark kept (fillBody). False
+// when this does not apply.
 function textOfSpan(result, parser, request) {
   if (request.discard || request.binary || parser.encoded) return false;
   const buf = parser.spanBuf;
@@ -288,7 +288,6 @@ function textOfSpan(result, parser, request) {
     for (let i = from; i < parser.spanHead; i++) if (buf[i] > 127) return false;
   }
   result.head = text.slice(0, headLength);
-  const body = text.slice(headLength);
-  result.body = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
+  result.body = text.slice(headLength);
   return true;
 }

@@ -3,7 +3,7 @@
 // its reason), and a socket gone or dropped is simply gone; and what the driver reads of every
 // run-side before a request of its own sets it (grpc-channel.js is one too).
 
-import { decodeChunks, joinChunks } from '../http1/captured.js';
+import { decodeChunks, joinChunks, keepingBOM } from '../http1/captured.js';
 import { contentEncodingOf } from './k6/content-encoding.js';
 
 export class DriverSide {
@@ -30,14 +30,15 @@ export class DriverSide {
 }
 
 // A client's result's body as the script asked for it (k6/http's responseType): text decoded
-// now, bytes (binary, or compressed: k6/http decodes it) joined now, or none; the chunks may be
-// views of the adapter's read buffer. Its `encoding`: the Content-Encoding k6/http has to undo,
-// or null; `named`: whether the head may have one (HTTP/1.1's parser notes the header as it goes
-// by). Written into the result (one object a request, not two).
+// now (a byte-order mark kept, as k6), bytes (binary, or compressed: k6/http decodes it) joined
+// now, or none; the chunks may be views of the adapter's read buffer. Its `encoding`: the
+// Content-Encoding k6/http has to undo, or null; `named`: whether the head may have one
+// (HTTP/1.1's parser notes the header as it goes by). Written into the result (one object a
+// request, not two).
 export function fillBody(result, request, chunks, named) {
   if (request.discard) return result;
   const encoding = named ? contentEncodingOf(result.head) : null;
   result.encoding = encoding;
-  result.body = encoding !== null || request.binary ? joinChunks(chunks || []) : decodeChunks(chunks);
+  result.body = encoding !== null || request.binary ? joinChunks(chunks || []) : decodeChunks(chunks, keepingBOM);
   return result;
 }

@@ -75,6 +75,12 @@ export function canonicalHeaders(head) {
   return out;
 }
 
+// k6 gives a cookie's expiry as Go's Expires.UnixNano() / 1e6, which wraps past 64 bits for
+// dates Go cannot count in nanoseconds: its zero time (no Expires, or one it cannot read) is
+// -6795364578871, not 0.
+const goUnixMilli = (ms) => Number(BigInt.asIntN(64, BigInt(ms) * 1000000n) / 1000000n);
+const GO_ZERO_TIME_MS = -62135596800000;
+
 /** A response's Set-Cookie values as k6 gives them: { name: [{ name, value, domain, ... }] }. */
 function responseCookies(lines) {
   const cookies = {};
@@ -82,16 +88,17 @@ function responseCookies(lines) {
     const parts = line.split(';').map((p) => p.trim());
     const eq = parts[0].indexOf('=');
     if (eq <= 0) continue;
-    const c = { name: parts[0].slice(0, eq), value: parts[0].slice(eq + 1), domain: '', path: '', http_only: false, secure: false, max_age: 0, expires: 0 };
+    const c = { name: parts[0].slice(0, eq), value: parts[0].slice(eq + 1), domain: '', path: '', http_only: false, secure: false, max_age: 0, expires: goUnixMilli(GO_ZERO_TIME_MS) };
     for (const a of parts.slice(1)) {
-      const [k, v = ''] = a.split('=');
-      const key = k.toLowerCase();
+      const at = a.indexOf('=');
+      const key = (at < 0 ? a : a.slice(0, at)).trim().toLowerCase();
+      const v = at < 0 ? '' : a.slice(at + 1).trim();
       if (key === 'domain') c.domain = v;
       else if (key === 'path') c.path = v;
       else if (key === 'httponly') c.http_only = true;
       else if (key === 'secure') c.secure = true;
-      else if (key === 'max-age') c.max_age = Number(v);
-      else if (key === 'expires') c.expires = Date.parse(v) || 0;
+      else if (key === 'max-age' && /^-?\d+$/.test(v) && !/^0\d/.test(v)) c.max_age = Number(v) <= 0 ? -1 : Number(v); // Go: 0 or less is -1
+      else if (key === 'expires' && !Number.isNaN(Date.parse(v))) c.expires = goUnixMilli(Date.parse(v));
     }
     (cookies[c.name] = cookies[c.name] || []).push(c);
   }

@@ -16,7 +16,8 @@ import { bodyOf, hasHeader, timeoutMs, RESPONSE_TYPES } from './http-params.js';
 import { compressionOf, compressed, decompressed } from './content-encoding.js';
 import { TLS_CONSTANTS } from './tls-constants.js';
 
-const textDecoder = new TextDecoder();
+// A body's text as Go has it: every byte, a leading byte-order mark too.
+const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** k6's default: a response is expected when its status is 200 to 399. */
