@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { ResponseParser, MAX_HEAD_BYTES } from '../src/http1/parser.js';
-import { decodeChunks, parseHeaders } from '../src/http1/captured.js';
+import { decodeChunks, parseHeaders, settleSpan } from '../src/http1/captured.js';
 import { mulberry32 } from './random.js';
 
 const enc = new TextEncoder();
@@ -49,7 +49,7 @@ function parse(input, pieces, { expects = [false], capture = true, borrow = fals
     (p) => {
       // A borrowing reader takes the span (the whole response, when it came in one read) as
       // views first.
-      if (borrow) p.settleSpan(false);
+      if (borrow) settleSpan(p, false);
       responses.push({
         status: p.statusCode,
         shouldClose: p.shouldClose,
@@ -133,8 +133,11 @@ test('Content-Length body is read exactly and the connection is kept alive', () 
   assert.equal(r.seen, input.length);
 });
 
+// What the parser noted (`field` of each response) of a response with `headers`, fed every way.
+const notedOf = (field) => (headers) => feedAllWays(OK(`${headers}Content-Length: 2\r\n`, 'xy')).responses.map((x) => x[field]);
+
 test('a Content-Encoding header is noted (any case, split anywhere), a name of its length that is not it is not', () => {
-  const said = (headers) => feedAllWays(OK(`${headers}Content-Length: 2\r\n`, 'xy')).responses.map((x) => x.encoded);
+  const said = notedOf('encoded');
   assert.deepEqual(said('Content-Encoding: gzip\r\n'), [true]);
   assert.deepEqual(said('content-ENCODING:br\r\n'), [true]);
   assert.deepEqual(said('Content-Language: en\r\nX-Frame-Options: DENY\r\nTransfer-Encodin: x\r\n'), [false]);
@@ -145,7 +148,7 @@ test('a Content-Encoding header is noted (any case, split anywhere), a name of i
 });
 
 test('a Set-Cookie header is noted (any case, split anywhere), Connection and other names of its length are not', () => {
-  const said = (headers) => feedAllWays(OK(`${headers}Content-Length: 2\r\n`, 'xy')).responses.map((x) => x.cookied);
+  const said = notedOf('cookied');
   assert.deepEqual(said('Set-Cookie: a=1\r\n'), [true]);
   assert.deepEqual(said('Connection: keep-alive\r\nset-COOKIE:b=2; Path=/\r\n'), [true]);
   assert.deepEqual(said('Connection: keep-alive\r\nSet-Cookies: x\r\nSet-Cooki: y\r\nX-Set-Cookie: z\r\nSet-Cookie2: w\r\n'), [false]);

@@ -1,5 +1,73 @@
-// What is done with a response's captured bytes (src/http1/parser.js keeps them as chunks, views
-// or copies): the text of the chunks, the chunks as one array, a head's headers as an object.
+// A response's captured bytes: how the parser (src/http1/parser.js, `p` below) keeps them, as
+// chunks (views or copies) or as a span of the read, and what is done with them: the text of
+// the chunks, the chunks as one array, a head's headers as an object.
+
+// A copy of bytes to keep (adapters reuse their read buffers): a plain Uint8Array filled from
+// a view made by the constructor. A node Buffer's own slice() is a view, and Uint8Array's slice
+// or subarray on a Buffer makes a Buffer through its species: ten times the cost.
+function copy(buf, from, to) {
+  const out = new Uint8Array(to - from);
+  out.set(view(buf, from, to));
+  return out;
+}
+
+const view = (buf, from, to) => new Uint8Array(buf.buffer, buf.byteOffset + from, to - from);
+
+// Bytes of the response to keep: a view while borrowing (p.borrow), else a copy.
+const keep = (p, buf, from, to) => (p.borrow ? view(buf, from, to) : copy(buf, from, to));
+
+// Borrowing, a response's first bytes are not even a view: where they are in the read, its head
+// and the body that follows it at once (a span: p.spanBuf, spanFrom to spanHead, spanHead to
+// spanTo), which a reader may decode in one go (src/script/client.js), a whole read without a
+// view at all. Any other piece makes the span views first (settleSpan).
+
+/** Head bytes `from` to `to` of `buf`. */
+export function keepHead(p, buf, from, to) {
+  if (p.borrow && p.spanBuf === null && p.headChunks.length === 0) {
+    p.spanBuf = buf;
+    p.spanFrom = from;
+    p.spanHead = to;
+    p.spanTo = to;
+    return;
+  }
+  settleSpan(p, false);
+  p.headChunks.push(keep(p, buf, from, to));
+}
+
+/** Body bytes `from` to `to` of `buf`. */
+export function keepBody(p, buf, from, to) {
+  if (p.spanBuf === buf && p.spanTo === from && p.bodyChunks.length === 0) {
+    p.spanTo = to;
+    return;
+  }
+  settleSpan(p, false);
+  p.bodyChunks.push(keep(p, buf, from, to));
+}
+
+/** The span, if any, made the chunks' first views (or copies); the chunks are empty until then. */
+export function settleSpan(p, copies) {
+  const buf = p.spanBuf;
+  if (buf === null) return;
+  p.spanBuf = null;
+  const make = copies ? copy : view;
+  p.headChunks.push(make(buf, p.spanFrom, p.spanHead));
+  if (p.spanTo > p.spanHead) p.bodyChunks.push(make(buf, p.spanHead, p.spanTo));
+}
+
+/** The span's bytes: the read itself when the response is all of it, else a view. */
+export function spanBytes(p) {
+  const buf = p.spanBuf;
+  return p.spanFrom === 0 && p.spanTo === buf.length ? buf : view(buf, p.spanFrom, p.spanTo);
+}
+
+/** The views of `buf` an unfinished response holds, made copies (the adapter reuses `buf`). */
+export function keepBorrowed(p, buf) {
+  if (p.spanBuf !== null) settleSpan(p, true);
+  for (const chunks of [p.headChunks, p.bodyChunks]) {
+    if (chunks === null) continue;
+    for (let k = 0; k < chunks.length; k++) if (chunks[k].buffer === buf.buffer) chunks[k] = copy(chunks[k], 0, chunks[k].length);
+  }
+}
 
 const decoder = new TextDecoder();
 

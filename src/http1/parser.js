@@ -13,6 +13,8 @@
 // (a statusCallback or contentInspector wants them) the head and body bytes are copied out,
 // because adapters may reuse their read buffers.
 
+import { keepHead, keepBody, keepBorrowed } from './captured.js';
+
 export const MAX_HEAD_BYTES = 64 * 1024;
 
 // States
@@ -80,17 +82,6 @@ const TOKEN_CHUNKED = new TextEncoder().encode('chunked');
 const TOKEN_CLOSE = new TextEncoder().encode('close');
 const TOKEN_KEEP_ALIVE = new TextEncoder().encode('keep-alive');
 
-// A copy of bytes to keep (adapters reuse their read buffers): a plain Uint8Array filled from
-// a view made by the constructor. A node Buffer's own slice() is a view, and Uint8Array's slice
-// or subarray on a Buffer makes a Buffer through its species: ten times the cost.
-function copy(buf, from, to) {
-  const out = new Uint8Array(to - from);
-  out.set(view(buf, from, to));
-  return out;
-}
-
-const view = (buf, from, to) => new Uint8Array(buf.buffer, buf.byteOffset + from, to - from);
-
 function lower(b) {
   return b >= 65 && b <= 90 ? b | 0x20 : b;
 }
@@ -125,14 +116,9 @@ export class ResponseParser {
     this.headChunks = null;
     this.bodyChunks = null;
     // With capture: keep views of the adapter's buffer, not copies, as long as a response is
-    // read whole within one execute() (its onResponse reads its chunks at once, before the
-    // adapter reuses the buffer); what an unfinished response holds is copied as execute()
-    // returns. For a reader that is done with the chunks when onResponse returns.
+    // read whole within one execute(), and its first bytes as a span of it (captured.js). For
+    // a reader that is done with the chunks when onResponse returns.
     this.borrow = false;
-    // Borrowing, a response's first bytes are not even a view: where they are in the buffer,
-    // its head and the body that follows it at once (a span: spanBuf, spanFrom to spanHead,
-    // spanHead to spanTo), which a reader may decode in one go, a whole read without a view at
-    // all (src/script/client.js). Any other piece makes the span views first (settleSpan).
     this.spanBuf = null;
     this.spanFrom = 0;
     this.spanHead = 0;
@@ -203,17 +189,8 @@ export class ResponseParser {
   execute(buf, start = 0, end = buf.length) {
     if (!this.borrow || !this.capture) return this.consume(buf, start, end);
     const at = this.consume(buf, start, end);
-    if (this.busy) this.keepBorrowed(buf);
+    if (this.busy) keepBorrowed(this, buf);
     return at;
-  }
-
-  // The views of `buf` an unfinished response holds, made copies.
-  keepBorrowed(buf) {
-    if (this.spanBuf !== null) this.settleSpan(true);
-    for (const chunks of [this.headChunks, this.bodyChunks]) {
-      if (chunks === null) continue;
-      for (let k = 0; k < chunks.length; k++) if (chunks[k].buffer === buf.buffer) chunks[k] = copy(chunks[k], 0, chunks[k].length);
-    }
   }
 
   consume(buf, start, end) {
@@ -222,7 +199,7 @@ export class ResponseParser {
       const state = this.state;
       if (state === S_BODY_LENGTH) {
         const n = Math.min(this.remaining, end - i);
-        if (this.capture) this.keepBody(buf, i, i + n);
+        if (this.capture) keepBody(this, buf, i, i + n);
         this.remaining -= n;
         this.bytesSeen += n;
         i += n;
@@ -231,7 +208,7 @@ export class ResponseParser {
       }
       if (state === S_CHUNK_DATA) {
         const n = Math.min(this.remaining, end - i);
-        if (this.capture) this.keepBody(buf, i, i + n);
+        if (this.capture) keepBody(this, buf, i, i + n);
         this.remaining -= n;
         this.bytesSeen += n;
         i += n;
@@ -240,7 +217,7 @@ export class ResponseParser {
       }
       if (state === S_BODY_CLOSE) {
         if (this.maxBody > 0 && (this.bodyBytes += end - i) > this.maxBody) return this.tooLarge(end);
-        if (this.capture) this.keepBody(buf, i, end);
+        if (this.capture) keepBody(this, buf, i, end);
         this.bytesSeen += end - i;
         return end;
       }
@@ -381,40 +358,7 @@ export class ResponseParser {
 
   captureHead(buf, from, to) {
     this.bytesSeen += to - from;
-    if (!this.capture || to <= from) return;
-    if (this.borrow && this.spanBuf === null && this.headChunks.length === 0) {
-      this.spanBuf = buf;
-      this.spanFrom = from;
-      this.spanHead = to;
-      this.spanTo = to;
-      return;
-    }
-    this.settleSpan(false);
-    this.headChunks.push(this.keep(buf, from, to));
-  }
-
-  keepBody(buf, from, to) {
-    if (this.spanBuf === buf && this.spanTo === from && this.bodyChunks.length === 0) {
-      this.spanTo = to;
-      return;
-    }
-    this.settleSpan(false);
-    this.bodyChunks.push(this.keep(buf, from, to));
-  }
-
-  /** The span, if any, made the chunks' first views (or copies); the chunks are empty until then. */
-  settleSpan(copies) {
-    const buf = this.spanBuf;
-    if (buf === null) return;
-    this.spanBuf = null;
-    const make = copies ? copy : view;
-    this.headChunks.push(make(buf, this.spanFrom, this.spanHead));
-    if (this.spanTo > this.spanHead) this.bodyChunks.push(make(buf, this.spanHead, this.spanTo));
-  }
-
-  // Bytes of the response to keep: a view while borrowing, else a copy.
-  keep(buf, from, to) {
-    return this.borrow ? view(buf, from, to) : copy(buf, from, to);
+    if (this.capture && to > from) keepHead(this, buf, from, to);
   }
 
   // "HTTP/1.x NNN reason CRLF"; pos counts bytes of the line.

@@ -4,7 +4,7 @@
 // connection kept open between requests (keep-alive, as k6's VUs keep theirs).
 
 import { Connection } from '../http1/connection.js';
-import { decodeChunks } from '../http1/captured.js';
+import { decodeChunks, settleSpan, spanBytes } from '../http1/captured.js';
 import { H2Client } from './client-h2.js';
 import { DriverSide, fillBody } from './driver-side.js';
 import { Negotiation } from './negotiation.js';
@@ -234,7 +234,7 @@ export class OriginClient extends DriverSide {
     };
     // What the parser kept may be in the adapter's read buffer: decoded (or copied) now.
     if (parser.spanBuf === null || !textOfSpan(result, parser, job.request)) {
-      parser.settleSpan(false);
+      settleSpan(parser, false);
       result.head = decodeChunks(conn.headChunks);
       fillBody(result, job.request, conn.bodyChunks, parser.encoded);
     }
@@ -281,7 +281,7 @@ function textOfSpan(result, parser, request) {
   const buf = parser.spanBuf;
   const from = parser.spanFrom;
   const length = parser.spanTo - from;
-  const text = decoder.decode(from === 0 && length === buf.length ? buf : new Uint8Array(buf.buffer, buf.byteOffset + from, length));
+  const text = decoder.decode(spanBytes(parser));
   const headLength = parser.spanHead - from;
   if (text.length !== length) {
     // Some byte is not ASCII: where the head ends in the text is known if the head is ASCII.
