@@ -24,7 +24,7 @@ const decoder = new TextDecoder();
 export class Network {
   constructor(adapterFor, afterReads = null) {
     this.adapterFor = adapterFor;
-    this.afterReads = afterReads;
+    this.afterReads = afterReads || null;
     this.due = [];
     this.flush = () => this.sendDue();
     this.stats = { bytes: 0, unexpectedData: 0, retries: 0, connections: 0 };

@@ -215,7 +215,7 @@ async function init(factory, run) {
   shared.options = options;
   first.options = options;
   shared.globalTags = options.tags ? { ...options.tags } : {};
-  shared.network = new Network((origin) => facilities.adapterFor({ ...origin, insecure: Boolean(options.insecureSkipTLSVerify) }), facilities.afterReads || null);
+  shared.network = new Network((origin) => facilities.adapterFor({ ...origin, insecure: Boolean(options.insecureSkipTLSVerify) }), facilities.afterReads);
   let list;
   let setupMs;
   let teardownMs;
