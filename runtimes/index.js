@@ -90,6 +90,7 @@ export async function resolveHost(host) {
 
 export { readFile, writeFile };
 export { openLogFile } from './run-servers/log-file.js';
+export { openAppendSync } from './scripts/out-file.js';
 export { startThread, threadSide } from './processes/threads.js';
 export { runCommand } from './processes/command.js';
 import { findRuntime as findRuntimeIn } from './processes/image.js';

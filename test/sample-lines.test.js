@@ -11,7 +11,7 @@ const decoder = new TextDecoder();
 /** Queue → structured clone (as postMessage does) → stream → lines; returns the text written. */
 async function through(kind, samples) {
   const written = [];
-  const lines = new SampleLines(kind, async (bytes) => written.push(decoder.decode(bytes)));
+  const lines = new SampleLines(kind, (bytes) => written.push(decoder.decode(bytes)));
   const stream = new SampleStream((m, v, t, now) => lines.sample(m, v, t, now));
   let clock = 0;
   const queue = new SampleQueue(
@@ -26,7 +26,7 @@ async function through(kind, samples) {
     queue.sample(metric, value, tags);
   }
   queue.flush(true);
-  await lines.flush();
+  lines.flush();
   return written.join('');
 }
 
@@ -69,6 +69,33 @@ test('JSON lines: each value as k6 writes it, the metric defined once, the tags 
   assert.match(text, /"metric":"http_req_duration","type":"Point","data":\{"time":"[^"]*","value":1\.070254,/);
 });
 
+test('JSON lines: random values and times, back and forth, each line its own', async () => {
+  // A seeded generator: the same cases each run. Values about the int32 edges the digits are
+  // written with, times to the nanosecond, and times that go back to one a line already had.
+  let seed = 42;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const edges = [2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1, 2 ** 32, 999999, 1000000, 1e6 - 1e-6, 2147.483647, 2147.483648, 8999999.999999];
+  const samples = [];
+  for (let i = 0; i < 3000; i++) {
+    const metric = i % 2 ? trend : counter;
+    const r = rand();
+    const value = i % 5 === 0 ? edges[i % edges.length] : r < 0.3 ? Math.floor(rand() * 2 ** (rand() * 53)) : rand() * 10 ** Math.floor(rand() * 9 - 3);
+    samples.push([metric, value, { scenario: 'default' }, T0 + Math.floor(rand() * 4) * 997]);
+  }
+  const points = (await through('json', samples))
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.type === 'Point');
+  assert.equal(points.length, samples.length);
+  points.forEach((p, i) => {
+    const [metric, value, , now] = samples[i];
+    assert.equal(p.data.time, new Date(now).toISOString(), `sample ${i}`);
+    const want = metric.isTime && !Number.isInteger(value) && value < 9e6 ? Math.round(value * 1e6) / 1e6 : value;
+    assert.equal(p.data.value, want, `sample ${i}: ${value}`);
+  });
+});
+
 test('CSV rows: k6 columns, the value with six decimals, the other tags as extra_tags', async () => {
   const text = await through('csv', [
     [counter, 1, { scenario: 'default', status: '200', url: 'http://h/a,b', team: 'qa', empty: '' }, T0],
@@ -84,11 +111,11 @@ test('CSV rows: k6 columns, the value with six decimals, the other tags as extra
 
 test('a failed write is said once, at the end, and nothing more is written', async () => {
   let calls = 0;
-  const lines = new SampleLines('json', async () => {
+  const lines = new SampleLines('json', () => {
     calls++;
     throw new Error('--out json=f: ENOSPC');
   });
   for (let i = 0; i < 2000; i++) lines.sample(trend, 1.5, { a: 'x'.repeat(200) }, T0);
-  await assert.rejects(lines.flush(), /ENOSPC/);
+  assert.throws(() => lines.flush(), /ENOSPC/);
   assert.equal(calls, 1);
 });

@@ -1,15 +1,13 @@
-// --out json=F and csv=F: every sample as a line of k6's shape, written as bytes into large
-// chunks (in the thread of src/script/out-thread.js). A request makes 11 to 13 samples that share
+// --out json=F and csv=F: every sample as a line of k6's shape, written as bytes into a chunk
+// (in the thread of src/script/out-thread.js). A request makes 11 to 13 samples that share
 // one tag set and mostly one millisecond: the tags, the time and each metric's head are encoded
 // once and copied, the value written digit by digit, so a line costs a few copies and no string
 // (building lines as strings and encoding them had taken a third of a run).
 
 const encoder = new TextEncoder();
-const CHUNK = 1 << 18;
-// Chunks kept for reuse: a batch of samples (src/script/sample-queue.js, 16384: some 4 MB of
-// lines) is formatted at once, before any of its writes is done; a new chunk each time (zeroed,
-// its pages faulted in as they are written) had cost more than the formatting.
-const FREE_CHUNKS = 32;
+// The lines are written a chunk at a time, the chunk reused at once (the write blocks): small
+// enough to stay in the cache between its formatting and its write.
+const CHUNK = 1 << 16;
 const TAG_SETS = 4; // as src/script/sample-queue.js's slots
 const CSV_TAGS = ['check', 'error', 'error_code', 'expected_response', 'group', 'method', 'name', 'proto', 'scenario', 'service', 'status', 'subproto', 'tls_version', 'url'];
 
@@ -19,6 +17,20 @@ const csvField = (v) => (v === undefined || v === null ? '' : /[",\r\n]/.test(St
 
 /** Non-negative integer `n` (below 2^53) in decimal at `b[p]`; returns the position after it. */
 function putUint(b, p, n) {
+  if (n > 0x7fffffff) return putBigUint(b, p, n);
+  // Below 2^31 in int32 arithmetic, which the engines do without a float division.
+  let len = 1;
+  for (let x = n; x >= 10; x = (x / 10) | 0) len++;
+  let q = p + len;
+  do {
+    const next = (n / 10) | 0;
+    b[--q] = 48 + n - next * 10;
+    n = next;
+  } while (n > 0);
+  return p + len;
+}
+
+function putBigUint(b, p, n) {
   let len = 1;
   for (let x = n; x >= 10; x = Math.floor(x / 10)) len++;
   let q = p + len;
@@ -47,18 +59,23 @@ function putJsonValue(b, p, v, isTime) {
   if (Number.isInteger(v) && v < 2 ** 53) return putUint(b, p, v);
   if (isTime && v < 9e6) {
     const ns = Math.round(v * 1e6);
-    p = putUint(b, p, Math.floor(ns / 1e6));
-    let frac = ns % 1e6;
+    const ms = Math.floor(ns / 1e6);
+    p = putUint(b, p, ms);
+    // The fraction's six digits less its trailing zeros (below 10^6: int32 arithmetic).
+    let frac = ns - ms * 1e6;
     if (frac === 0) return p;
     b[p++] = 46; // '.'
     let digits = 6;
-    while (frac % 10 === 0) {
-      frac /= 10;
+    let next = (frac / 10) | 0;
+    while (frac === next * 10) {
+      frac = next;
+      next = (frac / 10) | 0;
       digits--;
     }
     for (let i = digits - 1; i >= 0; i--) {
-      b[p + i] = 48 + (frac % 10);
-      frac = Math.floor(frac / 10);
+      next = (frac / 10) | 0;
+      b[p + i] = 48 + frac - next * 10;
+      frac = next;
     }
     return p + digits;
   }
@@ -66,22 +83,20 @@ function putJsonValue(b, p, v, isTime) {
 }
 
 /**
- * One output's lines. `kind`: 'json' or 'csv'; `write(bytes)` → Promise, called with whole lines,
- * a chunk at a time, in order; the chunk is not touched again until its promise settles.
+ * One output's lines. `kind`: 'json' or 'csv'; `write(bytes)`: writes whole lines, a chunk at a
+ * time, in order, before it returns (the chunk is written again after), or throws.
  */
 export class SampleLines {
   constructor(kind, write) {
     this.json = kind === 'json';
     this.write = write;
-    this.free = [];
     this.chunk = new Uint8Array(CHUNK);
     this.pos = 0;
-    this.heads = new Map(); // metric → its line's bytes up to the time (json) or the value (csv)
+    this.heads = new Map(); // metric → its line up to the value (lineOf)
     this.sets = []; // { ref: a tags object, bytes }: the thread's tag sets are the same objects while they last
     this.nextSet = 0;
     this.lastNow = -1;
-    this.timeBytes = null;
-    this.pending = Promise.resolve();
+    this.timeBytes = null; // the time of lastNow as a line has it
     this.error = null;
   }
 
@@ -106,22 +121,41 @@ export class SampleLines {
     return set.bytes;
   }
 
-  headOf(metric) {
-    let head = this.heads.get(metric);
-    if (head === undefined) {
-      // k6's order of keys; a metric's name has no character JSON escapes (metrics.js NAME).
-      const text = this.json ? `{"metric":"${metric.name}","type":"Point","data":{"time":"` : `${csvField(metric.name)},`;
-      head = encoder.encode(text);
-      this.heads.set(metric, head);
-      if (this.json) {
-        const contains = metric.isTime ? 'time' : metric.name === 'data_sent' || metric.name === 'data_received' ? 'data' : 'default';
-        // Its thresholds' sources and sub-metrics, as k6 lists them.
-        const subs = metric.subs || [];
-        const submetrics = subs.length ? subs.map((x) => ({ name: x.name, suffix: x.name.slice(metric.name.length + 1, -1), tags: Object.fromEntries(x.tags) })) : null;
-        this.put(encoder.encode(JSON.stringify({ type: 'Metric', data: { name: metric.name, type: metric.type, contains, thresholds: metric.thresholds || [], submetrics }, metric: metric.name }) + '\n'));
-      }
+  /**
+   * `metric`'s line up to its value: { bytes, head (the length of the part before the time), at
+   * (the time it holds) }. A request's samples come in the same millisecond, most in the one
+   * before: the time is written into the metric's bytes when it changes, and a line is then
+   * these bytes, the value and the tags' (two copies, not three).
+   */
+  lineOf(metric) {
+    // k6's order of keys; a metric's name has no character JSON escapes (metrics.js NAME).
+    const head = encoder.encode(this.json ? `{"metric":"${metric.name}","type":"Point","data":{"time":"` : `${csvField(metric.name)},`);
+    const line = { bytes: head, head: head.length, at: -1 };
+    this.heads.set(metric, line);
+    if (this.json) {
+      const contains = metric.isTime ? 'time' : metric.name === 'data_sent' || metric.name === 'data_received' ? 'data' : 'default';
+      // Its thresholds' sources and sub-metrics, as k6 lists them.
+      const subs = metric.subs || [];
+      const submetrics = subs.length ? subs.map((x) => ({ name: x.name, suffix: x.name.slice(metric.name.length + 1, -1), tags: Object.fromEntries(x.tags) })) : null;
+      this.put(encoder.encode(JSON.stringify({ type: 'Metric', data: { name: metric.name, type: metric.type, contains, thresholds: metric.thresholds || [], submetrics }, metric: metric.name }) + '\n'));
     }
-    return head;
+    return line;
+  }
+
+  /** Writes the time `now` into `line`. */
+  stamp(line, now) {
+    if (now !== this.lastNow) {
+      this.lastNow = now;
+      this.timeBytes = encoder.encode(this.json ? new Date(now).toISOString() + '","value":' : `${Math.floor(now / 1000)},`);
+    }
+    const time = this.timeBytes;
+    if (line.bytes.length !== line.head + time.length) {
+      const bytes = new Uint8Array(line.head + time.length);
+      bytes.set(line.bytes.subarray(0, line.head));
+      line.bytes = bytes;
+    }
+    line.bytes.set(time, line.head);
+    line.at = now;
   }
 
   /** Room for `n` more bytes in the chunk. */
@@ -138,51 +172,36 @@ export class SampleLines {
   }
 
   sample(metric, value, tags, now) {
-    const head = this.headOf(metric);
+    let line = this.heads.get(metric);
+    if (line === undefined) line = this.lineOf(metric);
+    if (line.at !== now) this.stamp(line, now);
     const tail = this.tagBytes(tags);
-    if (now !== this.lastNow) {
-      this.lastNow = now;
-      this.timeBytes = this.json ? encoder.encode(new Date(now).toISOString() + '","value":') : encoder.encode(`${Math.floor(now / 1000)},`);
-    }
-    const time = this.timeBytes;
-    this.room(head.length + time.length + 32 + tail.length);
+    const pre = line.bytes;
+    this.room(pre.length + 32 + tail.length);
     const b = this.chunk;
-    let p = this.pos;
-    b.set(head, p);
-    p += head.length;
-    b.set(time, p);
-    p += time.length;
+    b.set(pre, this.pos);
+    let p = this.pos + pre.length;
     p = this.json ? putJsonValue(b, p, value, metric.isTime) : putAscii(b, p, value.toFixed(6));
     b.set(tail, p);
     this.pos = p + tail.length;
   }
 
-  /** Hands the lines so far to `write`; resolves when everything handed has been written. */
+  /** Writes the lines so far; throws the first write's error, if one failed. */
   flush() {
     this.handOff();
-    return this.pending.then(() => {
-      if (this.error !== null) throw this.error;
-    });
+    if (this.error !== null) throw this.error;
   }
 
   handOff() {
-    if (this.pos > 0) {
-      const chunk = this.chunk;
-      const bytes = chunk.subarray(0, this.pos);
-      // After a failed write nothing more is written; the error comes out of the last flush.
-      this.pending = this.pending.then(() => {
-        if (this.error !== null) return;
-        return this.write(bytes).then(
-          () => {
-            if (chunk.length === CHUNK && this.free.length < FREE_CHUNKS) this.free.push(chunk);
-          },
-          (err) => {
-            this.error = err;
-          },
-        );
-      });
-      this.chunk = this.free.pop() || new Uint8Array(CHUNK);
-      this.pos = 0;
+    if (this.pos === 0) return;
+    // After a failed write nothing more is written; the error comes out of the last flush.
+    if (this.error === null) {
+      try {
+        this.write(this.chunk.subarray(0, this.pos));
+      } catch (err) {
+        this.error = err;
+      }
     }
+    this.pos = 0;
   }
 }
