@@ -29,6 +29,7 @@ export class SampleQueue {
     this.post = post;
     this.clock = clock;
     this.lastTags = null;
+    this.lastSlot = 0;
     this.now = 0;
     this.pool = [];
     this.samples = new Float64Array(BATCH * 4);
@@ -80,21 +81,31 @@ export class SampleQueue {
 
   sample(metric, value, tags) {
     let id = metric.outId;
-    if (!(id >= 0) || this.metrics[id] !== metric) {
-      id = this.metrics.length;
-      this.metrics.push(metric);
-      metric.outId = id;
-      this.defs.push({ name: metric.name, type: metric.type, isTime: metric.isTime, thresholds: metric.thresholds || [], subs: (metric.subs || []).map((x) => ({ name: x.name, tags: x.tags })) });
-      this.push(METRIC, this.defs.length - 1, 0, 0);
-    }
+    if (this.metrics[id] !== metric) id = this.define(metric);
     // A tags object is made for one moment's samples (vu.tags() is new at each call): a
-    // request's 11 share one, and its time; the clock is read once for them.
+    // request's 11 share one, its slot and its time; the clock is read once for them.
     if (tags !== this.lastTags) {
       this.lastTags = tags;
+      this.lastSlot = this.slotOf(tags);
       this.now = this.clock();
     }
-    const slot = this.slotOf(tags);
-    this.push(id, value, slot, this.now);
+    const s = this.samples;
+    const i = this.n * 4;
+    s[i] = id;
+    s[i + 1] = value;
+    s[i + 2] = this.lastSlot;
+    s[i + 3] = this.now;
+    if (++this.n === BATCH) this.flush(false);
+  }
+
+  /** `metric`'s number in the stream, told to the thread the first time. */
+  define(metric) {
+    const id = this.metrics.length;
+    this.metrics.push(metric);
+    metric.outId = id;
+    this.defs.push({ name: metric.name, type: metric.type, isTime: metric.isTime, thresholds: metric.thresholds || [], subs: (metric.subs || []).map((x) => ({ name: x.name, tags: x.tags })) });
+    this.push(METRIC, this.defs.length - 1, 0, 0);
+    return id;
   }
 
   /** Sends what is queued; `partial`: before the batch is full (the lines go to the file too). */
