@@ -5,7 +5,7 @@
 
 import { SampleLines } from './sample-lines.js';
 import { SampleStream } from './sample-queue.js';
-import { openAppendSync, threadSide } from '../../runtimes/index.js';
+import { openAppendSync, threadSide } from '../../runtimes/scripts/out-side.js';
 
 const side = threadSide();
 const outs = side.data.outs;
