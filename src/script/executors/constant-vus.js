@@ -8,7 +8,8 @@ export async function run(s, ctx) {
   const end = start + s.durationMs;
   ctx.progress = () => Math.min(1, (performance.now() - start) / s.durationMs);
   ctx.active(vus.length);
-  const loops = vus.map((vu) => loop(ctx, vu, () => performance.now() < end));
+  // The clock read at the end of the iteration just ended (vu.clockAt), if it is one's.
+  const loops = vus.map((vu) => loop(ctx, vu, () => (vu.clockAt > 0 ? vu.clockAt : performance.now()) < end));
   let timer;
   await Promise.race([Promise.all(loops), new Promise((resolve) => (timer = setTimeout(resolve, s.durationMs)))]);
   clearTimeout(timer);

@@ -39,16 +39,17 @@ export function expectedStatuses(...args) {
 export function httpModule(vu) {
   // What returns at once in k6 returns a marked promise here (src/script/wait.js); asyncRequest's
   // promise is the script's own.
-  const request = (method, url, body, params) => waiting(send(vu, String(method).toUpperCase(), url, body, params));
+  // `method` as sent: the shorthands' own need no upper-casing (a runtime call on node).
+  const call = (method, url, body, params) => waiting(send(vu, method, url, body, params));
   const api = {
-    request,
-    get: (url, params) => request('GET', url, null, params),
-    head: (url, params) => request('HEAD', url, null, params),
-    post: (url, body, params) => request('POST', url, body, params),
-    put: (url, body, params) => request('PUT', url, body, params),
-    patch: (url, body, params) => request('PATCH', url, body, params),
-    del: (url, body, params) => request('DELETE', url, body, params),
-    options: (url, body, params) => request('OPTIONS', url, body, params),
+    request: (method, url, body, params) => call(String(method).toUpperCase(), url, body, params),
+    get: (url, params) => call('GET', url, null, params),
+    head: (url, params) => call('HEAD', url, null, params),
+    post: (url, body, params) => call('POST', url, body, params),
+    put: (url, body, params) => call('PUT', url, body, params),
+    patch: (url, body, params) => call('PATCH', url, body, params),
+    del: (url, body, params) => call('DELETE', url, body, params),
+    options: (url, body, params) => call('OPTIONS', url, body, params),
     // Its promise is the script's; the iteration ends after it all the same (k6's event loop).
     asyncRequest: (method, url, body, params) => vu.loop.track(send(vu, String(method).toUpperCase(), url, body, params)),
     batch: (requests) => waiting(batch(vu, requests)),
