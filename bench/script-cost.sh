@@ -12,9 +12,13 @@
 # so the slower client's µs per request grows beyond what its own code costs; at one rate for
 # both the kernel's share is the same.
 # Each figure is also given less the tool's start (the CPU of a run of 10 requests, measured each
-# round): a 5 s run at 15 000 a second spreads a scripted run's start (the runtime, the modules,
-# the script's transform: 0.3 to 0.8 s) over its requests as 4 to 10 µs each, which is no
-# request's cost.
+# round; for --out json, of 10 requests with it, whose thread starts too): a 5 s run at 15 000 a
+# second spreads a scripted run's start (the runtime, the modules, the script's transform: 0.3
+# to 0.8 s) over its requests as 4 to 10 µs each, which is no request's cost. And, "beyond 1 s",
+# the CPU a request costs once the run is started and its code optimized: of the 4 s a 5 s run
+# has beyond a 1 s run of the same round, (cpu5 - cpu1) / (requests5 - requests1). A scripted
+# run has more code for V8 to optimize than a declared one, on the same core in these runs: some
+# 0.3 s of compiling (perf: 1.4 µs a request of node's check loop in 5 s, 0.5 in 15 s).
 #   sh bench/script-cost.sh [ROUNDS] [K6] [RUNTIMES]   e.g. sh bench/script-cost.sh 3 /tmp/k6v13/k6
 #   AT_RATE=15000 sh bench/script-cost.sh 3
 set -eu
@@ -51,9 +55,16 @@ for r in $(seq "$ROUNDS"); do
     measure "$t.declared_start" $c -n 10 -c 10 -k "$URL"
     measure "$t.rate_start" $c run -q --iterations 10 --vus 10 -e URL="$URL" bench/scripts/rate.js
     measure "$t.check_start" $c run -q --iterations 10 --vus 10 -e URL="$URL" bench/scripts/rate-check.js
+    measure "$t.json_start" $c run -q --iterations 10 --vus 10 -e URL="$URL" --out json="$TMP/samples.json" bench/scripts/rate.js
+    rm -f "$TMP/samples.json"
+    measure "$t.declared_1s" $c -t 1 -c 10 -k "$URL"
     measure "$t.declared" $c -t 5 -c 10 -k "$URL"
+    measure "$t.rate_1s" $c run -q -d 1s -e URL="$URL" bench/scripts/rate.js
     measure "$t.rate" $c run -q -e URL="$URL" bench/scripts/rate.js
+    measure "$t.check_1s" $c run -q -d 1s -e URL="$URL" bench/scripts/rate-check.js
     measure "$t.check" $c run -q -e URL="$URL" bench/scripts/rate-check.js
+    measure "$t.json_1s" $c run -q -d 1s -e URL="$URL" --out json="$TMP/samples.json" bench/scripts/rate.js
+    rm -f "$TMP/samples.json"
     measure "$t.json" $c run -q -e URL="$URL" --out json="$TMP/samples.json" bench/scripts/rate.js
     rm -f "$TMP/samples.json"
     if [ -n "${AT_RATE:-}" ]; then
@@ -68,6 +79,8 @@ us() { awk '{ print $2 * 1e6 / $1 }' "$TMP/$1" | median; }
 # µs per request less the median start of $2 (declared, rate or check) of runtime $3.
 less() { s=$(awk '{ print $2 }' "$TMP/$3.$2_start" | median); awk -v s="$s" '{ print ($2 - s) * 1e6 / $1 }' "$TMP/$1" | median; }
 rps() { awk '{ print $1 / 5 }' "$TMP/$1" | median; }
+# µs per request of the 4 s a 5 s run has beyond its round's 1 s run: neither start nor warm-up.
+beyond() { paste -d ' ' "$TMP/$1" "$TMP/$1_1s" | awk '{ print ($2 - $5) * 1e6 / ($1 - $4) }' | median; }
 echo "CPU µs per request, $ROUNDS rounds interleaved, medians (nginx on core 0, the client on core 1, 10 VUs or connections, 5 s)"
 printf '%-6s %9s %9s %9s %9s %9s %9s %9s\n' tool declared rate 'x decl' check 'x decl' 'out json' 'x rate'
 if [ -x "$K6" ]; then
@@ -96,11 +109,13 @@ if [ -n "${AT_RATE:-}" ]; then
 fi
 echo
 echo "less each run's start (the CPU of 10 requests; medians): CPU µs per request"
-printf '%-6s %9s %9s %9s %9s %9s %9s\n' tool start_d start_r start_c 'x decl' 'x decl' ''
+printf '%-6s %9s %9s %9s %9s\n' tool start_d start_r start_c start_j
 for t in $RUNTIMES; do
-  sd=$(awk '{ print $2 }' "$TMP/$t.declared_start" | median); sr=$(awk '{ print $2 }' "$TMP/$t.rate_start" | median); sc=$(awk '{ print $2 }' "$TMP/$t.check_start" | median)
-  d=$(less "$t.declared" declared "$t"); a=$(less "$t.rate" rate "$t"); c=$(less "$t.check" check "$t")
-  printf '%-6s %8.2fs %8.2fs %8.2fs   full speed: declared %.1f, rate %.1f (x %.2f), check %.1f (x %.2f)\n' "$t" "$sd" "$sr" "$sc" "$d" "$a" "$(echo "$a / $d" | bc -l)" "$c" "$(echo "$c / $d" | bc -l)"
+  sd=$(awk '{ print $2 }' "$TMP/$t.declared_start" | median); sr=$(awk '{ print $2 }' "$TMP/$t.rate_start" | median); sc=$(awk '{ print $2 }' "$TMP/$t.check_start" | median); sj=$(awk '{ print $2 }' "$TMP/$t.json_start" | median)
+  d=$(less "$t.declared" declared "$t"); a=$(less "$t.rate" rate "$t"); c=$(less "$t.check" check "$t"); j=$(less "$t.json" json "$t")
+  printf '%-6s %8.2fs %8.2fs %8.2fs %8.2fs   full speed: declared %.1f, rate %.1f (x %.2f), check %.1f (x %.2f), out json %.1f (x rate %.2f)\n' "$t" "$sd" "$sr" "$sc" "$sj" "$d" "$a" "$(echo "$a / $d" | bc -l)" "$c" "$(echo "$c / $d" | bc -l)" "$j" "$(echo "$j / $a" | bc -l)"
+  d=$(beyond "$t.declared"); a=$(beyond "$t.rate"); c=$(beyond "$t.check"); j=$(beyond "$t.json")
+  printf '%-6s %9s %9s %9s %9s   beyond 1 s:  declared %.1f, rate %.1f (x %.2f), check %.1f (x %.2f), out json %.1f (x rate %.2f)\n' "$t" '' '' '' '' "$d" "$a" "$(echo "$a / $d" | bc -l)" "$c" "$(echo "$c / $d" | bc -l)" "$j" "$(echo "$j / $a" | bc -l)"
   if [ -n "${AT_RATE:-}" ]; then
     d=$(less "$t.declared_at" declared "$t"); a=$(less "$t.rate_at" rate "$t"); c=$(less "$t.check_at" check "$t")
     printf '%-6s %9s %9s %9s   at %s/s:    declared %.1f, rate %.1f (x %.2f), check %.1f (x %.2f)\n' "$t" '' '' '' "$AT_RATE" "$d" "$a" "$(echo "$a / $d" | bc -l)" "$c" "$(echo "$c / $d" | bc -l)"

@@ -5,9 +5,10 @@
 // Response, metric samples). Runs unchanged on node, bun and deno:
 //   node bench/script-overhead.js [SCRIPT] [SECONDS]
 //   (SCRIPT: bench/scripts/rate.js by default; __ENV.URL is the in-memory server)
+//   OUT=FILE: the scripted run with --out json=FILE (its thread's CPU counts: the process's)
 import process from 'node:process';
 import { loadScript } from '../runtimes/index.js';
-import { facilitiesOf } from '../runtimes/scripts/host.js';
+import { facilitiesOf, openOutputs } from '../runtimes/scripts/host.js';
 import { transformModule } from '../src/script/transform.js';
 import { runScript } from '../src/script/runner.js';
 import { prepare } from '../src/index.js';
@@ -55,7 +56,10 @@ async function scripted() {
   const facilities = { ...facilitiesOf(script), afterReads: null, adapterFor: () => memory, resolve: async () => '127.0.0.1' };
   const c0 = cpu();
   const t0 = performance.now();
-  const result = await runScript(loaded.factory, { flags: { duration: `${seconds}s`, env: { URL: 'http://127.0.0.1:8089/', BASE: 'http://127.0.0.1:8089' } }, facilities, hooks: {} });
+  const out = process.env.OUT ? await openOutputs([{ kind: 'json', file: process.env.OUT }]) : null;
+  const hooks = out ? { onSample: out.sample } : {};
+  const result = await runScript(loaded.factory, { flags: { duration: `${seconds}s`, env: { URL: 'http://127.0.0.1:8089/', BASE: 'http://127.0.0.1:8089' } }, facilities, hooks });
+  if (out) await out.close();
   const ms = cpu() - c0;
   loaded.cleanup();
   // A script that makes no request (the VU's iteration alone): per iteration.
