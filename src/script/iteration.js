@@ -2,9 +2,11 @@
 // environment, a new cookie jar, the scenario's function, the iteration's duration when it ends
 // (an interrupted one is not counted), then what the options ask for after it.
 //
-// An iteration is one promise (`ended`), which its end or its cut (vu.cut: gracefulStop, an
-// abort) resolves, whichever comes first; what it calls back is made once per VU (vu.iterState),
-// not per iteration: iterations are the loop every request of a script goes round.
+// An iteration ends once, at its end or its cut (vu.cut: gracefulStop, an abort), whichever
+// comes first; a looping VU's next step is then called back in a microtask, and a promise of the
+// end (ended()) is made only for who asks (a gracefulStop's wait, iterate()). What it calls back
+// is made once per VU (vu.iterState), not per iteration: iterations are the loop every request
+// of a script goes round.
 
 import { CookieJar } from './k6/cookies.js';
 import { Interruption } from './vu.js';
@@ -17,17 +19,14 @@ class IterationState {
     this.run = null;
     this.scenario = null;
     this.t0 = 0;
-    this.end = null; // resolves the iteration's promise
-    this.ended = null; // that promise
+    this.over = false; // the iteration under way has ended (or been cut)
+    this.promise = null; // ended()'s, once asked for
+    this.resolve = null; // that promise's
     this.slot = -1; // its place in the scenario's RunningIterations
     this.next = null; // iterateThen's: what goes on after the iteration, and what it fails with
     this.failLoop = null;
     this.ctx = null;
-    // The iteration's promise is made with this, once per VU (not a closure per iteration).
-    this.executor = (resolve) => {
-      this.end = resolve;
-      vu.cut = resolve;
-    };
+    this.end = () => end(this);
     this.settle = () => settle(this);
     this.after = () => {
       const r = after(this);
@@ -38,6 +37,21 @@ class IterationState {
     this.fail = (err) => fail(this, err);
     this.afterThen = () => afterThen(this);
   }
+
+  /** A promise of the iteration's end. */
+  ended() {
+    if (this.promise === null) this.promise = this.over ? Promise.resolve() : new Promise((resolve) => (this.resolve = resolve));
+    return this.promise;
+  }
+}
+
+// The iteration ends (the first time only): its promise, if one was asked for, resolves, and a
+// looping VU goes on in a microtask, as a reaction to that promise would.
+function end(it) {
+  if (it.over) return;
+  it.over = true;
+  if (it.resolve !== null) it.resolve();
+  if (it.next !== null) queueMicrotask(it.afterThen);
 }
 
 /**
@@ -70,35 +84,36 @@ export class RunningIterations {
 
   /** The promises of the iterations under way. */
   promises() {
-    return this.list.map((it) => it.ended);
+    return this.list.map((it) => it.ended());
   }
 }
 
 /** Runs one iteration of `vu` in scenario `s`; resolves when it ends or is cut short. */
 export function iterate(vu, s, ctx, run) {
-  const it = start(vu, s, ctx, run);
-  return it.ended.then(it.after);
+  const it = start(vu, s, ctx, run, null, null);
+  return it.ended().then(it.after);
 }
 
 /**
  * One iteration of `vu`, then next() (or fail(err)), as iterate() with no promise of its own:
- * for a VU that loops (executors/common.js), one promise an iteration, not three.
+ * for a VU that loops (executors/common.js): no promise of the iteration at all.
  */
-export function iterateThen(vu, s, ctx, run, next, fail) {
-  const it = start(vu, s, ctx, run);
-  it.next = next;
-  it.failLoop = fail;
-  it.ended.then(it.afterThen);
+export function iterateThen(vu, s, ctx, run, next, failLoop) {
+  start(vu, s, ctx, run, next, failLoop);
 }
 
-function start(vu, s, ctx, run) {
+function start(vu, s, ctx, run, next, failLoop) {
   begin(vu, s, run);
   const it = vu.iterState || (vu.iterState = new IterationState(vu));
   it.run = run;
   it.scenario = s;
   it.ctx = ctx;
-  const ended = new Promise(it.executor);
-  it.ended = ended;
+  it.next = next;
+  it.failLoop = failLoop;
+  it.over = false;
+  it.promise = null;
+  it.resolve = null;
+  vu.cut = it.end;
   // The last iteration's end, when this one follows it in the same turn (done()); else now.
   it.t0 = vu.clockAt > 0 ? vu.clockAt : performance.now();
   vu.clockAt = 0;
