@@ -20,13 +20,14 @@ class IterationState {
     this.scenario = null;
     this.t0 = 0;
     this.over = false; // the iteration under way has ended (or been cut)
+    this.calling = false; // its function is being called (start())
     this.promise = null; // ended()'s, once asked for
     this.resolve = null; // that promise's
     this.slot = -1; // its place in the scenario's RunningIterations
     this.next = null; // iterateThen's: what goes on after the iteration, and what it fails with
     this.failLoop = null;
     this.ctx = null;
-    this.end = () => end(this);
+    this.cut = () => end(this, true);
     this.settle = () => settle(this);
     this.after = () => {
       const r = after(this);
@@ -46,12 +47,16 @@ class IterationState {
 }
 
 // The iteration ends (the first time only): its promise, if one was asked for, resolves, and a
-// looping VU goes on in a microtask, as a reaction to that promise would.
-function end(it) {
+// looping VU goes on: at once when the iteration's end came in a reaction of its own (its
+// function's promise, its timers), in a microtask when it came within start() (a function that
+// did not wait: iterations that never wait must not nest) or from a cut.
+function end(it, later) {
   if (it.over) return;
   it.over = true;
   if (it.resolve !== null) it.resolve();
-  if (it.next !== null) queueMicrotask(it.afterThen);
+  if (it.next === null) return;
+  if (later || it.calling) queueMicrotask(it.afterThen);
+  else afterThen(it);
 }
 
 /**
@@ -113,12 +118,13 @@ function start(vu, s, ctx, run, next, failLoop) {
   it.over = false;
   it.promise = null;
   it.resolve = null;
-  vu.cut = it.end;
+  vu.cut = it.cut;
   // The last iteration's end, when this one follows it in the same turn (done()); else now.
   it.t0 = vu.clockAt > 0 ? vu.clockAt : performance.now();
   vu.clockAt = 0;
   let r;
   let threw = false;
+  it.calling = true;
   try {
     r = vu.exports[s.exec](vu.data);
   } catch (err) {
@@ -129,6 +135,7 @@ function start(vu, s, ctx, run, next, failLoop) {
     if (r instanceof Promise) r.then(it.settle, it.fail);
     else settle(it);
   }
+  it.calling = false;
   ctx.running.add(it);
   return it;
 }
@@ -166,7 +173,7 @@ function count(it) {
     it.run.shared.iterationsCompleted++;
     it.run.state.iteration(now - it.t0, vu.currentTags(), it.scenario.name);
   }
-  it.end();
+  end(it, false);
 }
 
 // An exception ends the iteration, which counts (an interruption's does not).
@@ -182,7 +189,7 @@ function fail(it, err) {
     it.run.shared.iterationsCompleted++;
     it.run.state.iteration(now - it.t0, vu.currentTags(), it.scenario.name);
   }
-  it.end();
+  end(it, false);
 }
 
 function afterThen(it) {
