@@ -6,7 +6,7 @@
 import { Http2Connection } from '../http2/connection.js';
 import { decodeChunks } from '../http1/captured.js';
 import { goStatus } from './k6/status-text.js';
-import { DriverSide, fillBody } from './driver-side.js';
+import { DriverSide, answerOf, fillBody } from './driver-side.js';
 import { Slots } from './slots.js';
 import { timingsOf } from './timings.js';
 
@@ -128,7 +128,8 @@ export class H2Client extends DriverSide {
   finish(job, result) {
     result.request = job.request; // the script's side of it (src/script/k6/http.js)
     job.result = result;
-    job.resolve(result);
+    // Answered once the frames read are handled: what follows a redirect may send on this session.
+    queueMicrotask(() => job.resolve(answerOf(job.request, result)));
   }
 
   proceed(conn) {

@@ -6,7 +6,7 @@
 import { Connection } from '../http1/connection.js';
 import { decodeChunks, settleSpan, spanBytes } from '../http1/captured.js';
 import { H2Client } from './client-h2.js';
-import { DriverSide, fillBody } from './driver-side.js';
+import { DriverSide, answerOf, fillBody } from './driver-side.js';
 import { Negotiation } from './negotiation.js';
 import { timingsOf } from './timings.js';
 
@@ -109,8 +109,9 @@ export class OriginClient extends DriverSide {
   }
 
   /**
-   * Sends `request` ({ bytes, isHead, method, path, timeout, binary }) on a free connection and
-   * resolves to { status, head, body, error, start, timings, bytesIn } once it ends.
+   * Sends `request` ({ bytes, isHead, method, path, timeout, binary, answer(result) }) on a free
+   * connection and resolves, once it ends, to its answer to the result { request, status, head,
+   * body, error, start, timings, bytesIn } (answerOf).
    */
   send(request) {
     if (this.protocol === 'h2') return this.h2.send(request);
@@ -253,7 +254,7 @@ export class OriginClient extends DriverSide {
     conn.job = null;
     this.network.unwatch(conn);
     this.free.push(conn);
-    job.resolve(job.result);
+    job.resolve(answerOf(job.request, job.result));
   }
 
   close() {
@@ -270,6 +271,7 @@ export class OriginClient extends DriverSide {
 }
 
 export const decodeText = (bytes) => decoder.decode(bytes);
+
 
 // A response read whole in one go, its head and text body side by side in the read buffer (the
 // parser's span): decoded in one call, of the read itself when it is all of it, and cut where the

@@ -42,3 +42,17 @@ export function fillBody(result, request, chunks, named) {
   result.body = encoding !== null || request.binary ? joinChunks(chunks || []) : decodeChunks(chunks, keepingBOM);
   return result;
 }
+
+/**
+ * What a request's maker makes of its result (`request.answer`: k6/http's Response, or a promise
+ * of what follows a redirect), made as the response is read rather than in a reaction to a
+ * promise of the result; a rejection if it throws. Without answer(), the result itself.
+ */
+export function answerOf(request, result) {
+  if (request.answer === undefined) return result;
+  try {
+    return request.answer(result);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}

@@ -389,6 +389,11 @@ class Request {
     return (this.made = headers);
   }
 
+  /** The client's result of this request (src/script/client.js): the Response, or what follows. */
+  answer(result) {
+    return responded(result);
+  }
+
   // An https origin may choose h2 (src/script/client-h2.js): the same request as HTTP/2 frames.
   frames() {
     return encodeH2Request({ method: this.method, scheme: 'https', authority: this.url.host, path: this.path, headers: lowerCased(this.headers()), body: this.body });
@@ -420,9 +425,10 @@ function sendOn(request, client, at) {
   }
   request.client = client;
   client.sendAt = at;
+  // The client answers with the Response (Request's answer()), not the result to be made one.
   const sent = client.send(request);
   client.sendAt = 0;
-  return sent.then(responded);
+  return sent;
 }
 
 // A name that does not resolve, a blocked hostname or IP: the request fails, as in k6.
