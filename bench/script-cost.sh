@@ -79,6 +79,9 @@ us() { awk '{ print $2 * 1e6 / $1 }' "$TMP/$1" | median; }
 # µs per request less the median start of $2 (declared, rate or check) of runtime $3.
 less() { s=$(awk '{ print $2 }' "$TMP/$3.$2_start" | median); awk -v s="$s" '{ print ($2 - s) * 1e6 / $1 }' "$TMP/$1" | median; }
 rps() { awk '{ print $1 / 5 }' "$TMP/$1" | median; }
+# The ratio of $1's µs per request to $2's, round by round (the two ran a minute apart at most):
+# all the rounds' and their median. A host whose load changes by the minute moves both alike.
+paired() { paste -d ' ' "$TMP/$1" "$TMP/$2" | awk '{ printf "%.2f\n", ($2 / $1) / ($5 / $4) }' > "$TMP/paired"; echo "$(median < "$TMP/paired") ($(tr '\n' ' ' < "$TMP/paired" | sed 's/ $//'))"; }
 # µs per request of the 4 s a 5 s run has beyond its round's 1 s run: neither start nor warm-up.
 beyond() { paste -d ' ' "$TMP/$1" "$TMP/$1_1s" | awk '{ print ($2 - $5) * 1e6 / ($1 - $4) }' | median; }
 echo "CPU µs per request, $ROUNDS rounds interleaved, medians (nginx on core 0, the client on core 1, 10 VUs or connections, 5 s)"
@@ -89,6 +92,11 @@ fi
 for t in $RUNTIMES; do
   d=$(us "$t.declared"); a=$(us "$t.rate"); c=$(us "$t.check"); j=$(us "$t.json")
   printf '%-6s %9.1f %9.1f %9.2f %9.1f %9.2f %9.1f %9.2f\n' "$t" "$d" "$a" "$(echo "$a / $d" | bc -l)" "$c" "$(echo "$c / $d" | bc -l)" "$j" "$(echo "$j / $a" | bc -l)"
+done
+echo
+echo "the same ratios round by round (each round's ratio, their median first)"
+for t in $RUNTIMES; do
+  printf '%-6s rate x decl %s, check x decl %s, out json x rate %s\n' "$t" "$(paired "$t.rate" "$t.declared")" "$(paired "$t.check" "$t.declared")" "$(paired "$t.json" "$t.rate")"
 done
 echo
 echo "requests per second (medians)"
