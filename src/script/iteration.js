@@ -3,10 +3,10 @@
 // (an interrupted one is not counted), then what the options ask for after it.
 //
 // An iteration ends once, at its end or its cut (vu.cut: gracefulStop, an abort), whichever
-// comes first; a looping VU's next step is then called back in a microtask, and a promise of the
-// end (ended()) is made only for who asks (a gracefulStop's wait, iterate()). What it calls back
-// is made once per VU (vu.iterState), not per iteration: iterations are the loop every request
-// of a script goes round.
+// comes first; a looping VU then goes on (end()), and a promise of the end (ended()) is made only
+// for who asks (a gracefulStop's wait, iterate()). What it calls back is made once per VU
+// (vu.iterState), not per iteration: iterations are the loop every request of a script goes
+// round.
 
 import { CookieJar } from './k6/cookies.js';
 import { Interruption } from './vu.js';
