@@ -637,7 +637,9 @@ test('cores 2 against a server that resets at random: the children\'s totals add
     const short = await loadTest({ url: server.url, maxSeconds: 0.05, concurrency: 4, agentKeepAlive: true, cores: 2 });
     assert.deepEqual(short.childErrors, []);
     accounted(short);
-    assert.ok(short.requestsSent > 0);
+    // A child may start after the 50 ms on a loaded machine, and send nothing: what was sent
+    // and answered reached the server, and no more than was sent.
+    assert.ok(server.requests - before >= short.requestsSent - short.inFlight);
     assert.ok(short.inFlight <= 4);
     assert.ok(server.requests - before <= short.requestsSent + short.retries);
   } finally {
