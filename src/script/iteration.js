@@ -27,7 +27,11 @@ class IterationState {
     this.next = null; // iterateThen's: what goes on after the iteration, and what it fails with
     this.failLoop = null;
     this.ctx = null;
-    this.cut = () => end(this, true);
+    this.cut = () => {
+      // A cut iteration's bytes count too (k6's runFn gives them whatever the iteration's end).
+      if (!this.over) this.run.state.io(vu, vu.currentTags());
+      end(this, true);
+    };
     this.settle = () => settle(this);
     this.after = () => {
       const r = after(this);
@@ -171,7 +175,9 @@ function count(it) {
     const now = performance.now();
     vu.clockAt = now;
     it.run.shared.iterationsCompleted++;
-    it.run.state.iteration(now - it.t0, vu.currentTags(), it.scenario.name);
+    const tags = vu.currentTags();
+    it.run.state.io(vu, tags);
+    it.run.state.iteration(now - it.t0, tags, it.scenario.name);
   }
   end(it, false);
 }
@@ -187,7 +193,9 @@ function fail(it, err) {
     const now = performance.now();
     vu.clockAt = now;
     it.run.shared.iterationsCompleted++;
-    it.run.state.iteration(now - it.t0, vu.currentTags(), it.scenario.name);
+    const tags = vu.currentTags();
+    it.run.state.io(vu, tags);
+    it.run.state.iteration(now - it.t0, tags, it.scenario.name);
   }
   end(it, false);
 }

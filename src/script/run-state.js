@@ -23,7 +23,7 @@ export class RunState {
     this.dataSent = m('data_sent', COUNTER);
     this.dataReceived = m('data_received', COUNTER);
     // A request's metrics but http_req_duration (whose expected_response:true is k6's own).
-    this.requestMetrics = [this.httpReqs, this.blocked, this.connecting, this.tls, this.sending, this.waiting, this.receiving, this.failed, this.dataSent, this.dataReceived];
+    this.requestMetrics = [this.httpReqs, this.blocked, this.connecting, this.tls, this.sending, this.waiting, this.receiving, this.failed];
     this.iterations = m('iterations', COUNTER);
     this.iterationDuration = m('iteration_duration', TREND, true);
     this.checks = m('checks', RATE);
@@ -62,7 +62,7 @@ export class RunState {
     return false;
   }
 
-  request(t, status, expected, bytesOut, bytesIn, tags, error) {
+  request(t, status, expected, bytesIn, tags, error) {
     const r = this.registry;
     this.ended++;
     this.bytesIn += bytesIn;
@@ -82,9 +82,20 @@ export class RunState {
     r.add(this.waiting, t.waiting, tags);
     r.add(this.receiving, t.receiving, tags);
     if (expected !== null) r.add(this.failed, expected ? 0 : 1, tags);
-    r.add(this.dataSent, bytesOut, tags);
-    r.add(this.dataReceived, bytesIn, tags);
     if (error) this.warn(`request failed: ${error}`);
+  }
+
+  /**
+   * k6's data_sent and data_received, as its VU's dialer gives them (IOSamples): at the end of
+   * each iteration (a cut one too) and of setup() and teardown(), what the VU's connections
+   * wrote and read since the last, with the tags the VU has then, zeros included.
+   */
+  io(vu, tags) {
+    const r = this.registry;
+    r.add(this.dataSent, vu.bytesSent, tags);
+    r.add(this.dataReceived, vu.bytesReceived, tags);
+    vu.bytesSent = 0;
+    vu.bytesReceived = 0;
   }
 
   group(path, name) {
@@ -125,8 +136,8 @@ export class RunState {
 
   iteration(ms, tags, scenario) {
     this.iterationsByScenario[scenario] = (this.iterationsByScenario[scenario] || 0) + 1;
-    this.registry.add(this.iterations, 1, tags);
     this.registry.add(this.iterationDuration, ms, tags);
+    this.registry.add(this.iterations, 1, tags);
   }
 
   dropped(tags) {

@@ -116,8 +116,10 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
   const run = newRun(facilities, flags, hooks, segment, remote, secrets);
   const plan = await init(factory, run);
   await setup(run, plan, startAt);
-  const elapsedMs = await scenarios(factory, run, plan);
+  await scenarios(factory, run, plan);
   await teardown(run, plan);
+  // k6's test run: from setup()'s start to teardown()'s end (the rates of its summary).
+  const elapsedMs = performance.now() - run.shared.testStartedAt;
   for (const vu of [plan.first, ...plan.vus]) {
     vu.wake(); // one sleeping out its minIterationDuration
     vu.close();
@@ -185,7 +187,9 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
     vusInitialized: 0,
     iterationsCompleted: 0,
     iterationsInterrupted: 0,
-    startedAt: 0,
+    startedAt: 0, // the scenarios'
+    testStartedAt: 0, // the test's, as k6 counts it: setup() is in it (exec.instance.currentTestRunDuration)
+    setupMs: 0,
     abort: (message) => {
       if (run.aborted !== null) return;
       run.aborted = message;
@@ -276,6 +280,7 @@ async function setup(run, plan, startAt) {
   } else {
     if (typeof exports0.setup === 'function' && !options.noSetup) {
       first.scenario = null;
+      const t0 = performance.now();
       let r;
       try {
         r = await withinTime(inGroup(first, 'setup', () => exports0.setup()), plan.setupMs, 'setup');
@@ -284,18 +289,20 @@ async function setup(run, plan, startAt) {
         throw new ScriptRunError(`setup() failed: ${messageOf(err)}`, EXIT.scriptException);
       }
       run.data = r === undefined ? undefined : JSON.parse(JSON.stringify(r));
+      run.shared.setupMs = performance.now() - t0;
     }
     run.dataJson = run.data === undefined ? undefined : JSON.stringify(run.data);
   }
   if (startAt > Date.now()) await sleep(startAt - Date.now());
 }
 
-// The scenarios, each its executor, all at once (or the --cores children's); resolves to the
-// time they took, once all have ended or the run was aborted.
+// The scenarios, each its executor, all at once (or the --cores children's); resolves once all
+// have ended or the run was aborted.
 async function scenarios(factory, run, plan) {
   const { shared, state, registry, hooks, remote } = run;
   const { vus } = plan;
   shared.startedAt = performance.now();
+  shared.testStartedAt = shared.startedAt - shared.setupMs;
   run.startTime = Date.now();
   let finished = false;
   announce(run, plan.scenarios, remote, () => finished);
@@ -338,7 +345,6 @@ async function scenarios(factory, run, plan) {
   if (seconds !== null) seconds.close();
   if (abortWatch !== null) clearInterval(abortWatch);
   finished = true;
-  return performance.now() - shared.startedAt;
 }
 
 // Each scenario on its share of the VUs made at init, with its executor.
@@ -397,7 +403,7 @@ function startScenarios(factory, run, plan) {
 function watchThresholds(run, thresholds) {
   if (run.remote !== null || !thresholds.some((t) => t.abortOnFail)) return null;
   return setInterval(() => {
-    const elapsed = performance.now() - run.shared.startedAt;
+    const elapsed = performance.now() - run.shared.testStartedAt;
     const failed = evaluateThresholds(thresholds.filter((t) => t.sink.count > 0), elapsed / 1000).filter((t) => !t.ok);
     if (failed.some((t) => t.abortOnFail && elapsed >= t.delayAbortEvalMs)) run.shared.abort(thresholdsAbort(failed));
   }, 1000);
@@ -432,21 +438,20 @@ function withinTime(promise, ms, place) {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-// setup() and teardown() run in groups of their own, as in k6 (their checks show under them),
-// and their durations count in iteration_duration, tagged with the group.
+// setup() and teardown() run in groups of their own, as in k6 (their checks show under them); as
+// k6 v1.3 they count in no iteration_duration, and end with their data_sent and data_received.
 async function inGroup(vu, name, fn) {
   vu.enterGroup(`::${name}`, name);
   // k6 v1.3 lists setup's and teardown's groups only when something was checked or grouped in
   // them (v0.49 always listed setup's).
   vu.shared.state.groupsByPath.get(`::${name}`).implicit = true;
-  const start = performance.now();
   try {
     const r = await fn();
     if (vu.loop.busy) await vu.loop.settled();
     return r;
   } finally {
+    vu.shared.state.io(vu, vu.tags());
     vu.groupPath = '';
-    vu.shared.registry.add(vu.shared.state.iterationDuration, performance.now() - start, { ...vu.tags(), group: `::${name}` });
   }
 }
 

@@ -93,6 +93,9 @@ export class VU {
     this.baseGroup = '';
     this.baseVersion = -1;
     this.iterState = null; // the iteration under way (src/script/iteration.js)
+    // What its connections wrote and read since its last iteration's end (RunState.io()).
+    this.bytesSent = 0;
+    this.bytesReceived = 0;
     this.initDone = false;
     this.interrupted = false;
     this.modules = new Map();
@@ -269,7 +272,9 @@ export class VU {
   }
 
   emitRequest(timings, status, expected, bytesOut, bytesIn, tags, error) {
-    this.shared.state.request(timings, status, expected, bytesOut, bytesIn, tags, error);
+    this.bytesSent += bytesOut;
+    this.bytesReceived += bytesIn;
+    this.shared.state.request(timings, status, expected, bytesIn, tags, error);
   }
 
   recordCheck(name, ok, extraTags) {

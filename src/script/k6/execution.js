@@ -68,7 +68,7 @@ export function executionModule(vu) {
         return shared.iterationsInterrupted;
       },
       get currentTestRunDuration() {
-        return shared.startedAt ? performance.now() - shared.startedAt : 0;
+        return shared.testStartedAt ? performance.now() - shared.testStartedAt : 0;
       },
     },
     test: {

@@ -354,15 +354,14 @@ const finite = (k, v) => (typeof v === 'number' && !Number.isFinite(v) ? (Number
 const CLOCK_SLACK = 5;
 export const pastDeadline = (took, timeout) => timeout > 0 && took >= timeout - CLOCK_SLACK;
 
-/** k6's data_sent and data_received: what the connection wrote and read since it was last asked. */
+/** What the connection wrote and read since it was last asked, the VU's: its data_sent and data_received at the iteration's end. */
 export function countBytes(vu, channel) {
   const sent = channel.sent;
   const received = channel.stats.bytes;
   channel.sent = 0;
   channel.stats.bytes = 0;
-  const state = vu.shared.state;
-  if (sent > 0) vu.shared.registry.add(state.dataSent, sent, vu.currentTags());
-  if (received > 0) vu.shared.registry.add(state.dataReceived, received, vu.currentTags());
+  vu.bytesSent += sent;
+  vu.bytesReceived += received;
 }
 
 /** The tags of a call's samples: the VU's, the script's, then k6's system tags. */

@@ -48,8 +48,8 @@ export class Session {
     this.closing = false;
     this.closeCode = 1006;
     this.pingsAt = [];
-    // Bytes on the wire both ways, handshake included: data_sent and data_received at the end,
-    // as k6 counts a VU's connections' bytes (its dialer's) at the iteration's end.
+    // Bytes on the wire both ways, handshake included: the VU's at the session's end, counted in
+    // data_sent and data_received at the iteration's end, as k6's dialer counts them.
     this.bytesOut = 0;
     this.bytesIn = 0;
     this.tags = null;
@@ -236,11 +236,8 @@ export class Session {
   }
 
   countBytes() {
-    if (this.bytesOut === 0 && this.bytesIn === 0) return;
-    const { registry, state } = this.vu.shared;
-    const tags = this.vu.tags();
-    registry.add(state.dataSent, this.bytesOut, tags);
-    registry.add(state.dataReceived, this.bytesIn, tags);
+    this.vu.bytesSent += this.bytesOut;
+    this.vu.bytesReceived += this.bytesIn;
     this.bytesOut = this.bytesIn = 0;
   }
 
