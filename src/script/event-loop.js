@@ -22,9 +22,13 @@ export class EventLoop {
     if (typeof fn !== 'function') throw new TypeError(`${interval ? 'setInterval' : 'setTimeout'}'s callback must be a function`);
     const id = this.nextId++;
     const delay = Math.max(0, Number(ms) || 0);
+    // The callback holds the iteration while it runs: an interval that clears itself and then
+    // makes a request would otherwise end the iteration with that request under way.
     const fire = () => {
       if (!interval) this.timers.delete(id);
+      this.pending++;
       this.call(fn, args);
+      this.release();
       if (!interval) this.release();
     };
     const handle = interval ? setInterval(fire, delay) : setTimeout(fire, delay);
