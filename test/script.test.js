@@ -329,6 +329,27 @@ export default function () {
   );
 });
 
+test('res.html() and res.json() of a failed request throw k6\'s words; parseHTML(null) is an empty page, as k6', async () => {
+  await withScript(
+    `import http from 'k6/http';
+import { parseHTML } from 'k6/html';
+export const options = { iterations: 1 };
+export default function () {
+  const r = http.get('http://127.0.0.1:1/');
+  console.log('title:' + parseHTML(r.body).find('title').text() + '.');
+  try { r.json(); } catch (e) { console.log('json: ' + e.message); }
+  r.html();
+}`,
+    async ({ run }) => {
+      const r = await run();
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /title:\./);
+      assert.match(r.stderr, /json: the body is null so we can't transform it to JSON - this likely was because of a request error getting the response/);
+      assert.match(r.stderr, /the body is null so we can't transform it to HTML - this likely was because of a request error getting the response at test\.js:8:/);
+    },
+  );
+});
+
 test('bad scripts: a syntax error with file:line:column, a module not supported, no default function, a bad executor; each one line', async () => {
   const cases = [
     ['import http from "k6/http";\nexport default function () {\n  http.get(;\n}\n', 107, /test\.js:3:12: Unexpected token/],

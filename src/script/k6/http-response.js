@@ -110,6 +110,10 @@ function responseCookies(lines) {
 /** The method of a response's request that makes what res.request shows (made when read). */
 export const MAKE_REQUEST = Symbol('res.request');
 
+// k6's words for res.json() and res.html() of a response without a body (a failed request,
+// responseType 'none').
+const nullBody = (what) => `the body is null so we can't transform it to ${what} - this likely was because of a request error getting the response`;
+
 export class Response {
   #vu;
   #head;
@@ -171,7 +175,7 @@ export class Response {
 
   /** The body parsed as JSON; with a GJSON path ('a.b.0', 'items.#', '#(id==2).name'), that value, or undefined. */
   json(selector) {
-    if (this.body === null || this.body === undefined) throw new Error('the response has no body (responseType none, or a failed request)');
+    if (this.body === null || this.body === undefined) throw new Error(nullBody('JSON'));
     const text = typeof this.body === 'string' ? this.body : new TextDecoder().decode(this.body);
     let value;
     try {
@@ -185,7 +189,8 @@ export class Response {
 
   /** The body as a k6/html Selection (of the document, or of `selector` in it). */
   html(selector) {
-    const doc = parseHTML(typeof this.body === 'string' ? this.body : '');
+    if (this.body === null || this.body === undefined) throw new Error(nullBody('HTML'));
+    const doc = parseHTML(typeof this.body === 'string' ? this.body : new TextDecoder().decode(this.body));
     return selector === undefined ? doc : doc.find(selector);
   }
 

@@ -15,6 +15,7 @@ import { timingsOf } from '../timings.js';
 import { bodyOf, hasHeader, timeoutMs, RESPONSE_TYPES } from './http-params.js';
 import { compressionOf, compressed, decompressed } from './content-encoding.js';
 import { TLS_CONSTANTS } from './tls-constants.js';
+import { goURLString, maskedURL } from './go-url.js';
 
 // A body's text as Go has it: every byte, a leading byte-order mark too.
 const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -309,6 +310,7 @@ export function parsedURL(text) {
     throw new Error('not a URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported URL scheme '${url.protocol}' in '${text}' (http: or https:)`);
+  SOURCES.set(url, text);
   if (URLS.size >= 10000) URLS.clear();
   URLS.set(text, url);
   RECENT[slot] = { text, url };
@@ -320,12 +322,17 @@ export function parsedURL(text) {
 // a string anew. `plain`: the bytes of a request without a body, headers of the script's,
 // cookies or credentials, by method: the same for every VU and every time (Host and User-Agent
 // come from the URL and the options).
+// `href` and `shown`: the URL as k6 shows it, from the text the script gave (go-url.js); a
+// redirect's target, which has none, as its href.
 const INFO = new WeakMap();
+const SOURCES = new WeakMap(); // a URL parsedURL() made → its text
 
 function infoOf(url) {
   let i = INFO.get(url);
   if (i === undefined) {
-    i = { href: url.href, origin: url.origin, path: url.pathname + url.search, auth: Boolean(url.username || url.password), https: url.protocol === 'https:', shown: cleanURL(url), plain: null };
+    const source = SOURCES.get(url);
+    const href = (source !== undefined && goURLString(source)) || url.href;
+    i = { href, origin: url.origin, path: url.pathname + url.search, auth: Boolean(url.username || url.password), https: url.protocol === 'https:', shown: maskedURL(href), plain: null };
     INFO.set(url, i);
   }
   return i;
@@ -421,7 +428,7 @@ class Request {
   [MAKE_REQUEST]() {
     const { url } = this;
     const body = this.ex.shownBody;
-    return { method: this.method, url: url.href, headers: goHeaders(this.headers(), (url.username || url.password) && !hasHeader(this.userHeaders, 'authorization')), body: body ? textDecoder.decode(body) : '', cookies: this.jar.cookiesForURL(url.href) };
+    return { method: this.method, url: infoOf(url).href, headers: goHeaders(this.headers(), (url.username || url.password) && !hasHeader(this.userHeaders, 'authorization')), body: body ? textDecoder.decode(body) : '', cookies: this.jar.cookiesForURL(url.href) };
   }
 }
 
@@ -558,7 +565,6 @@ function setCookieLines(head) {
 }
 
 // k6's URL in tags and logs: the password replaced by ****.
-const cleanURL = (url) => (url.password ? url.href.replace(`//${url.username}:${url.password}@`, `//${url.username}:****@`) : url.href);
 
 // auth: 'digest' as k6 does it (RFC 7616): the request without credentials, then, if it was
 // answered 401 with a Digest challenge, again with the answer to it. Both are requests of the

@@ -1,0 +1,91 @@
+// k6 shows a URL as Go's url.Parse(text).String() (res.url, res.request.url; masked, the url and
+// name tags), not as a WHATWG href: what k6 v1.3.0 gave for each text below, and, over random
+// URLs, the text itself wherever a WHATWG href would have left it as written.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { goURLString, maskedURL } from '../src/script/k6/go-url.js';
+import { rawServer, spawnScript, ok } from './servers.js';
+
+const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+
+// [text, k6's res.url, k6's url tag], from k6 v1.3.0 (a script that logged res.url, --out json).
+const K6 = [
+  ['http://127.0.0.1:43669', 'http://127.0.0.1:43669', 'http://127.0.0.1:43669'],
+  ['http://127.0.0.1:43669/a/../b', 'http://127.0.0.1:43669/a/../b', 'http://127.0.0.1:43669/a/../b'],
+  ['HTTP://127.0.0.1:43669/X', 'http://127.0.0.1:43669/X', 'http://127.0.0.1:43669/X'],
+  ['http://127.0.0.1:43669/sp ace?q=a b', 'http://127.0.0.1:43669/sp%20ace?q=a b', 'http://127.0.0.1:43669/sp%20ace?q=a b'],
+  ['http://127.0.0.1:43669?x=1', 'http://127.0.0.1:43669?x=1', 'http://127.0.0.1:43669?x=1'],
+  ['http://127.0.0.1:43669/%7Efoo', 'http://127.0.0.1:43669/%7Efoo', 'http://127.0.0.1:43669/%7Efoo'],
+  ['http://user:pw@127.0.0.1:43669/auth', 'http://user:pw@127.0.0.1:43669/auth', 'http://****:****@127.0.0.1:43669/auth'],
+  ['http://127.0.0.1:43669#frag', 'http://127.0.0.1:43669#frag', 'http://127.0.0.1:43669#frag'],
+];
+
+test('k6 v1.3.0\'s res.url and url tag for URLs a WHATWG href would change', () => {
+  for (const [text, shown, tag] of K6) {
+    assert.equal(goURLString(text), shown, text);
+    assert.equal(maskedURL(goURLString(text)), tag, text);
+  }
+  assert.equal(maskedURL('https://user@h.test/p?a=b@c'), 'https://****@h.test/p?a=b@c');
+  assert.equal(maskedURL('https://h.test/p?a=b@c'), 'https://h.test/p?a=b@c');
+  // Go: the path unescaped, then escaped again, byte by byte of its UTF-8.
+  assert.equal(goURLString('http://h.test/é x/%41(b)'), 'http://h.test/%C3%A9%20x/A%28b%29');
+  assert.equal(goURLString('not a url'), null);
+});
+
+test('random URLs: where the href is the text, Go\'s String() is too', () => {
+  let seed = 7;
+  const rand = (n) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const pick = (xs) => xs[rand(xs.length)];
+  const SEGMENT = ['items', 'a-b', 'x_y', '~u', '%7E', 'A.b', 'q=1', '', '7', 'with:colon', 'at@', '!$&\'()*+,;='];
+  let same = 0;
+  for (let i = 0; i < 3000; i++) {
+    const host = pick(['127.0.0.1', 'localhost', 'h.test', '[::1]']) + pick(['', ':8080', ':1']);
+    const path = rand(3) === 0 ? '' : Array.from({ length: 1 + rand(3) }, () => '/' + pick(SEGMENT)).join('');
+    const query = rand(2) ? '' : '?' + pick(['a=1', 'a=1&b=2', 'x', 'q=%20']);
+    const text = `${pick(['http', 'https'])}://${rand(5) === 0 ? 'u:p@' : ''}${host}${path}${query}`;
+    const go = goURLString(text);
+    assert.notEqual(go, null, text);
+    if (new URL(text).href === text) {
+      same++;
+      assert.equal(go, text, text);
+    }
+    // A path only Go would show otherwise differs from the text where a WHATWG href's also does.
+    if (go !== text) assert.notEqual(new URL(text).href, text, text);
+  }
+  assert.ok(same > 1000, `${same} URLs a WHATWG href kept`);
+});
+
+test('a run shows the URL as k6: res.url, res.request.url and the url and name tags of http.get(BASE) with no path', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-go-url-'));
+  const server = await rawServer(({ socket }) => socket.write(ok()));
+  try {
+    const path = join(dir, 'test.js');
+    writeFileSync(path, `import http from 'k6/http';
+export const options = { iterations: 1 };
+export default function () {
+  const r = http.get(__ENV.BASE);
+  console.log('urls ' + r.url + ' ' + r.request.url);
+  http.get(__ENV.BASE.replace('//', '//u:p@') + '/in');
+}
+`);
+    const base = server.url.replace(/\/$/, '');
+    const out = join(dir, 'out.json');
+    const r = await spawnScript(CLI, ['run', '-q', '-e', `BASE=${base}`, '--out', `json=${out}`, path], { timeoutMs: 60000 });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`urls ${base} ${base}"`));
+    const tags = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'Point' && l.metric === 'http_reqs').map((l) => [l.data.tags.url, l.data.tags.name]);
+    assert.deepEqual(tags, [[base, base], [base.replace('//', '//****:****@') + '/in', base.replace('//', '//****:****@') + '/in']]);
+    assert.deepEqual(server.paths, ['/', '/in']);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
