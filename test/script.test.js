@@ -350,6 +350,22 @@ export default function () {
   );
 });
 
+test('setup()\'s data reaches the VUs with its keys in order, as through k6\'s Go JSON; teardown()\'s exception comes after the summary and exits 107, as in k6', async () => {
+  await withScript(
+    `export const options = { iterations: 1 };
+export function setup() { return { z: 1, a: { y: [{ d: 1, c: 2 }], b: 0 } }; }
+export default function (data) { console.log('data ' + JSON.stringify(data)); }
+export function teardown(data) { throw new Error('torn ' + Object.keys(data).join()); }`,
+    async ({ run }) => {
+      const r = await run();
+      assert.equal(r.code, 107, r.stderr);
+      assert.match(r.stderr, /data \{\\"a\\":\{\\"b\\":0,\\"y\\":\[\{\\"c\\":2,\\"d\\":1\}\]\},\\"z\\":1\}/);
+      assert.match(r.stdout, /iterations\.+: 1 /, 'the summary first');
+      assert.match(r.stderr, /teardown\(\) failed: torn a,z at test\.js:4:\d+\n$/);
+    },
+  );
+});
+
 test('bad scripts: a syntax error with file:line:column, a module not supported, no default function, a bad executor; each one line', async () => {
   const cases = [
     ['import http from "k6/http";\nexport default function () {\n  http.get(;\n}\n', 107, /test\.js:3:12: Unexpected token/],

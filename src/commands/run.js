@@ -452,6 +452,11 @@ export async function runCommand(argv) {
   // As k6 logs it: the thresholds crossed at the end, unless they stopped the run (k6 says that
   // alone); test.abort()'s message, or the thresholds' that stopped the run.
   if (failed.length && !abortedByThresholds(result.aborted)) say(`thresholds on metrics '${crossedMetrics(failed)}' have been crossed`);
+  // teardown()'s exception: after the summary, and its code wins (k6: an error with its own code).
+  if (result.teardownFailure !== null) {
+    say(result.teardownFailure.message);
+    return exit(result.teardownFailure.code);
+  }
   if (result.aborted) say(result.aborted);
   if (result.aborted && !failed.length) return exit(EXIT.scriptAborted);
   // exec.test.fail(): k6 says so last, and its code wins over the thresholds'.

@@ -137,6 +137,7 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
     registry,
     thresholds: results,
     aborted: run.aborted,
+    teardownFailure: run.teardownFailure, // a ScriptRunError, or null
     messages: state.messages,
     vusInitialized: shared.vusInitialized,
     iterationsCompleted: shared.iterationsCompleted,
@@ -165,6 +166,7 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
     // instance given an execution segment does, and starts at startAt (wall-clock ms).
     child: segment !== null && typeof hooks.ready === 'function',
     aborted: null,
+    teardownFailure: null,
     startTime: 0, // when the scenarios started (epoch ms)
     turnAt: 0, // when an iteration last let the event loop take a turn (src/script/iteration.js)
     data: undefined,
@@ -288,7 +290,7 @@ async function setup(run, plan, startAt) {
         if (err instanceof ScriptRunError) throw err;
         throw new ScriptRunError(`setup() failed: ${messageOf(err)}`, EXIT.scriptException);
       }
-      run.data = r === undefined ? undefined : JSON.parse(JSON.stringify(r));
+      run.data = r === undefined ? undefined : JSON.parse(JSON.stringify(r), sortedKeys);
       run.shared.setupMs = performance.now() - t0;
     }
     run.dataJson = run.data === undefined ? undefined : JSON.stringify(run.data);
@@ -416,16 +418,25 @@ const thresholdsAbort = (failed) => `thresholds on metrics '${crossedMetrics(fai
 /** Whether an abort's message is a threshold's (k6 then says nothing more of the thresholds). */
 export const abortedByThresholds = (message) => typeof message === 'string' && message.endsWith(ABORTED_BY_THRESHOLDS);
 
-// teardown() once, given setup()'s data anew (not the copy the VUs had).
+// teardown() once, given setup()'s data anew (not the copy the VUs had). As in k6, its
+// exception (or its timeout) comes after the summary, and is the run's exit code.
 async function teardown(run, plan) {
   const { first, exports0, options } = plan;
   if (run.child || typeof exports0.teardown !== 'function' || options.noTeardown) return;
   try {
     await withinTime(inGroup(first, 'teardown', () => exports0.teardown(run.data === undefined ? undefined : JSON.parse(run.dataJson))), plan.teardownMs, 'teardown');
   } catch (err) {
-    if (err instanceof ScriptRunError) throw err;
-    run.state.warn(`teardown() failed: ${messageOf(err)}`);
+    run.teardownFailure = err instanceof ScriptRunError ? err : new ScriptRunError(`teardown() failed: ${messageOf(err)}`, EXIT.scriptException);
   }
+}
+
+// setup()'s data goes to the VUs through Go's JSON in k6, whose objects are maps: their keys
+// in order, at every depth.
+function sortedKeys(_key, value) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const sorted = {};
+  for (const k of Object.keys(value).sort()) sorted[k] = value[k];
+  return sorted;
 }
 
 // setup() and teardown() each within its time (setupTimeout, teardownTimeout: 60 s by default),
