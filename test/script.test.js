@@ -366,6 +366,25 @@ export function teardown(data) { throw new Error('torn ' + Object.keys(data).joi
   );
 });
 
+test('a custom metric\'s name as k6 v1 takes it: ASCII letters, digits and _, from a letter or _, 2 to 129 of them; else k6\'s line at init, exit 107', async () => {
+  const good = ['_x', 'RTT', 'ok_2', 'x'.repeat(129)];
+  const scripts = [[good, true], [['Content OK'], false], [['a'], false], [['9lives'], false], [['x'.repeat(130)], false]];
+  for (const [names, ok] of scripts) {
+    await withScript(
+      `import { Rate } from 'k6/metrics';
+const rates = ${JSON.stringify(names)}.map((n) => new Rate(n));
+export const options = { iterations: 1 };
+export default function () { for (const r of rates) r.add(true); }`,
+      async ({ run }) => {
+        const r = await run('-q');
+        if (ok) return assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.code, 107, names[0]);
+        assert.match(r.stderr, new RegExp(`Invalid metric name: '${names[0]}'\\. Metric names must only include up to 128 ASCII letters, numbers, or underscores and start with a letter or an underscore\\. at test\\.js:2:`));
+      },
+    );
+  }
+});
+
 test('bad scripts: a syntax error with file:line:column, a module not supported, no default function, a bad executor; each one line', async () => {
   const cases = [
     ['import http from "k6/http";\nexport default function () {\n  http.get(;\n}\n', 107, /test\.js:3:12: Unexpected token/],

@@ -148,7 +148,9 @@ export class Metric {
   }
 }
 
-const NAME = /^[\p{L}\p{N}\._ !?/&#()<>%-]{1,128}$/u;
+// k6 v1's rule (metrics/registry.go; k6 v0 took spaces and punctuation): its exact pattern, a
+// single character refused too.
+const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{1,128}$/;
 
 /** The run's metrics by name: k6's built-in ones and those a script makes. */
 export class Registry {
@@ -161,7 +163,7 @@ export class Registry {
     let m = this.metrics.get(name);
     if (m === undefined) {
       if (!TYPES.has(type)) throw new Error(`unknown metric type '${type}'`);
-      if (!NAME.test(name)) throw new Error(`invalid metric name '${name}': 1 to 128 letters, digits, or . _ ! ? / & # ( ) < > % -`);
+      if (!NAME.test(name)) throw new Error(`Invalid metric name: '${name}'. Metric names must only include up to 128 ASCII letters, numbers, or underscores and start with a letter or an underscore.`);
       m = new Metric(name, type, isTime);
       this.metrics.set(name, m);
     } else if (m.type !== type) {
