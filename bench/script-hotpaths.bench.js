@@ -10,7 +10,7 @@ import { bench, do_not_optimize, group, run } from 'mitata';
 import { Registry } from '../src/script/metrics.js';
 import { RunState } from '../src/script/run-state.js';
 import { Response } from '../src/script/k6/http-response.js';
-import { parsedURL } from '../src/script/k6/http.js';
+import { parsedURL } from '../src/script/k6/request-url.js';
 import { VU } from '../src/script/vu.js';
 
 const registry = new Registry();
