@@ -22,7 +22,8 @@
 //
 // What a driver asks of the run besides claim and connect: run.fixed (the one request every
 // request is, or null), run.shapeOf(index, driver) (a request that differs, or null when the
-// user's generator threw), run.open and run.intendedTime (the open model's schedule), run.sendAt
+// user's generator threw), run.open and run.intendedTime (the open model's schedule),
+// run.failsAtOnce (no backoff after a refused connect: a script's client), run.sendAt
 // (a clock read the run made in this same turn for the request it is about to be claimed, or 0:
 // each read is a call, and on Deno an op).
 //

@@ -77,3 +77,30 @@ test('without afterReads each request is written as it is made', async () => {
   assert.equal(r.body, 'ok');
   network.close();
 });
+
+test('a refused connect fails its request at once: no backoff holds the answer (the closed model\'s, 10 ms and more)', async () => {
+  const adapter = {
+    name: 'refusing',
+    connect(_host, _port, handlers) {
+      const socket = { write() {}, end() {}, destroy() {} };
+      queueMicrotask(() => {
+        const err = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+        handlers.error(err);
+        handlers.close();
+      });
+      return socket;
+    },
+  };
+  const network = new Network(() => adapter);
+  const client = new OriginClient(network, ORIGIN);
+  for (let i = 0; i < 3; i++) {
+    // Answered in microtasks after the refusal: before any timer, the one below included.
+    const late = new Promise((resolve) => setTimeout(() => resolve('a timer first'), 0));
+    const r = await Promise.race([client.send(request(`/${i}`)), late]);
+    assert.notEqual(r, 'a timer first', `request ${i}`);
+    assert.equal(r.status, 0);
+    assert.equal(r.error, 'ECONNREFUSED');
+  }
+  client.close();
+  network.close();
+});

@@ -160,7 +160,7 @@ export class Connection extends Driver {
       run.connectFailed(reason);
       // Closed model: a connection would retry at once, as fast as connects fail; it backs off.
       // The open model's schedule already bounds the attempts to its rate (and keeps it).
-      if (!run.stopping && !run.open) return this.waitAndProceed();
+      if (!run.stopping && !run.open && !run.failsAtOnce) return this.waitAndProceed();
     }
     this.proceed();
   }

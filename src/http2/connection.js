@@ -361,7 +361,7 @@ export class Http2Connection extends Driver {
     this.failAll(reason, false);
     if (connectFailure) {
       run.connectFailed(reason);
-      if (!run.stopping && !run.open) return this.waitAndProceed();
+      if (!run.stopping && !run.open && !run.failsAtOnce) return this.waitAndProceed();
     }
     this.proceed();
   }

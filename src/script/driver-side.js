@@ -15,6 +15,9 @@ export class DriverSide {
     this.intendedTime = 0;
     this.sendAt = 0; // set while a request sent at once is handed over (k6/http's clock read)
     this.stopping = false;
+    // A refused connect fails its request at once, without the closed model's backoff (which
+    // held a script's answer 10, 20, 40 ms...): as in k6, the script paces itself.
+    this.failsAtOnce = true;
     this.inFlight = 0;
   }
 
