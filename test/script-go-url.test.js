@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { goURLString, maskedURL } from '../src/script/k6/go-url.js';
+import { goURLString, maskedURL, bareURL } from '../src/script/k6/go-url.js';
 import { rawServer, spawnScript, ok } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -35,6 +35,8 @@ test('k6 v1.3.0\'s res.url and url tag for URLs a WHATWG href would change', () 
   // Go: the path unescaped, then escaped again, byte by byte of its UTF-8.
   assert.equal(goURLString('http://h.test/é x/%41(b)'), 'http://h.test/%C3%A9%20x/A%28b%29');
   assert.equal(goURLString('not a url'), null);
+  assert.equal(bareURL('http://u:p@h.test/x@y'), 'http://h.test/x@y');
+  assert.equal(bareURL('http://h.test/x@y'), 'http://h.test/x@y');
 });
 
 test('random URLs: where the href is the text, Go\'s String() is too', () => {
@@ -63,7 +65,7 @@ test('random URLs: where the href is the text, Go\'s String() is too', () => {
   assert.ok(same > 1000, `${same} URLs a WHATWG href kept`);
 });
 
-test('a run shows the URL as k6: res.url, res.request.url and the url and name tags of http.get(BASE) with no path', async () => {
+test('a run shows the URL as k6: res.url, res.request.url and the url and name tags of http.get(BASE) with no path, with credentials, with digest auth', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-go-url-'));
   const server = await rawServer(({ socket }) => socket.write(ok()));
   try {
@@ -74,6 +76,8 @@ export default function () {
   const r = http.get(__ENV.BASE);
   console.log('urls ' + r.url + ' ' + r.request.url);
   http.get(__ENV.BASE.replace('//', '//u:p@') + '/in');
+  const d = http.get(__ENV.BASE.replace('//', '//u:p@') + '/digest', { auth: 'digest' });
+  console.log('digest ' + d.url + ' ' + d.request.url);
 }
 `);
     const base = server.url.replace(/\/$/, '');
@@ -82,8 +86,11 @@ export default function () {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, new RegExp(`urls ${base} ${base}"`));
     const tags = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'Point' && l.metric === 'http_reqs').map((l) => [l.data.tags.url, l.data.tags.name]);
-    assert.deepEqual(tags, [[base, base], [base.replace('//', '//****:****@') + '/in', base.replace('//', '//****:****@') + '/in']]);
-    assert.deepEqual(server.paths, ['/', '/in']);
+    const masked = base.replace('//', '//****:****@') + '/in';
+    // Digest auth: k6 takes the credentials off the request's URL (res.request.url keeps them).
+    assert.deepEqual(tags, [[base, base], [masked, masked], [`${base}/digest`, `${base}/digest`]]);
+    assert.match(r.stderr, new RegExp(`digest ${base}/digest ${base.replace('//', '//u:p@')}/digest"`));
+    assert.deepEqual(server.paths, ['/', '/in', '/digest']);
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });

@@ -42,10 +42,20 @@ const byteOf = (b) => (b < 128 && KEPT.test(String.fromCharCode(b)) ? String.fro
 
 /** k6's output-safe form (Clean()): credentials as '****:****', or '****' for a user alone. */
 export function maskedURL(goText) {
+  const [start, at] = userinfo(goText);
+  if (at < start) return goText;
+  return `${goText.slice(0, start)}${goText.slice(start, at).includes(':') ? '****:****' : '****'}${goText.slice(at)}`;
+}
+
+/** Without its credentials: what k6's digest auth makes of the request's URL (req.URL.User = nil). */
+export function bareURL(goText) {
+  const [start, at] = userinfo(goText);
+  return at < start ? goText : goText.slice(0, start) + goText.slice(at + 1);
+}
+
+// Where the credentials start, and their '@' (before `start` when there are none).
+function userinfo(goText) {
   const start = goText.indexOf('://') + 3;
   const end = goText.slice(start).search(/[/?#]|$/) + start;
-  const at = goText.lastIndexOf('@', end - 1);
-  if (at < start) return goText;
-  const user = goText.slice(start, at);
-  return `${goText.slice(0, start)}${user.includes(':') ? '****:****' : '****'}${goText.slice(at)}`;
+  return [start, goText.lastIndexOf('@', end - 1)];
 }

@@ -424,7 +424,7 @@ function responded(r) {
   vu.emitRequest(timings, r.status, expected, request.client === null ? 0 : request.bytes.length, r.bytesIn, tags, r.error);
   // res.request, made if the script reads it.
   const body = request.discard ? null : request.binary && r.body !== null ? r.body.buffer : r.body;
-  const response = new Response(vu, r.status, r.proto, r.head, body, info.href, timings, r.error, request, setCookies);
+  const response = new Response(vu, r.status, r.proto, r.head, body, ex.digest ? info.bare : info.href, timings, r.error, request, setCookies);
   if (vu.shared.httpDebug && r.head) debugResponse(vu, response, ex.responseType);
   return request.follow ? ex.after(response) : response;
 }
@@ -449,7 +449,7 @@ const NO_TAGS = Object.freeze({});
 function requestTags(vu, method, r, expected, ex, info) {
   const tags = vu.tags(); // a new object: the request's own tags go on it
   for (const k in ex.userTags) tags[k] = ex.userTags[k];
-  tags.name = ex.userTags.name ?? ex.nameTag ?? info.shown;
+  tags.name = ex.userTags.name ?? ex.nameTag ?? (ex.digest ? info.bare : info.shown);
   tags.method = method;
   tags.status = String(r.status);
   // As k6 since v0.41: the url tag is the name tag, whether the script named the request or
@@ -505,8 +505,6 @@ function setCookieLines(head) {
   for (const line of head.split(/\r?\n/)) if (/^set-cookie:/i.test(line)) out.push(line.slice(line.indexOf(':') + 1).trim());
   return out;
 }
-
-// k6's URL in tags and logs: the password replaced by ****.
 
 // auth: 'digest' as k6 does it (RFC 7616): the request without credentials, then, if it was
 // answered 401 with a Digest challenge, again with the answer to it. Both are requests of the

@@ -1,7 +1,7 @@
 // A request's URL: the script's text parsed once (parsedURL), and what a request reads of the
 // URL object, once (infoOf).
 
-import { goURLString, maskedURL } from './go-url.js';
+import { goURLString, maskedURL, bareURL } from './go-url.js';
 
 // A script asks for the same few URLs again and again: each string is parsed once (a URL is
 // never changed here; a redirect's target is a new one).
@@ -46,7 +46,7 @@ export function parsedURL(text) {
 // cookies or credentials, by method: the same for every VU and every time (Host and User-Agent
 // come from the URL and the options).
 // `href` and `shown`: the URL as k6 shows it, from the text the script gave (go-url.js); a
-// redirect's target, which has none, as its href.
+// redirect's target, which has none, as its href; `bare`: without credentials, as digest auth's.
 const INFO = new WeakMap();
 const SOURCES = new WeakMap(); // a URL parsedURL() made → its text
 
@@ -55,7 +55,7 @@ export function infoOf(url) {
   if (i === undefined) {
     const source = SOURCES.get(url);
     const href = (source !== undefined && goURLString(source)) || url.href;
-    i = { href, origin: url.origin, path: url.pathname + url.search, auth: Boolean(url.username || url.password), https: url.protocol === 'https:', shown: maskedURL(href), plain: null };
+    i = { href, origin: url.origin, path: url.pathname + url.search, auth: Boolean(url.username || url.password), https: url.protocol === 'https:', shown: maskedURL(href), bare: bareURL(href), plain: null };
     INFO.set(url, i);
   }
   return i;
