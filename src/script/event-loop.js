@@ -22,14 +22,14 @@ export class EventLoop {
     if (typeof fn !== 'function') throw new TypeError(`${interval ? 'setInterval' : 'setTimeout'}'s callback must be a function`);
     const id = this.nextId++;
     const delay = Math.max(0, Number(ms) || 0);
-    // The callback holds the iteration while it runs: an interval that clears itself and then
+    // A timeout is pending until its callback has run (and tracked the promise it made); an
+    // interval's callback holds the iteration while it runs too: one that clears itself and then
     // makes a request would otherwise end the iteration with that request under way.
     const fire = () => {
-      if (!interval) this.timers.delete(id);
-      this.pending++;
+      if (interval) this.pending++;
+      else this.timers.delete(id);
       this.call(fn, args);
       this.release();
-      if (!interval) this.release();
     };
     const handle = interval ? setInterval(fire, delay) : setTimeout(fire, delay);
     this.timers.set(id, { handle, interval });

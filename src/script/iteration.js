@@ -170,16 +170,19 @@ function settle(it) {
 }
 
 function count(it) {
-  const vu = it.vu;
-  if (!vu.interrupted) {
-    const now = performance.now();
-    vu.clockAt = now;
-    it.run.shared.iterationsCompleted++;
-    const tags = vu.currentTags();
-    it.run.state.io(vu, tags);
-    it.run.state.iteration(now - it.t0, tags, it.scenario.name);
-  }
+  if (!it.vu.interrupted) completed(it);
   end(it, false);
+}
+
+// A full iteration's samples, as k6's runFn gives them: its bytes, its duration, its count.
+function completed(it) {
+  const vu = it.vu;
+  const now = performance.now();
+  vu.clockAt = now;
+  it.run.shared.iterationsCompleted++;
+  const tags = vu.currentTags();
+  it.run.state.io(vu, tags);
+  it.run.state.iteration(now - it.t0, tags, it.scenario.name);
 }
 
 // An exception ends the iteration, which counts (an interruption's does not).
@@ -190,12 +193,7 @@ function fail(it, err) {
   if (!(err instanceof Interruption) && !vu.interrupted) for (const s of [...vu.sessions]) if (s.abandon) s.abandon();
   if (!(err instanceof Interruption) && !vu.interrupted) {
     it.run.state.warn(messageOf(err));
-    const now = performance.now();
-    vu.clockAt = now;
-    it.run.shared.iterationsCompleted++;
-    const tags = vu.currentTags();
-    it.run.state.io(vu, tags);
-    it.run.state.iteration(now - it.t0, tags, it.scenario.name);
+    completed(it);
   }
   end(it, false);
 }

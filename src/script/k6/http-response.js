@@ -112,6 +112,9 @@ export const MAKE_REQUEST = Symbol('res.request');
 
 // k6's words for res.json() and res.html() of a response without a body (a failed request,
 // responseType 'none').
+// A body given as text, or as bytes (responseType 'binary').
+const BODY_DECODER = new TextDecoder();
+const bodyText = (body) => (typeof body === 'string' ? body : BODY_DECODER.decode(body));
 const nullBody = (what) => `the body is null so we can't transform it to ${what} - this likely was because of a request error getting the response`;
 
 export class Response {
@@ -176,7 +179,7 @@ export class Response {
   /** The body parsed as JSON; with a GJSON path ('a.b.0', 'items.#', '#(id==2).name'), that value, or undefined. */
   json(selector) {
     if (this.body === null || this.body === undefined) throw new Error(nullBody('JSON'));
-    const text = typeof this.body === 'string' ? this.body : new TextDecoder().decode(this.body);
+    const text = bodyText(this.body);
     let value;
     try {
       value = JSON.parse(text);
@@ -190,7 +193,7 @@ export class Response {
   /** The body as a k6/html Selection (of the document, or of `selector` in it). */
   html(selector) {
     if (this.body === null || this.body === undefined) throw new Error(nullBody('HTML'));
-    const doc = parseHTML(typeof this.body === 'string' ? this.body : new TextDecoder().decode(this.body));
+    const doc = parseHTML(bodyText(this.body));
     return selector === undefined ? doc : doc.find(selector);
   }
 
