@@ -53,10 +53,11 @@ export function pickAdapter(forced, tls = null, path = null, tunnel = null) {
   const adapter = adapters[key];
   if (!adapter) throw new Error(`socket adapter '${key}' needs the ${key} runtime; this is ${runtime.name} (try --socket node)`);
   const connect = adapter.connect;
+  const freshReads = adapter.freshReads === true;
   const how = path ? ' (unix)' : tunnel ? ' (CONNECT tunnel)' : '';
   if (!tls) {
-    if (!path && !tunnel) return { name: adapter.name, connect };
-    return { name: adapter.name + how, connect: (host, port, handlers) => connect(host, port, handlers, null, path, tunnel) };
+    if (!path && !tunnel) return { name: adapter.name, connect, freshReads };
+    return { name: adapter.name + how, connect: (host, port, handlers) => connect(host, port, handlers, null, path, tunnel), freshReads };
   }
   // Deno's own TLS checks certificates or not for the whole process (runtimes/processes/deno-restart.js),
   // and cannot run over a Unix socket; node:tls on Deno can do all three. Fall back to it unless
@@ -71,7 +72,7 @@ export function pickAdapter(forced, tls = null, path = null, tunnel = null) {
     if (why === 'verify') throw new Error(`--socket ${forced}: this process skips every certificate check (--unsafely-ignore-certificate-errors); use --socket node, or --insecure`);
     throw new Error(`--insecure: ${runtime.name}'s own TLS skips certificate checks only in a process started with --unsafely-ignore-certificate-errors (the CLI restarts so); use --socket node, or pass the server's CA with --ca`);
   }
-  return { name: adapter.tlsName + how, connect: (host, port, handlers) => connect(host, port, handlers, tls, path, tunnel) };
+  return { name: adapter.tlsName + how, connect: (host, port, handlers) => connect(host, port, handlers, tls, path, tunnel), freshReads };
 }
 
 /** Resolves a host name once, before the run, so connections do not each pay for a lookup. */

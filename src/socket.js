@@ -4,7 +4,9 @@
 //     host      an IP address or name; port a number
 //     handlers  an object whose methods the adapter calls (as methods, with `this` = handlers):
 //                 data(chunk)  chunk is a Uint8Array that is the handler's only until it returns
-//                              (adapters may reuse their read buffer: copy what you keep)
+//                              (adapters may reuse their read buffer: copy what you keep),
+//                              unless the adapter says `freshReads: true` (a new one each
+//                              read, never written again, as Bun's: kept as it is)
 //                 error(err)   at most once; err.code names it ('ECONNREFUSED', 'ECONNRESET',
 //                              'EPIPE', 'ENOTFOUND', ...). close() always follows.
 //                 close()      exactly once, when the connection is gone for any reason
@@ -26,7 +28,8 @@
 // options, and a Unix socket path that replaces host and port.
 //
 // connected() and secured() are optional for a handlers object: an adapter calls them when the
-// handlers have them. Adapters also carry `name` (e.g. 'node:net') for the report. Nothing else: timers, parsing,
+// handlers have them. Adapters also carry `name` (e.g. 'node:net') for the report, and may carry
+// `freshReads`. Nothing else: timers, parsing,
 // reconnection and accounting are the core's, so every adapter behaves the same.
 
 /** Checks that an object has the adapter's shape, so a wrong one fails at start, not mid-run. */

@@ -11,6 +11,8 @@ import { tunnelReader } from '../../src/http1/proxy.js';
 export const name = 'Bun.connect';
 export const tlsName = 'Bun.connect tls';
 export const canSkipVerify = true;
+// Each read comes in a Buffer of its own, which Bun never writes again (src/socket.js).
+export const freshReads = true;
 
 const handlers = {
   open(socket) {

@@ -54,12 +54,6 @@ export function settleSpan(p, copies) {
   if (p.spanTo > p.spanHead) p.bodyChunks.push(make(buf, p.spanHead, p.spanTo));
 }
 
-/** The span's bytes: the read itself when the response is all of it, else a view. */
-export function spanBytes(p) {
-  const buf = p.spanBuf;
-  return p.spanFrom === 0 && p.spanTo === buf.length ? buf : view(buf, p.spanFrom, p.spanTo);
-}
-
 /** The views of `buf` an unfinished response holds, made copies (the adapter reuses `buf`). */
 export function keepBorrowed(p, buf) {
   if (p.spanBuf !== null) settleSpan(p, true);

@@ -4,11 +4,12 @@
 // connection kept open between requests (keep-alive, as k6's VUs keep theirs).
 
 import { Connection } from '../http1/connection.js';
-import { decodeChunks, settleSpan, spanBytes } from '../http1/captured.js';
+import { decodeChunks, settleSpan } from '../http1/captured.js';
 import { H2Client } from './client-h2.js';
 import { DriverSide, answerOf, fillBody } from './driver-side.js';
 import { Negotiation } from './negotiation.js';
 import { timingsOf } from './timings.js';
+import { SpanText, spanInto } from './span-text.js';
 
 // What a VU offers an https origin by ALPN, as k6's Go transport: h2 first.
 const ALPN = ['h2', 'http/1.1'];
@@ -91,6 +92,8 @@ export class OriginClient extends DriverSide {
     super();
     this.network = network;
     this.adapter = network.adapterFor({ hostname, tls });
+    // Its reads are never written again: a response's text may wait for the script (SpanText).
+    this.freshReads = this.adapter.freshReads === true;
     this.h2Adapter = tls ? network.adapterFor({ hostname, tls, alpn: ALPN }) : null;
     this.protocol = tls ? null : 'http/1.1'; // null: not known until a connection says
     this.negotiating = null; // the promise of the connection that asks
@@ -233,8 +236,9 @@ export class OriginClient extends DriverSide {
       start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start,
       timings: timingsOf(job.connectMs, job.tlsMs, first - (sent > ready ? sent : ready), end - first),
     };
-    // What the parser kept may be in the adapter's read buffer: decoded (or copied) now.
-    if (parser.spanBuf === null || !textOfSpan(result, parser, job.request)) {
+    // What the parser kept may be in the adapter's read buffer: decoded (or copied) now, unless
+    // the read is the response's own for good and its text waits until the script reads it.
+    if (parser.spanBuf === null || !(this.freshReads ? laterText(result, parser, job.request) : textOfSpan(result, parser, job.request))) {
       settleSpan(parser, false);
       result.head = decodeChunks(conn.headChunks);
       fillBody(result, job.request, conn.bodyChunks, parser.encoded);
@@ -273,23 +277,19 @@ export class OriginClient extends DriverSide {
 export const decodeText = (bytes) => decoder.decode(bytes);
 
 
-// A response read whole in one go, its head and text body side by side in the read buffer (the
-// parser's span): decoded in one call, of the read itself when it is all of it, and cut where the
-// head ends — the same strings as each decoded apart when the head is ASCII (a decoder starts
-// afresh after an ASCII byte), as heads are, a body's byte-order mark kept (fillBody). False
-// when this does not apply.
+// A response read whole in one go (the parser's span) whose text the script may read: decoded
+// now (span-text.js); false when this does not apply, or the head is not ASCII.
 function textOfSpan(result, parser, request) {
   if (request.discard || request.binary || parser.encoded) return false;
-  const buf = parser.spanBuf;
-  const from = parser.spanFrom;
-  const length = parser.spanTo - from;
-  const text = decoder.decode(spanBytes(parser));
-  const headLength = parser.spanHead - from;
-  if (text.length !== length) {
-    // Some byte is not ASCII: where the head ends in the text is known if the head is ASCII.
-    for (let i = from; i < parser.spanHead; i++) if (buf[i] > 127) return false;
-  }
-  result.head = text.slice(0, headLength);
-  result.body = text.slice(headLength);
+  return spanInto(result, parser.spanBuf, parser.spanFrom, parser.spanHead, parser.spanTo);
+}
+
+// The same span in a read that stays as it is: decoded when the script reads the Response's head
+// or body (k6/http's Response takes the SpanText as its body), at once when the head has a
+// Set-Cookie for the VU's jar.
+function laterText(result, parser, request) {
+  if (request.discard || request.binary || parser.encoded || parser.cookied !== false) return textOfSpan(result, parser, request);
+  result.body = new SpanText(parser.spanBuf, parser.spanFrom, parser.spanHead, parser.spanTo);
+  result.head = null;
   return true;
 }

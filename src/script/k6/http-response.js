@@ -4,6 +4,7 @@
 
 import { gjson } from './gjson.js';
 import { parseHTML } from './html.js';
+import { SpanText } from '../span-text.js';
 
 const ERROR_CODES = [
   [/^invalid URL/, 1020],
@@ -120,6 +121,8 @@ const nullBody = (what) => `the body is null so we can't transform it to ${what}
 export class Response {
   #vu;
   #head;
+  #body;
+  #text = null; // a SpanText: head and body as the client read them, not decoded yet
   #headers = null;
   #cookieLines;
   #cookies = null;
@@ -135,7 +138,8 @@ export class Response {
     this.#cookieLines = cookies;
     this.#request = request;
     this.status = status;
-    this.body = body;
+    if (body instanceof SpanText) this.#text = body;
+    else this.#body = body;
     this.url = url;
     this.timings = timings;
     this.error = error ? k6ErrorText(error) : '';
@@ -143,8 +147,26 @@ export class Response {
     this.proto = status ? proto || 'HTTP/1.1' : '';
   }
 
+  // Read as own fields (`body` too: a script may set it); the text decoded when first read.
+  #decoded() {
+    const text = this.#text.decode();
+    this.#text = null;
+    this.#head = text.head;
+    this.#body = text.body;
+  }
+  get body() {
+    if (this.#text !== null) this.#decoded();
+    return this.#body;
+  }
+  set body(value) {
+    if (this.#text !== null) this.#decoded();
+    this.#body = value;
+  }
   get headers() {
-    if (this.#headers === null) this.#headers = this.#head ? canonicalHeaders(this.#head) : {};
+    if (this.#headers === null) {
+      if (this.#text !== null) this.#decoded();
+      this.#headers = this.#head ? canonicalHeaders(this.#head) : {};
+    }
     return this.#headers;
   }
   set headers(value) {
@@ -159,6 +181,7 @@ export class Response {
   }
   // Go's resp.Status ('200 OK'), read from the head when the script asks.
   get status_text() {
+    if (this.#text !== null) this.#decoded();
     return this.status ? statusText(this.#head, this.status) : '';
   }
 

@@ -16,6 +16,7 @@ import { bodyOf, hasHeader, timeoutMs, RESPONSE_TYPES } from './http-params.js';
 import { compressionOf, compressed, decompressed } from './content-encoding.js';
 import { TLS_CONSTANTS } from './tls-constants.js';
 import { parsedURL, infoOf } from './request-url.js';
+import { SpanText } from '../span-text.js';
 
 // A body's text as Go has it: every byte, a leading byte-order mark too.
 const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -425,7 +426,7 @@ function responded(r) {
   // res.request, made if the script reads it.
   const body = request.discard ? null : request.binary && r.body !== null ? r.body.buffer : r.body;
   const response = new Response(vu, r.status, r.proto, r.head, body, ex.digest ? info.bare : info.href, timings, r.error, request, setCookies);
-  if (vu.shared.httpDebug && r.head) debugResponse(vu, response, ex.responseType);
+  if (vu.shared.httpDebug && (r.head || r.body instanceof SpanText)) debugResponse(vu, response, ex.responseType);
   return request.follow ? ex.after(response) : response;
 }
 
