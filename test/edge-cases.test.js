@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTest, prepare } from '../src/index.js';
 import { rawServer, writeInPieces, ok, until } from './servers.js';
+import { mulberry32 } from './random.js';
 
 const sum = (values) => values.reduce((a, b) => a + b, 0);
 
@@ -46,17 +47,8 @@ function reset(socket) {
   else socket.destroy();
 }
 
-// A seeded PRNG (mulberry32): the same "random" resets on every run.
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// A seeded PRNG: the same "random" resets on every run.
+const seeded = mulberry32;
 
 test('a close in the middle of a Content-Length body: incomplete response, counted once, never retried', async () => {
   // Each connection: a full response, then half of the next body and a close.

@@ -9,21 +9,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpanText, spanInto } from '../src/script/span-text.js';
 import { Response } from '../src/script/k6/http-response.js';
+import { mulberry32 } from './random.js';
 
 const encoder = new TextEncoder();
 const apart = { head: new TextDecoder(), body: new TextDecoder('utf-8', { ignoreBOM: true }) };
 
-// A small deterministic generator (mulberry32): the same cases on every runtime and every run.
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Bytes that reach every branch of a decoder: ASCII, whole UTF-8 sequences, a BOM, a lone
 // continuation byte, a cut sequence, bytes never valid in UTF-8.
@@ -39,7 +29,7 @@ function bytesOf(rnd, n, asciiOnly) {
 }
 
 test('a span decoded in one call gives the head and body decoded apart, 5000 random reads; a head not ASCII is told', () => {
-  const rnd = random(43);
+  const rnd = mulberry32(43); // the same cases on every runtime and every run
   for (let k = 0; k < 5000; k++) {
     const asciiHead = rnd() < 0.7;
     const head = [...encoder.encode('HTTP/1.1 200 OK\r\nX-A: '), ...bytesOf(rnd, Math.floor(rnd() * 6), asciiHead), 0x0d, 0x0a, 0x0d, 0x0a];
