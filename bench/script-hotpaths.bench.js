@@ -12,6 +12,9 @@ import { RunState } from '../src/script/run-state.js';
 import { Response } from '../src/script/k6/http-response.js';
 import { parsedURL } from '../src/script/k6/request-url.js';
 import { VU } from '../src/script/vu.js';
+import { peerOf } from '../src/script/peer.js';
+
+const PEER = peerOf('127.0.0.1', 8089, false, null);
 
 const registry = new Registry();
 const state = new RunState(registry);
@@ -22,7 +25,7 @@ vu.scenario = { name: 'default', tags: {} };
 const HEAD = 'HTTP/1.1 200 OK\r\nServer: nginx\r\nDate: Tue, 14 Jan 2025 10:00:00 GMT\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: keep-alive';
 const timings = { blocked: 0.01, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0.12, receiving: 0, duration: 0.12 };
 const tags = { ...vu.tags(), name: 'http://127.0.0.1:8089/', method: 'GET', status: '200', url: 'http://127.0.0.1:8089/', proto: 'HTTP/1.1', expected_response: 'true' };
-const response = () => new Response(vu, 200, 'HTTP/1.1', HEAD, 'OK', 'http://127.0.0.1:8089/', timings, null, {}, []);
+const response = () => new Response(vu, 200, 'HTTP/1.1', HEAD, 'OK', 'http://127.0.0.1:8089/', timings, null, {}, [], PEER);
 const BASE = 'http://127.0.0.1:8089';
 let id = 0;
 

@@ -84,6 +84,7 @@ export class Driver {
     this.connectAt = 0;
     this.readyAt = 0;
     this.number = 0;
+    this.peer = null; // a script's connection, once up: who answers (src/script/peer.js)
   }
 
   drop() {
@@ -103,8 +104,8 @@ export class Driver {
     this.run.connected(this);
   }
 
-  secured(protocol) {
-    this.run.secured(this, protocol);
+  secured(protocol, session) {
+    this.run.secured(this, protocol, session);
   }
 
   proceed() {

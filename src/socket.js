@@ -12,10 +12,12 @@
 //                 close()      exactly once, when the connection is gone for any reason
 //                 connected()  when the connection is up (through a proxy: once the tunnel is),
 //                              before any data(); not called for one that never opens
-//                 secured(protocol)  when a TLS connection's handshake is done, after
-//                              connected() and before any data() (the request phases read the
-//                              clock then); `protocol`: the one chosen by ALPN ('h2',
-//                              'http/1.1'), or null
+//                 secured(protocol, session)  when a TLS connection's handshake is done,
+//                              after connected() and before any data() (the request phases
+//                              read the clock then); `protocol`: the one chosen by ALPN ('h2',
+//                              'http/1.1'), or null; `session`: { version: 'TLSv1.3', cipher:
+//                              'TLS_AES_128_GCM_SHA256' } (OpenSSL's and IANA's names), or null
+//                              when the runtime does not tell them (Deno's own TLS)
 //   socket.write(bytes)  queues a Uint8Array; allowed before the connection is up (the adapter
 //                        sends it once connected) and never copied by the core afterwards
 //   socket.end()         half-closes after the queued writes; close() follows

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { SpanText, spanInto } from '../src/script/span-text.js';
 import { Response } from '../src/script/k6/http-response.js';
 import { mulberry32 } from './random.js';
+import { NO_PEER } from '../src/script/peer.js';
 
 const encoder = new TextEncoder();
 const apart = { head: new TextDecoder(), body: new TextDecoder('utf-8', { ignoreBOM: true }) };
@@ -59,7 +60,7 @@ test("a Response whose text waits shows what one given its text shows: status_te
   const from = 1;
   const headAt = from + encoder.encode(headText).length;
   const to = bytes.length - 1;
-  const make = (head, body) => new Response(null, 404, 'HTTP/1.1', head, body, 'http://127.0.0.1/x', {}, '', null, []);
+  const make = (head, body) => new Response(null, 404, 'HTTP/1.1', head, body, 'http://127.0.0.1/x', {}, '', null, [], NO_PEER);
   const given = make(headText, bodyText);
   const fields = (res) => ({ status: res.status, status_text: res.status_text, headers: res.headers, body: res.body, json: res.body.length > 1 ? res.json('a.1') : null, text: JSON.stringify(res) });
   const want = fields(given);

@@ -85,7 +85,7 @@ const handlers = {
       socket.terminate();
       return;
     }
-    if (!w.dead && (success || !w.verify) && w.handlers.secured) w.handlers.secured(socket.alpnProtocol || null);
+    if (!w.dead && (success || !w.verify) && w.handlers.secured) w.handlers.secured(socket.alpnProtocol || null, sessionOf(socket));
     // A socket from upgradeTLS takes no bytes before its handshake (write returns -1).
     if (success && !w.dead && w.pending !== null && socket === w.socket) {
       w.flush();
@@ -230,4 +230,12 @@ export function connect(host, port, h, tls = null, path = null, tunnel = null) {
   globalThis.Bun.connect(options).catch(() => {});
   w.connecting = false;
   return w;
+}
+
+// What a TLS socket says of its session (src/socket.js).
+function sessionOf(socket) {
+  const version = typeof socket.getTLSVersion === 'function' ? socket.getTLSVersion() : null;
+  if (!version) return null;
+  const cipher = typeof socket.getCipher === 'function' ? socket.getCipher() : null;
+  return { version, cipher: (cipher && (cipher.standardName || cipher.name)) || '' };
 }

@@ -138,7 +138,8 @@ class DenoSocket {
 
   opened(conn, tls, alpn = null) {
     if (this.dead) return this.failOpen(conn, null);
-    if (tls && this.handlers.secured) this.handlers.secured(alpn);
+    // Deno.connectTls tells the ALPN protocol only, not the version or the cipher.
+    if (tls && this.handlers.secured) this.handlers.secured(alpn, null);
     if (this.dead) return this.failOpen(conn, null);
     if (conn.setNoDelay) {
       try {

@@ -58,7 +58,7 @@ export function connect(host, port, handlers, tls = null, path = null, tunnel = 
   // The request phases (src/socket.js): TCP up, then (TLS) the handshake done. A TLSSocket of
   // tls.connect() emits 'connect' for its TCP connection before 'secureConnect' (node 20).
   if (handlers.connected) socket.once('connect', () => dead || handlers.connected());
-  if (tls && handlers.secured) socket.once('secureConnect', () => dead || handlers.secured(socket.alpnProtocol || null));
+  if (tls && handlers.secured) socket.once('secureConnect', () => dead || handlers.secured(socket.alpnProtocol || null, sessionOf(socket)));
   // No setEncoding: chunks arrive as Buffers, which are Uint8Arrays, passed on without a copy.
   // (A node:net without `onread` support emits them here instead; never both.)
   socket.on('data', (chunk) => {
@@ -123,7 +123,7 @@ function throughTunnel(host, port, handlers, tls, tunnel) {
       socket = tlsModule.connect({ socket: raw, ...tlsOptions(tls) });
       socket.on('error', (err) => fail(certificateError(err)));
       socket.on('close', close);
-      if (handlers.secured) socket.once('secureConnect', () => dead || handlers.secured(socket.alpnProtocol || null));
+      if (handlers.secured) socket.once('secureConnect', () => dead || handlers.secured(socket.alpnProtocol || null, sessionOf(socket)));
     } else {
       socket = raw;
     }
@@ -172,4 +172,12 @@ function tlsOptions(tls) {
   if (tls.key) o.key = tls.key;
   if (tls.alpn) o.ALPNProtocols = tls.alpn;
   return o;
+}
+
+// What a TLSSocket says of its session (src/socket.js); null where node:tls does not (Deno's).
+function sessionOf(socket) {
+  const version = typeof socket.getProtocol === 'function' ? socket.getProtocol() : null;
+  if (!version) return null;
+  const cipher = typeof socket.getCipher === 'function' ? socket.getCipher() : null;
+  return { version, cipher: (cipher && (cipher.standardName || cipher.name)) || '' };
 }

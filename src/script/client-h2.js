@@ -9,6 +9,7 @@ import { goStatus } from './k6/status-text.js';
 import { DriverSide, answerOf, fillBody } from './driver-side.js';
 import { Slots } from './slots.js';
 import { timingsOf } from './timings.js';
+import { NO_PEER, peerOf } from './peer.js';
 
 // Streams one connection has out at once; more wait their turn (a batch is 20 at most at once
 // by default, 6 to a host).
@@ -64,12 +65,14 @@ export class H2Client extends DriverSide {
     conn.readyAt = 0;
     conn.connectMs = 0;
     conn.tlsMs = 0;
+    conn.peer = null;
     const spare = this.origin.takeSpare('h2', conn);
     if (spare !== null) {
       // The socket that found h2: its times are the first request's.
       conn.connectMs = spare.connectMs;
       conn.tlsMs = spare.tlsMs;
       conn.readyAt = now;
+      conn.peer = peerOf(this.origin.host, this.origin.port, true, spare.session);
       // The requests that waited for it began when it did.
       for (const job of this.jobs.values()) if (job.fresh) job.startedAt = spare.startedAt;
       return spare.socket;
@@ -83,10 +86,11 @@ export class H2Client extends DriverSide {
     conn.readyAt = now;
   }
 
-  secured(conn) {
+  secured(conn, _protocol, session) {
     const now = performance.now();
     conn.tlsMs = now - conn.readyAt;
     conn.readyAt = now;
+    conn.peer = peerOf(this.origin.host, this.origin.port, true, session || null);
   }
 
   responded(conn, status, start, sent, first, end) {
@@ -103,6 +107,7 @@ export class H2Client extends DriverSide {
       encoding: null,
       error: null,
       bytesIn: conn.responseBytes,
+      peer: conn.peer || NO_PEER,
       proto: 'HTTP/2.0',
       start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start,
       timings: timingsOf(job.fresh ? conn.connectMs : 0, job.fresh ? conn.tlsMs : 0, first - (sent > ready ? sent : ready), end - first),
@@ -113,7 +118,7 @@ export class H2Client extends DriverSide {
   failed(conn, reason) {
     const job = this.take(conn);
     if (job === null) return;
-    this.finish(job, { status: 0, head: '', body: null, encoding: null, error: reason, bytesIn: conn.responseBytes, proto: '', start: conn.startTime, timings: timingsOf(job.fresh ? conn.connectMs : 0, job.fresh ? conn.tlsMs : 0, 0, 0) });
+    this.finish(job, { status: 0, head: '', body: null, encoding: null, error: reason, bytesIn: conn.responseBytes, peer: conn.peer || NO_PEER, proto: '', start: conn.startTime, timings: timingsOf(job.fresh ? conn.connectMs : 0, job.fresh ? conn.tlsMs : 0, 0, 0) });
   }
 
   // The job the driver reports (it set conn.index to it), no longer the connection's.

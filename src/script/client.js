@@ -10,6 +10,7 @@ import { DriverSide, answerOf, fillBody } from './driver-side.js';
 import { Negotiation } from './negotiation.js';
 import { timingsOf } from './timings.js';
 import { SpanText, spanInto } from './span-text.js';
+import { NO_PEER, peerOf } from './peer.js';
 
 // What a VU offers an https origin by ALPN, as k6's Go transport: h2 first.
 const ALPN = ['h2', 'http/1.1'];
@@ -101,6 +102,7 @@ export class OriginClient extends DriverSide {
     this.h2 = null;
     this.host = address;
     this.port = port;
+    this.tls = Boolean(tls);
     this.config = { maxBodySize };
     this.borrow = true; // and decodes it in responded(), before the adapter reuses its buffer
     this.keepAlive = true;
@@ -192,6 +194,7 @@ export class OriginClient extends DriverSide {
     conn.number = ++this.stats.connections;
     conn.connectAt = now;
     conn.readyAt = 0;
+    conn.peer = null;
     const spare = this.takeSpare('http/1.1', conn);
     if (spare !== null) {
       // The connection that asked: its times are this request's, which began when it did.
@@ -202,6 +205,7 @@ export class OriginClient extends DriverSide {
         job.startedAt = spare.startedAt;
       }
       conn.readyAt = now;
+      conn.peer = peerOf(this.host, this.port, true, spare.session);
       return spare.socket;
     }
     return this.adapter.connect(this.host, this.port, conn);
@@ -211,12 +215,14 @@ export class OriginClient extends DriverSide {
     const now = performance.now();
     if (conn.job) conn.job.connectMs = now - conn.connectAt;
     conn.readyAt = now;
+    if (!this.tls) conn.peer = peerOf(this.host, this.port, false, null);
   }
 
-  secured(conn) {
+  secured(conn, _protocol, session) {
     const now = performance.now();
     if (conn.job) conn.job.tlsMs = now - conn.readyAt;
     conn.readyAt = now;
+    conn.peer = peerOf(this.host, this.port, true, session || null);
   }
 
   responded(conn, status, start, sent, first, end) {
@@ -233,6 +239,7 @@ export class OriginClient extends DriverSide {
       error: null,
       cookied: parser.cookied, // whether the head has a Set-Cookie to look for
       bytesIn: conn.responseBytes,
+      peer: conn.peer || NO_PEER,
       start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start,
       timings: timingsOf(job.connectMs, job.tlsMs, first - (sent > ready ? sent : ready), end - first),
     };
@@ -249,7 +256,7 @@ export class OriginClient extends DriverSide {
   failed(conn, reason) {
     this.inFlight--;
     const job = conn.job;
-    job.result = { request: job.request, status: 0, head: '', body: null, encoding: null, error: reason, bytesIn: conn.responseBytes, start: conn.startTime, timings: timingsOf(job.connectMs, job.tlsMs, 0, 0) };
+    job.result = { request: job.request, status: 0, head: '', body: null, encoding: null, error: reason, bytesIn: conn.responseBytes, peer: conn.peer || NO_PEER, start: conn.startTime, timings: timingsOf(job.connectMs, job.tlsMs, 0, 0) };
   }
 
   proceed(conn) {

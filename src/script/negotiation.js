@@ -14,6 +14,7 @@ export class Negotiation {
     this.connectMs = 0;
     this.tlsMs = 0;
     this.protocol = null; // ALPN's choice ('h2', 'http/1.1') or null (none)
+    this.session = null; // the TLS version and cipher, as the adapter said them (src/socket.js)
     this.settled = false;
     this.failed = false; // closed before the handshake was done
     this.closed = false;
@@ -27,9 +28,10 @@ export class Negotiation {
     this.readyAt = now;
   }
 
-  secured(protocol) {
+  secured(protocol, session) {
     this.tlsMs = performance.now() - this.readyAt;
     this.protocol = protocol;
+    this.session = session || null;
     this.settle();
   }
 

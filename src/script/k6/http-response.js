@@ -130,9 +130,10 @@ export class Response {
 
   /**
    * `cookies`: its Set-Cookie values; `request`: what res.request shows, or an object whose
-   * [MAKE_REQUEST]() makes it when the script first reads it.
+   * [MAKE_REQUEST]() makes it when the script first reads it; `peer`: who answered
+   * (src/script/peer.js).
    */
-  constructor(vu, status, proto, head, body, url, timings, error, request, cookies) {
+  constructor(vu, status, proto, head, body, url, timings, error, request, cookies, peer) {
     this.#vu = vu;
     this.#head = head;
     this.#cookieLines = cookies;
@@ -145,6 +146,10 @@ export class Response {
     this.error = error ? k6ErrorText(error) : '';
     this.error_code = error ? errorCodeOf(error) : 0;
     this.proto = status ? proto || 'HTTP/1.1' : '';
+    this.remote_ip = peer.ip;
+    this.remote_port = peer.port;
+    this.tls_version = peer.version;
+    this.tls_cipher_suite = peer.cipher;
   }
 
   // Read as own fields (`body` too: a script may set it); the text decoded when first read.
@@ -194,9 +199,10 @@ export class Response {
     this.#request = value;
   }
 
+  // In k6's order of its fields (k6's has `ocsp` too, after tls_cipher_suite: not here yet).
   toJSON() {
-    const { status, status_text, body, url, timings, error, error_code, proto } = this;
-    return { status, status_text, body, headers: this.headers, url, timings, error, error_code, request: this.request, proto, cookies: this.cookies };
+    const { remote_ip, remote_port, url, status, status_text, proto, body, timings, tls_version, tls_cipher_suite, error, error_code } = this;
+    return { remote_ip, remote_port, url, status, status_text, proto, headers: this.headers, cookies: this.cookies, body, timings, tls_version, tls_cipher_suite, error, error_code, request: this.request };
   }
 
   /** The body parsed as JSON; with a GJSON path ('a.b.0', 'items.#', '#(id==2).name'), that value, or undefined. */

@@ -17,6 +17,7 @@ import { compressionOf, compressed, decompressed } from './content-encoding.js';
 import { TLS_CONSTANTS } from './tls-constants.js';
 import { parsedURL, infoOf } from './request-url.js';
 import { SpanText } from '../span-text.js';
+import { NO_PEER } from '../peer.js';
 
 // A body's text as Go has it: every byte, a leading byte-order mark too.
 const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -228,7 +229,7 @@ class Exchange {
   refused(error) {
     const { vu, method } = this;
     vu.warnOnce(`request failed: ${error}`);
-    this.response = new Response(vu, 0, '', null, null, '', ZERO_TIMINGS, error, { method, url: '', headers: {}, body: '', cookies: {} }, NONE);
+    this.response = new Response(vu, 0, '', null, null, '', ZERO_TIMINGS, error, { method, url: '', headers: {}, body: '', cookies: {} }, NONE, NO_PEER);
   }
 
   // The body compressed as the param asks, and said in Content-Encoding unless the script's own
@@ -425,7 +426,7 @@ function responded(r) {
   vu.emitRequest(timings, r.status, expected, request.client === null ? 0 : request.bytes.length, r.bytesIn, tags, r.error);
   // res.request, made if the script reads it.
   const body = request.discard ? null : request.binary && r.body !== null ? r.body.buffer : r.body;
-  const response = new Response(vu, r.status, r.proto, r.head, body, ex.digest ? info.bare : info.href, timings, r.error, request, setCookies);
+  const response = new Response(vu, r.status, r.proto, r.head, body, ex.digest ? info.bare : info.href, timings, r.error, request, setCookies, r.peer || NO_PEER);
   if (vu.shared.httpDebug && (r.head || r.body instanceof SpanText)) debugResponse(vu, response, ex.responseType);
   return request.follow ? ex.after(response) : response;
 }
