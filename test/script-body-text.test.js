@@ -10,13 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { spawnScript } from './servers.js';
-
-const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+import { scriptLogged } from './servers.js';
 const utf8 = (s) => Buffer.from(s, 'utf8');
 
 // path → [head lines, body bytes, how it is written]
@@ -61,11 +55,8 @@ function serve() {
 
 test('a response decoded in one go reads as its head and body decoded apart: UTF-8, a BOM, bytes not UTF-8, binary, a later read, chunks; Set-Cookie found', async () => {
   const server = await serve();
-  const dir = mkdtempSync(join(tmpdir(), 'loadtest-body-text-'));
   try {
-    const path = join(dir, 'test.js');
-    writeFileSync(
-      path,
+    const out = await scriptLogged(
       `import http from 'k6/http';
 export const options = { iterations: 1 };
 export default function () {
@@ -80,13 +71,8 @@ export default function () {
   console.log(JSON.stringify(out));
 }
 `,
+      ['-e', `BASE=http://127.0.0.1:${server.address().port}`],
     );
-    const port = server.address().port;
-    const r = await spawnScript(CLI, ['run', '-q', '-e', `BASE=http://127.0.0.1:${port}`, path], { timeoutMs: 60000 });
-    assert.equal(r.code, 0, r.stderr);
-    const m = r.stderr.match(/msg="(.*)" source=console/);
-    assert.ok(m, r.stderr);
-    const out = JSON.parse(JSON.parse(`"${m[1]}"`));
     const text = (bytes) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes); // every byte, as Go
     for (const [name, [, body]] of Object.entries(BODIES)) {
       assert.equal(out[name].status, 200, name);
@@ -106,6 +92,5 @@ export default function () {
     });
   } finally {
     server.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -6,7 +6,9 @@ import net from 'node:net';
 import tlsModule from 'node:tls';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -382,4 +384,23 @@ export async function dashboardEvents(port) {
     await reader.cancel();
   }
   return { text, events: [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1])) };
+}
+
+/**
+ * Runs `source` as a k6 script (`loadtest run -q ARGS script`, written to a folder of its own,
+ * removed after) and gives back the value of its one console.log of JSON.stringify(value).
+ */
+export async function scriptLogged(source, args = []) {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-script-'));
+  try {
+    const path = join(dir, 'test.js');
+    writeFileSync(path, source);
+    const r = await spawnScript(CLI, ['run', '-q', ...args, path], { timeoutMs: 60000 });
+    if (r.code !== 0) throw new Error(`the script exited ${r.code}: ${r.stderr}`);
+    const m = r.stderr.match(/msg="(.*)" source=console/);
+    if (!m) throw new Error(`the script logged nothing: ${r.stderr}`);
+    return JSON.parse(JSON.parse(`"${m[1]}"`));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

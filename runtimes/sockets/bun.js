@@ -6,6 +6,7 @@
 // without a copy.
 
 import { certificateError } from './cert-error.js';
+import { tlsSession } from './tls-session.js';
 import { tunnelReader } from '../../src/http1/proxy.js';
 
 export const name = 'Bun.connect';
@@ -232,10 +233,4 @@ export function connect(host, port, h, tls = null, path = null, tunnel = null) {
   return w;
 }
 
-// What a TLS socket says of its session (src/socket.js).
-function sessionOf(socket) {
-  const version = typeof socket.getTLSVersion === 'function' ? socket.getTLSVersion() : null;
-  if (!version) return null;
-  const cipher = typeof socket.getCipher === 'function' ? socket.getCipher() : null;
-  return { version, cipher: (cipher && (cipher.standardName || cipher.name)) || '' };
-}
+const sessionOf = (socket) => tlsSession(socket.getTLSVersion(), socket.getCipher());

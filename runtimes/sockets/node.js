@@ -4,6 +4,7 @@
 import net from 'node:net';
 import tlsModule from 'node:tls';
 import { certificateError } from './cert-error.js';
+import { tlsSession } from './tls-session.js';
 import { tunnelReader } from '../../src/http1/proxy.js';
 
 export const name = 'node:net';
@@ -174,10 +175,5 @@ function tlsOptions(tls) {
   return o;
 }
 
-// What a TLSSocket says of its session (src/socket.js); null where node:tls does not (Deno's).
-function sessionOf(socket) {
-  const version = typeof socket.getProtocol === 'function' ? socket.getProtocol() : null;
-  if (!version) return null;
-  const cipher = typeof socket.getCipher === 'function' ? socket.getCipher() : null;
-  return { version, cipher: (cipher && (cipher.standardName || cipher.name)) || '' };
-}
+// A TLSSocket's session; none where node:tls does not tell it (Deno's may not).
+const sessionOf = (socket) => tlsSession(typeof socket.getProtocol === 'function' ? socket.getProtocol() : null, typeof socket.getCipher === 'function' ? socket.getCipher() : null);

@@ -11,7 +11,8 @@ function copy(buf, from, to) {
   return out;
 }
 
-const view = (buf, from, to) => new Uint8Array(buf.buffer, buf.byteOffset + from, to - from);
+/** A view of bytes `from` to `to` of `buf`, a plain Uint8Array whatever `buf` is. */
+export const view = (buf, from, to) => new Uint8Array(buf.buffer, buf.byteOffset + from, to - from);
 
 // Bytes of the response to keep: a view while borrowing (p.borrow), else a copy.
 const keep = (p, buf, from, to) => (p.borrow ? view(buf, from, to) : copy(buf, from, to));

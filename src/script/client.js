@@ -245,7 +245,7 @@ export class OriginClient extends DriverSide {
     };
     // What the parser kept may be in the adapter's read buffer: decoded (or copied) now, unless
     // the read is the response's own for good and its text waits until the script reads it.
-    if (parser.spanBuf === null || !(this.freshReads ? laterText(result, parser, job.request) : textOfSpan(result, parser, job.request))) {
+    if (parser.spanBuf === null || !textOfSpan(result, parser, job.request, this.freshReads)) {
       settleSpan(parser, false);
       result.head = decodeChunks(conn.headChunks);
       fillBody(result, job.request, conn.bodyChunks, parser.encoded);
@@ -285,18 +285,16 @@ export const decodeText = (bytes) => decoder.decode(bytes);
 
 
 // A response read whole in one go (the parser's span) whose text the script may read: decoded
-// now (span-text.js); false when this does not apply, or the head is not ASCII.
-function textOfSpan(result, parser, request) {
+// now (span-text.js), or, in a read that stays as it is (`later`), when the script reads the
+// Response's head or body (k6/http's Response takes the SpanText as its body) — now all the same
+// when the head has a Set-Cookie for the VU's jar. False when this does not apply, or the head
+// is not ASCII.
+function textOfSpan(result, parser, request, later) {
   if (request.discard || request.binary || parser.encoded) return false;
+  if (later && parser.cookied === false) {
+    result.body = new SpanText(parser.spanBuf, parser.spanFrom, parser.spanHead, parser.spanTo);
+    result.head = null;
+    return true;
+  }
   return spanInto(result, parser.spanBuf, parser.spanFrom, parser.spanHead, parser.spanTo);
-}
-
-// The same span in a read that stays as it is: decoded when the script reads the Response's head
-// or body (k6/http's Response takes the SpanText as its body), at once when the head has a
-// Set-Cookie for the VU's jar.
-function laterText(result, parser, request) {
-  if (request.discard || request.binary || parser.encoded || parser.cookied !== false) return textOfSpan(result, parser, request);
-  result.body = new SpanText(parser.spanBuf, parser.spanFrom, parser.spanHead, parser.spanTo);
-  result.head = null;
-  return true;
 }

@@ -4,11 +4,9 @@
 // ASCII (a decoder starts afresh after an ASCII byte), as heads are, a body's byte-order mark
 // kept.
 
-import { keepingBOM } from '../http1/captured.js';
+import { keepingBOM, view } from '../http1/captured.js';
 
 const decoder = new TextDecoder();
-
-const view = (buf, from, to) => new Uint8Array(buf.buffer, buf.byteOffset + from, to - from);
 
 /**
  * Sets out.head and out.body to the text of `buf` from `from` (the head to `headAt`, the body to
