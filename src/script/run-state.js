@@ -35,6 +35,7 @@ export class RunState {
     this.groupsByPath = new Map([['', this.root]]);
     // Every check by its name, whatever its group, in the order they first came: k6 v1's summary.
     this.checksByName = new Map();
+    this.lastCheck = null; // the records of the check counted last (check())
     this.messages = new Map(); // message → count
     this.iterationsByScenario = {}; // scenario name → iterations completed (the --html page's)
     // For the progress line: requests begun, ended, and ended in an error (no response).
@@ -108,16 +109,31 @@ export class RunState {
   }
 
   check(groupPath, name, ok, tags) {
+    // Most iterations run the same check as the last one: its records are kept at hand.
+    let last = this.lastCheck;
+    if (last === null || last.name !== name || last.groupPath !== groupPath) last = this.lastCheck = this.checkRecords(groupPath, name);
+    const pass = ok ? 1 : 0;
+    last.inGroup.passes += pass;
+    last.inGroup.fails += 1 - pass;
+    last.byName.passes += pass;
+    last.byName.fails += 1 - pass;
+    this.registry.add(this.checks, pass, tags);
+  }
+
+  // A check's count in its group and its count by name, made the first time they are asked for.
+  checkRecords(groupPath, name) {
     const g = this.groupsByPath.get(groupPath) || this.root;
-    let c = g.checks.get(name);
-    if (c === undefined) {
-      c = { name, path: `${groupPath}::${name}`, passes: 0, fails: 0 };
-      g.checks.set(name, c);
+    let inGroup = g.checks.get(name);
+    if (inGroup === undefined) {
+      inGroup = { name, path: `${groupPath}::${name}`, passes: 0, fails: 0 };
+      g.checks.set(name, inGroup);
     }
-    if (ok) c.passes++;
-    else c.fails++;
-    this.countByName(name, ok ? 1 : 0, ok ? 0 : 1);
-    this.registry.add(this.checks, ok ? 1 : 0, tags);
+    let byName = this.checksByName.get(name);
+    if (byName === undefined) {
+      byName = { name, passes: 0, fails: 0 };
+      this.checksByName.set(name, byName);
+    }
+    return { groupPath, name, inGroup, byName };
   }
 
   countByName(name, passes, fails) {
