@@ -19,13 +19,17 @@
 # has beyond a 1 s run of the same round, (cpu5 - cpu1) / (requests5 - requests1). A scripted
 # run has more code for V8 to optimize than a declared one, on the same core in these runs: some
 # 0.3 s of compiling (perf: 1.4 µs a request of node's check loop in 5 s, 0.5 in 15 s).
+# SECS=N makes every run but the 1 s ones N seconds long (5 by default): the longer the run, the
+# less its start and warm-up weigh in its whole CPU, and the nearer the medians come to "beyond 1 s".
 #   sh bench/script-cost.sh [ROUNDS] [K6] [RUNTIMES]   e.g. sh bench/script-cost.sh 3 /tmp/k6v13/k6
 #   AT_RATE=15000 sh bench/script-cost.sh 3
+#   SECS=20 sh bench/script-cost.sh 3 /tmp/k6v13/k6
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
 K6=${2:-/tmp/k6v13/k6}
 RUNTIMES=${3:-node bun deno}
+SECS=${SECS:-5}
 TMP=$(mktemp -d /tmp/loadtest-cost.XXXXXX)
 trap 'kill $(cat "$TMP/nginx.pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP"' EXIT
 . bench/lib.sh
@@ -39,7 +43,7 @@ cli() {
     deno) echo "$BIN/deno run -A src/cli.js" ;;
   esac
 }
-# One measure: "requests cpu_s rss_kb" of a command run on core 1 for 5 s.
+# One measure: "requests cpu_s rss_kb" of a command run on core 1.
 measure() {
   out=$1; shift
   /usr/bin/time -f "%U %S %M" -o "$TMP/time" taskset -c 1 "$@" > "$TMP/out" 2> "$TMP/err" || { echo "failed: $*"; cat "$TMP/err"; exit 1; }
@@ -48,8 +52,8 @@ measure() {
   echo "$reqs $(echo "$user + $sys" | bc) $rss" >> "$TMP/$out"
 }
 for r in $(seq "$ROUNDS"); do
-  [ -x "$K6" ] && measure k6.rate "$K6" run -q -e URL="$URL" bench/scripts/rate.js
-  [ -x "$K6" ] && measure k6.check "$K6" run -q -e URL="$URL" bench/scripts/rate-check.js
+  [ -x "$K6" ] && measure k6.rate "$K6" run -q -d "${SECS}s" -e URL="$URL" bench/scripts/rate.js
+  [ -x "$K6" ] && measure k6.check "$K6" run -q -d "${SECS}s" -e URL="$URL" bench/scripts/rate-check.js
   for t in $RUNTIMES; do
     c=$(cli "$t")
     measure "$t.declared_start" $c -n 10 -c 10 -k "$URL"
@@ -58,19 +62,19 @@ for r in $(seq "$ROUNDS"); do
     measure "$t.json_start" $c run -q --iterations 10 --vus 10 -e URL="$URL" --out json="$TMP/samples.json" bench/scripts/rate.js
     rm -f "$TMP/samples.json"
     measure "$t.declared_1s" $c -t 1 -c 10 -k "$URL"
-    measure "$t.declared" $c -t 5 -c 10 -k "$URL"
+    measure "$t.declared" $c -t "$SECS" -c 10 -k "$URL"
     measure "$t.rate_1s" $c run -q -d 1s -e URL="$URL" bench/scripts/rate.js
-    measure "$t.rate" $c run -q -e URL="$URL" bench/scripts/rate.js
+    measure "$t.rate" $c run -q -d "${SECS}s" -e URL="$URL" bench/scripts/rate.js
     measure "$t.check_1s" $c run -q -d 1s -e URL="$URL" bench/scripts/rate-check.js
-    measure "$t.check" $c run -q -e URL="$URL" bench/scripts/rate-check.js
+    measure "$t.check" $c run -q -d "${SECS}s" -e URL="$URL" bench/scripts/rate-check.js
     measure "$t.json_1s" $c run -q -d 1s -e URL="$URL" --out json="$TMP/samples.json" bench/scripts/rate.js
     rm -f "$TMP/samples.json"
-    measure "$t.json" $c run -q -e URL="$URL" --out json="$TMP/samples.json" bench/scripts/rate.js
+    measure "$t.json" $c run -q -d "${SECS}s" -e URL="$URL" --out json="$TMP/samples.json" bench/scripts/rate.js
     rm -f "$TMP/samples.json"
     if [ -n "${AT_RATE:-}" ]; then
-      measure "$t.declared_at" $c -t 5 -c 10 -k --rps "$AT_RATE" "$URL"
-      measure "$t.rate_at" $c run -q --rps "$AT_RATE" -e URL="$URL" bench/scripts/rate.js
-      measure "$t.check_at" $c run -q --rps "$AT_RATE" -e URL="$URL" bench/scripts/rate-check.js
+      measure "$t.declared_at" $c -t "$SECS" -c 10 -k --rps "$AT_RATE" "$URL"
+      measure "$t.rate_at" $c run -q -d "${SECS}s" --rps "$AT_RATE" -e URL="$URL" bench/scripts/rate.js
+      measure "$t.check_at" $c run -q -d "${SECS}s" --rps "$AT_RATE" -e URL="$URL" bench/scripts/rate-check.js
     fi
   done
 done
@@ -78,13 +82,13 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 us() { awk '{ print $2 * 1e6 / $1 }' "$TMP/$1" | median; }
 # µs per request less the median start of $2 (declared, rate or check) of runtime $3.
 less() { s=$(awk '{ print $2 }' "$TMP/$3.$2_start" | median); awk -v s="$s" '{ print ($2 - s) * 1e6 / $1 }' "$TMP/$1" | median; }
-rps() { awk '{ print $1 / 5 }' "$TMP/$1" | median; }
+rps() { awk -v s="$SECS" '{ print $1 / s }' "$TMP/$1" | median; }
 # The ratio of $1's µs per request to $2's, round by round (the two ran a minute apart at most):
 # all the rounds' and their median. A host whose load changes by the minute moves both alike.
 paired() { paste -d ' ' "$TMP/$1" "$TMP/$2" | awk '{ printf "%.2f\n", ($2 / $1) / ($5 / $4) }' > "$TMP/paired"; echo "$(median < "$TMP/paired") ($(tr '\n' ' ' < "$TMP/paired" | sed 's/ $//'))"; }
-# µs per request of the 4 s a 5 s run has beyond its round's 1 s run: neither start nor warm-up.
+# µs per request of the time a run has beyond its round's 1 s run: neither start nor warm-up.
 beyond() { paste -d ' ' "$TMP/$1" "$TMP/$1_1s" | awk '{ print ($2 - $5) * 1e6 / ($1 - $4) }' | median; }
-echo "CPU µs per request, $ROUNDS rounds interleaved, medians (nginx on core 0, the client on core 1, 10 VUs or connections, 5 s)"
+echo "CPU µs per request, $ROUNDS rounds interleaved, medians (nginx on core 0, the client on core 1, 10 VUs or connections, $SECS s)"
 printf '%-6s %9s %9s %9s %9s %9s %9s %9s\n' tool declared rate 'x decl' check 'x decl' 'out json' 'x rate'
 if [ -x "$K6" ]; then
   printf '%-6s %9s %9.1f %9s %9.1f %9s %9s %9s\n' k6 - "$(us k6.rate)" - "$(us k6.check)" - - -
