@@ -113,37 +113,24 @@ export class RunState {
     let last = this.lastCheck;
     if (last === null || last.name !== name || last.groupPath !== groupPath) last = this.lastCheck = this.checkRecords(groupPath, name);
     const pass = ok ? 1 : 0;
-    last.inGroup.passes += pass;
-    last.inGroup.fails += 1 - pass;
-    last.byName.passes += pass;
-    last.byName.fails += 1 - pass;
+    add(last.inGroup, pass, 1 - pass);
+    add(last.byName, pass, 1 - pass);
     this.registry.add(this.checks, pass, tags);
   }
 
   // A check's count in its group and its count by name, made the first time they are asked for.
   checkRecords(groupPath, name) {
     const g = this.groupsByPath.get(groupPath) || this.root;
-    let inGroup = g.checks.get(name);
-    if (inGroup === undefined) {
-      inGroup = { name, path: `${groupPath}::${name}`, passes: 0, fails: 0 };
-      g.checks.set(name, inGroup);
-    }
-    let byName = this.checksByName.get(name);
-    if (byName === undefined) {
-      byName = { name, passes: 0, fails: 0 };
-      this.checksByName.set(name, byName);
-    }
-    return { groupPath, name, inGroup, byName };
+    return { groupPath, name, inGroup: checkIn(g, name), byName: this.checkByName(name) };
   }
 
-  countByName(name, passes, fails) {
+  checkByName(name) {
     let c = this.checksByName.get(name);
     if (c === undefined) {
       c = { name, passes: 0, fails: 0 };
       this.checksByName.set(name, c);
     }
-    c.passes += passes;
-    c.fails += fails;
+    return c;
   }
 
   groupDuration(ms, tags) {
@@ -188,17 +175,9 @@ export class RunState {
     for (const g of j.groups) {
       if (g.path !== '') this.group(g.path, g.name);
       const group = this.groupsByPath.get(g.path);
-      for (const [name, passes, fails] of g.checks) {
-        let c = group.checks.get(name);
-        if (c === undefined) {
-          c = { name, path: `${g.path}::${name}`, passes: 0, fails: 0 };
-          group.checks.set(name, c);
-        }
-        c.passes += passes;
-        c.fails += fails;
-      }
+      for (const [name, passes, fails] of g.checks) add(checkIn(group, name), passes, fails);
     }
-    for (const [name, passes, fails] of j.byName || []) this.countByName(name, passes, fails);
+    for (const [name, passes, fails] of j.byName || []) add(this.checkByName(name), passes, fails);
     if (j.breakdown && this.registry.breakdown !== null) this.registry.breakdown.merge(j.breakdown);
     for (const [message, n] of j.messages) this.messages.set(message, (this.messages.get(message) || 0) + n);
   }
@@ -208,4 +187,19 @@ export class RunState {
     this.messages.set(message, n + 1);
     if (n === 0 && this.onMessage !== null) this.onMessage(message);
   }
+}
+
+// A group's count of the check `name`, made the first time it is asked for.
+function checkIn(group, name) {
+  let c = group.checks.get(name);
+  if (c === undefined) {
+    c = { name, path: `${group.path}::${name}`, passes: 0, fails: 0 };
+    group.checks.set(name, c);
+  }
+  return c;
+}
+
+function add(count, passes, fails) {
+  count.passes += passes;
+  count.fails += fails;
 }
