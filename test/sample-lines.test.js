@@ -96,6 +96,33 @@ test('JSON lines: random values and times, back and forth, each line its own', a
   });
 });
 
+test("one tags object from moment to moment (a VU's own while its tags stay): each moment its own time", async () => {
+  // An iteration's end: the same metrics with the VU's shared tags object, moment after moment;
+  // sometimes a request's samples between two, with tags of their own.
+  const received = { name: 'data_received', type: 'counter', isTime: false };
+  const iterations = { name: 'iterations', type: 'counter', isTime: false };
+  const vuTags = { scenario: 'default', group: '' };
+  const samples = [];
+  let now = T0;
+  for (let i = 0; i < 200; i++) {
+    now += 1 + (i % 7);
+    if (i % 3 === 0) for (const m of [trend, gauge]) samples.push([m, i, { ...vuTags, name: 'http://h/' }, now]);
+    now += i % 2; // the same millisecond as the request's, or the next
+    for (const m of [counter, received, iterations]) samples.push([m, i, vuTags, now]);
+  }
+  const points = (await through('json', samples))
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.type === 'Point');
+  assert.equal(points.length, samples.length);
+  points.forEach((p, i) => {
+    assert.equal(p.metric, samples[i][0].name);
+    assert.equal(p.data.time, new Date(samples[i][3]).toISOString(), `sample ${i}`);
+    assert.deepEqual(p.data.tags, samples[i][2]);
+  });
+});
+
 test('CSV rows: k6 columns, the value with six decimals, the other tags as extra_tags', async () => {
   const text = await through('csv', [
     [counter, 1, { scenario: 'default', status: '200', url: 'http://h/a,b', team: 'qa', empty: '' }, T0],

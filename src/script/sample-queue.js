@@ -31,6 +31,8 @@ export class SampleQueue {
     this.lastTags = null;
     this.lastSlot = 0;
     this.now = 0;
+    this.moment = 1; // the samples of one moment share a clock reading: this one's number
+    this.seen = new Uint32Array(64); // by metric id: the moment of its last sample
     this.pool = [];
     this.samples = new Float64Array(BATCH * 4);
     this.n = 0;
@@ -82,13 +84,19 @@ export class SampleQueue {
   sample(metric, value, tags) {
     let id = metric.outId;
     if (this.metrics[id] !== metric) id = this.define(metric);
-    // A tags object is made for one moment's samples (vu.tags() is new at each call): a
-    // request's 11 share one, its slot and its time; the clock is read once for them.
-    if (tags !== this.lastTags) {
-      this.lastTags = tags;
-      this.lastSlot = this.slotOf(tags);
+    // A moment's samples share a tags object and are of different metrics (a request's 11, an
+    // iteration's end): the clock is read once for them. A new tags object or a metric sampled
+    // again begins the next moment: a VU's tags object lasts while its tags stay
+    // (vu.currentTags()), and its iterations' ends are each their own moment.
+    if (tags !== this.lastTags || this.seen[id] === this.moment) {
+      if (tags !== this.lastTags) {
+        this.lastTags = tags;
+        this.lastSlot = this.slotOf(tags);
+      }
+      this.moment = (this.moment + 1) >>> 0;
       this.now = this.clock();
     }
+    this.seen[id] = this.moment;
     const s = this.samples;
     const i = this.n * 4;
     s[i] = id;
@@ -102,6 +110,11 @@ export class SampleQueue {
   define(metric) {
     const id = this.metrics.length;
     this.metrics.push(metric);
+    if (id === this.seen.length) {
+      const seen = new Uint32Array(id * 2);
+      seen.set(this.seen);
+      this.seen = seen;
+    }
     metric.outId = id;
     this.defs.push({ name: metric.name, type: metric.type, isTime: metric.isTime, thresholds: metric.thresholds || [], subs: (metric.subs || []).map((x) => ({ name: x.name, tags: x.tags })) });
     this.push(METRIC, this.defs.length - 1, 0, 0);
