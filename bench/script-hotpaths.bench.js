@@ -22,6 +22,10 @@ const shared = { registry, state, options: {}, env: {}, globalTags: {}, open: ()
 const vu = new VU(shared, 1);
 vu.scenario = { name: 'default', tags: {} };
 
+// A VU of a run with tags in its options (options.tags, --tag): a request's own are added to its.
+const tagged = new VU({ ...shared, globalTags: { env: 'staging', team: 'qa' } }, 2);
+tagged.scenario = vu.scenario;
+
 const HEAD = 'HTTP/1.1 200 OK\r\nServer: nginx\r\nDate: Tue, 14 Jan 2025 10:00:00 GMT\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: keep-alive';
 const timings = { blocked: 0.01, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0.12, receiving: 0, duration: 0.12 };
 const tags = { ...vu.tags(), name: 'http://127.0.0.1:8089/', method: 'GET', status: '200', url: 'http://127.0.0.1:8089/', proto: 'HTTP/1.1', expected_response: 'true' };
@@ -31,6 +35,13 @@ let id = 0;
 
 group('a scripted request', () => {
   bench("vu.tags(): the request's tags object", () => do_not_optimize(vu.tags()));
+  bench("vu.tags() with the options' tags, a request's added to it", () => {
+    const t = tagged.tags();
+    t.name = 'http://127.0.0.1:8089/';
+    t.method = 'GET';
+    t.status = '200';
+    do_not_optimize(t);
+  });
   bench("state.request(): its 9 samples (http_reqs, http_req_*)", () => state.request(timings, 200, true, 160, tags, null));
   bench('state.io(): an iteration\'s data_sent and data_received', () => state.io(vu, tags));
   bench('new Response, status and body read', () => {

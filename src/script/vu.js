@@ -245,7 +245,9 @@ export class VU {
    */
   tags() {
     const s = this.scenario;
-    const tags = { ...this.shared.globalTags };
+    // Not a spread copy: in node 20's V8 each property added to one makes a new hidden class,
+    // some 1 µs each (here, and in every tags object made from this one by adding to it).
+    const tags = Object.assign({}, this.shared.globalTags);
     if (s !== null) {
       tags.scenario = s.name;
       Object.assign(tags, s.tags);
@@ -267,7 +269,7 @@ export class VU {
   }
 
   emit(metric, value, extraTags) {
-    const tags = extraTags ? { ...this.tags(), ...extraTags } : this.tags();
+    const tags = extraTags ? Object.assign(this.tags(), extraTags) : this.tags();
     this.shared.registry.add(metric, value, tags);
   }
 
@@ -280,7 +282,7 @@ export class VU {
   recordCheck(name, ok, extraTags) {
     const state = this.shared.state;
     // The sample's own tags only when something reads them (the common check has no reader).
-    const tags = state.registry.readsTags(state.checks) ? { ...this.tags(), ...(extraTags || {}), check: name } : this.currentTags();
+    const tags = state.registry.readsTags(state.checks) ? checkTags(this.tags(), extraTags, name) : this.currentTags();
     state.check(this.groupPath, name, ok, tags);
   }
 
@@ -290,7 +292,9 @@ export class VU {
   }
 
   emitGroupDuration(path, ms) {
-    this.shared.state.groupDuration(ms, { ...this.tags(), group: path });
+    const tags = this.tags();
+    tags.group = path;
+    this.shared.state.groupDuration(ms, tags);
   }
 
   warnOnce(message) {
@@ -301,4 +305,11 @@ export class VU {
     for (const c of this.clients.values()) c.close();
     this.clients.clear();
   }
+}
+
+// A check's sample's own tags: the VU's (a new object), the call's, then the check's name.
+function checkTags(tags, extraTags, name) {
+  if (extraTags) Object.assign(tags, extraTags);
+  tags.check = name;
+  return tags;
 }
