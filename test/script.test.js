@@ -484,7 +484,7 @@ export function slow() { http.get(\`\${__ENV.BASE}/s1\`); sleep(5); http.get(\`\
 test('k6 flags win over options: -u/-d, -s stages, --tag, --summary-trend-stats; a bad flag is one line', async () => {
   await withScript(
     `import http from 'k6/http';
-export const options = { vus: 1, iterations: 1 };
+export const options = { vus: 1, iterations: 1, tags: { env: 'staging' } };
 export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
     async ({ run, server, dir }) => {
       const samples = join(dir, 'samples.json');
@@ -493,6 +493,12 @@ export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
       // Each VU's first iteration starts at once; a loaded machine may let no second one start.
       assert.ok(server.requests >= 2, `${server.requests} requests in 300 ms of 2 VUs`);
       assert.match(readFileSync(samples, 'utf8'), /"tags":\{[^}]*"team":"qa"/);
+      // As k6: --tag's tags replace the options' (lib/options.go Apply), not added to them.
+      assert.doesNotMatch(readFileSync(samples, 'utf8'), /"env":"staging"/);
+      rmSync(samples);
+      const o = await run('--out', `json=${samples}`);
+      assert.equal(o.code, 0, o.stderr);
+      assert.match(readFileSync(samples, 'utf8'), /"tags":\{[^}]*"env":"staging"/);
       rmSync(samples);
       assert.match(d.stdout, /http_req_duration\.+: avg=\S+ +p\(99\)=\S+ +max=\S+\s*\n/);
       const before = server.requests;

@@ -78,7 +78,8 @@ export function withFlags(options, flags) {
   for (const k of ['summaryTrendStats', 'noThresholds', 'insecureSkipTLSVerify', 'maxRedirects', 'userAgent', 'discardResponseBodies', 'httpDebug', 'noConnectionReuse', 'noVUConnectionReuse', 'throw', 'rps', 'batch', 'batchPerHost', 'minIterationDuration', 'blacklistIPs', 'blockHostnames', 'noSetup', 'noTeardown']) {
     if (flags[k] !== undefined) o[k] = flags[k];
   }
-  if (flags.tags) o.tags = { ...(o.tags || {}), ...flags.tags };
+  // As k6 (lib/options.go Apply): --tag's tags replace the options' whole.
+  if (flags.tags) o.tags = { ...flags.tags };
   return o;
 }
 
