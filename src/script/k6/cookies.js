@@ -76,6 +76,10 @@ export class CookieJar {
   /** The Cookie header for `url` with a request's own cookies ({ name: value | { value, replace } }). */
   cookieHeader(url, own) {
     if (this.cookies.length === 0 && !own) return ''; // the common case: nothing to send
+    return this.headerFor(url, own);
+  }
+
+  headerFor(url, own) {
     const pairs = this.matching(url).map((c) => [c.name, c.value]);
     if (own) {
       for (const [name, v] of Object.entries(own)) {

@@ -170,30 +170,61 @@ function send(vu, method, urlArg, body, params) {
 class Exchange {
   constructor(vu, method, urlArg, body, params) {
     vu.assertCanRequest();
+    const options = vu.options;
+    // Every field set here first, in one order (one shape), to what a call without params has.
     this.vu = vu;
     this.method = method;
     this.params = params;
-    this.response = null; // made at once when the URL does not parse
-    let nameTag = null;
-    if (urlArg && typeof urlArg === 'object' && typeof urlArg.url === 'string') {
-      nameTag = urlArg.name;
-      urlArg = urlArg.url;
-    }
-    this.nameTag = nameTag;
+    this.response = null; // made at once when the URL does not parse or a param is refused
+    this.nameTag = null;
+    this.url = null;
+    this.headers = NO_PARAMS;
+    this.bytes = null;
+    this.shownBody = null; // res.request.body: as given, before any compression
+    this.jar = vu.jar;
+    this.maxRedirects = options.maxRedirects ?? 10;
+    this.redirectsLeft = 0;
+    this.timeout = 60000;
+    this.responseType = options.discardResponseBodies ? 'none' : 'text';
+    this.throw = Boolean(options.throw);
+    this.expected = vu.responseCallback;
+    this.userTags = NO_PARAMS;
+    this.digest = false;
+    // Most calls give a URL string and nothing else: the rest is read apart (configure), which
+    // keeps what every request runs small for the engines to compile.
+    if (typeof urlArg === 'string' && params === NO_PARAMS && (body === undefined || body === null)) this.parse(urlArg);
+    else this.configure(urlArg, body, params);
+    this.redirectsLeft = this.maxRedirects;
+  }
+
+  // The URL parsed; false when it does not parse (as k6: a failed response, status 0 and code
+  // 1020, and no request).
+  parse(urlArg) {
     try {
       this.url = parsedURL(String(urlArg));
+      return true;
     } catch (err) {
-      // As k6: a URL that does not parse is a failed response (status 0, code 1020), no request.
-      if (vu.options.throw) throw err;
+      if (this.vu.options.throw) throw err;
       this.refused(`invalid URL: parse "${String(urlArg)}": ${err.message}`);
-      return;
+      return false;
     }
+  }
+
+  // A URL object ({ url, name }), a body or params.
+  configure(urlArg, body, params) {
+    const vu = this.vu;
+    if (urlArg && typeof urlArg === 'object' && typeof urlArg.url === 'string') {
+      this.nameTag = urlArg.name;
+      urlArg = urlArg.url;
+    }
+    if (!this.parse(urlArg)) return;
     // The params k6 parses and may find wrong: a failed response too (code 0), no request.
-    let timeout, responseType, compression;
+    let compression;
     try {
-      timeout = timeoutMs(params.timeout, 60000);
-      responseType = params.responseType || (vu.options.discardResponseBodies ? 'none' : 'text');
+      this.timeout = timeoutMs(params.timeout, 60000);
+      const responseType = params.responseType || this.responseType;
       if (!RESPONSE_TYPES.includes(responseType)) throw new Error(`${responseType} does not belong to ResponseType values`);
+      this.responseType = responseType;
       compression = compressionOf(params.compression);
     } catch (err) {
       if (vu.options.throw) throw err;
@@ -208,13 +239,10 @@ class Exchange {
     if (body !== undefined && body !== null && headers === NO_PARAMS && typeof body === 'object' && !(body instanceof Uint8Array) && !(body instanceof ArrayBuffer)) headers = {};
     this.headers = headers;
     this.bytes = bodyOf(body, headers);
-    this.shownBody = this.bytes; // res.request.body: as given, before any compression
+    this.shownBody = this.bytes;
     if (compression !== null && this.bytes !== null) this.compress(compression);
     this.jar = params.jar || vu.jar;
     this.maxRedirects = params.redirects ?? vu.options.maxRedirects ?? 10;
-    this.redirectsLeft = this.maxRedirects;
-    this.timeout = timeout;
-    this.responseType = responseType;
     this.throw = params.throw === undefined ? Boolean(vu.options.throw) : Boolean(params.throw);
     this.expected = params.responseCallback !== undefined ? params.responseCallback : vu.responseCallback;
     this.userTags = params.tags || NO_PARAMS;
@@ -253,6 +281,11 @@ class Exchange {
 
   /** The call goes on from `response`: returns it, or a promise of the redirect's. */
   after(response) {
+    if (!REDIRECTS.has(response.status) && !(response.error && this.throw)) return response;
+    return this.redirect(response);
+  }
+
+  redirect(response) {
     const { vu, url, method, params } = this;
     // throw: a request that failed (not a status) is an exception, with Go's words for it.
     if (response.error && this.throw) throw new Error(`${method[0]}${method.slice(1).toLowerCase()} "${url.href}": ${goError(response.error, url)}`);
@@ -288,31 +321,36 @@ const ZERO_TIMINGS = Object.freeze({ duration: 0, blocked: 0, looking_up: 0, con
  * client's result carries back (result.request).
  */
 function once(ex, userHeaders, expected, follow) {
-  const vu = ex.vu;
   const { method, url, bytes: body } = ex;
   const info = infoOf(url);
   const sentCookies = ex.jar.cookieHeader(url, ex.params.cookies);
   const request = new Request(ex, info, userHeaders, sentCookies, body, expected, follow);
   const plain = body === null && sentCookies === '' && !info.auth && isEmpty(userHeaders);
-  let bytes = plain && info.plain !== null ? info.plain[method] : undefined;
-  if (bytes === undefined) {
-    const headers = request.headers();
-    // Lower-cased for the wire as the rest of loadtest writes them; HTTP field names are
-    // case-insensitive (RFC 9110 5.1).
-    const wire = {};
-    for (const k in headers) wire[k.toLowerCase()] = headers[k];
-    // noConnectionReuse: said to the server too, as Go's transport says it.
-    if (vu.options.noConnectionReuse && wire.connection === undefined) wire.connection = 'close';
-    bytes = encodeRequest({ method, path: info.path, headers: wire, body });
-    if (plain) (info.plain || (info.plain = {}))[method] = bytes;
-  }
-  request.bytes = bytes;
+  const bytes = plain && info.plain !== null ? info.plain[method] : undefined;
+  request.bytes = bytes !== undefined ? bytes : requestBytes(request, info, plain);
   // rps: every VU's requests of this process at most so many a second (k6's limiter, burst 1).
-  if (vu.shared.rps !== null) {
-    const turn = vu.shared.rps.take(); // a promise when the request must wait its turn
-    if (turn !== undefined) return turn.then(() => dispatch(request));
-  }
-  return dispatch(request);
+  const rps = ex.vu.shared.rps;
+  return rps === null ? dispatch(request) : paced(rps, request);
+}
+
+// A request's bytes, kept for the next of the URL and method when they are the same every time.
+function requestBytes(request, info, plain) {
+  const { method, body } = request;
+  const headers = request.headers();
+  // Lower-cased for the wire as the rest of loadtest writes them; HTTP field names are
+  // case-insensitive (RFC 9110 5.1).
+  const wire = {};
+  for (const k in headers) wire[k.toLowerCase()] = headers[k];
+  // noConnectionReuse: said to the server too, as Go's transport says it.
+  if (request.ex.vu.options.noConnectionReuse && wire.connection === undefined) wire.connection = 'close';
+  const bytes = encodeRequest({ method, path: info.path, headers: wire, body });
+  if (plain) (info.plain || (info.plain = {}))[method] = bytes;
+  return bytes;
+}
+
+function paced(rps, request) {
+  const turn = rps.take(); // a promise when the request must wait its turn
+  return turn === undefined ? dispatch(request) : turn.then(() => dispatch(request));
 }
 
 // One request as sent: what the client is given to send (src/script/client.js, client-h2.js),
@@ -416,7 +454,7 @@ function responded(r) {
   vu.assertNotInterrupted();
   if (r.encoding !== null) decode(vu, r);
   const setCookies = r.head && r.cookied !== false ? setCookieLines(r.head) : NONE;
-  for (const line of setCookies) ex.jar.setFromHeader(url, line);
+  for (let i = 0; i < setCookies.length; i++) ex.jar.setFromHeader(url, setCookies[i]);
   // The client's timings object is the Response's: blocked and duration are k6/http's to fill.
   const timings = r.timings;
   timings.blocked = Math.max(0, r.start - request.blockedStart);

@@ -13,26 +13,51 @@ const ASYNC_CHECK =
  * each is recorded as it is run, in order: one that throws is recorded as failed and its
  * exception ends the check (the checks after it are not run). A check function that waited (it
  * made a request) returns a marked promise: it and the checks after it are recorded once it has
- * settled. A check is in most iterations of most scripts: no array and no closure unless one
- * waits.
+ * settled (checkLater). A check is in most iterations of most scripts: no array and no closure
+ * unless one waits, and the rare cases out of this function, which every script's loop runs.
  */
 function check(vu, value, sets, tags) {
   let all = true;
-  let names = null;
-  let results = null;
   for (const name in sets) {
     if (!Object.hasOwn(sets, name)) continue;
     const c = sets[name];
-    let r = c;
+    const r = typeof c === 'function' ? checkResult(vu, c, value, name, tags) : c;
+    if (isWait(r)) return checkLater(vu, value, sets, tags, name, r, all);
+    if (!recordOne(vu, name, r, tags)) all = false;
+  }
+  return all;
+}
+
+// A check function's result; one that throws is recorded as failed, and its exception goes on.
+function checkResult(vu, c, value, name, tags) {
+  if (c instanceof AsyncFunction && c[MADE] !== true) throw new Error(ASYNC_CHECK);
+  try {
+    return c(value);
+  } catch (err) {
+    vu.recordCheck(name, false, tags);
+    throw err;
+  }
+}
+
+// From the check `first` on, whose function waited (`r`): the results gathered, and recorded in
+// order once all have settled; `all`: whether the checks before it passed.
+function checkLater(vu, value, sets, tags, first, r, all) {
+  const names = [first];
+  const results = [r];
+  let started = false;
+  for (const name in sets) {
+    if (!started) {
+      started = name === first;
+      continue;
+    }
+    if (!Object.hasOwn(sets, name)) continue;
+    const c = sets[name];
+    let v = c;
     if (typeof c === 'function') {
       if (c instanceof AsyncFunction && c[MADE] !== true) throw new Error(ASYNC_CHECK);
       try {
-        r = c(value);
+        v = c(value);
       } catch (err) {
-        if (names === null) {
-          vu.recordCheck(name, false, tags);
-          throw err;
-        }
         return waiting(Promise.all(results).then((values) => {
           recordAll(vu, names, values, tags);
           vu.recordCheck(name, false, tags);
@@ -40,18 +65,9 @@ function check(vu, value, sets, tags) {
         }));
       }
     }
-    if (names === null && !isWait(r)) {
-      if (!recordOne(vu, name, r, tags)) all = false;
-      continue;
-    }
-    if (names === null) {
-      names = [];
-      results = [];
-    }
     names.push(name);
-    results.push(r);
+    results.push(v);
   }
-  if (names === null) return all;
   return waiting(Promise.all(results).then((values) => recordAll(vu, names, values, tags) && all));
 }
 

@@ -23,6 +23,11 @@ export function parsedURL(text) {
   const slot = recentSlot(text);
   const recent = RECENT[slot];
   if (recent !== null && recent.text === text) return recent.url;
+  return parseNew(text, slot);
+}
+
+// A URL not among the recent ones: from the map, or parsed.
+function parseNew(text, slot) {
   let url = URLS.get(text);
   if (url !== undefined) {
     RECENT[slot] = { text, url };
