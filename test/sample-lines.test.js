@@ -30,6 +30,17 @@ async function through(kind, samples) {
   return written.join('');
 }
 
+/** The JSON lines' points of `samples`, one each. */
+async function pointsOf(samples) {
+  const points = (await through('json', samples))
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.type === 'Point');
+  assert.equal(points.length, samples.length);
+  return points;
+}
+
 const trend = { name: 'http_req_duration', type: 'trend', isTime: true };
 const counter = { name: 'data_sent', type: 'counter', isTime: false };
 const gauge = { name: 'my_gauge', type: 'gauge', isTime: false };
@@ -82,12 +93,7 @@ test('JSON lines: random values and times, back and forth, each line its own', a
     const value = i % 5 === 0 ? edges[i % edges.length] : r < 0.3 ? Math.floor(rand() * 2 ** (rand() * 53)) : rand() * 10 ** Math.floor(rand() * 9 - 3);
     samples.push([metric, value, { scenario: 'default' }, T0 + Math.floor(rand() * 4) * 997]);
   }
-  const points = (await through('json', samples))
-    .trimEnd()
-    .split('\n')
-    .map((l) => JSON.parse(l))
-    .filter((l) => l.type === 'Point');
-  assert.equal(points.length, samples.length);
+  const points = await pointsOf(samples);
   points.forEach((p, i) => {
     const [metric, value, , now] = samples[i];
     assert.equal(p.data.time, new Date(now).toISOString(), `sample ${i}`);
@@ -110,12 +116,7 @@ test("one tags object from moment to moment (a VU's own while its tags stay): ea
     now += i % 2; // the same millisecond as the request's, or the next
     for (const m of [counter, received, iterations]) samples.push([m, i, vuTags, now]);
   }
-  const points = (await through('json', samples))
-    .trimEnd()
-    .split('\n')
-    .map((l) => JSON.parse(l))
-    .filter((l) => l.type === 'Point');
-  assert.equal(points.length, samples.length);
+  const points = await pointsOf(samples);
   points.forEach((p, i) => {
     assert.equal(p.metric, samples[i][0].name);
     assert.equal(p.data.time, new Date(samples[i][3]).toISOString(), `sample ${i}`);
