@@ -325,16 +325,30 @@ function once(ex, userHeaders, expected, follow) {
   const info = infoOf(url);
   const sentCookies = ex.jar.cookieHeader(url, ex.params.cookies);
   const request = new Request(ex, info, userHeaders, sentCookies, body, expected, follow);
-  const plain = body === null && sentCookies === '' && !info.auth && isEmpty(userHeaders);
-  const bytes = plain && info.plain !== null ? info.plain[method] : undefined;
-  request.bytes = bytes !== undefined ? bytes : requestBytes(request, info, plain);
+  // A request without a body, cookies or credentials is the same bytes each time its URL, method
+  // and headers are: kept by the URL (info.plain), the key those make.
+  const key = body === null && sentCookies === '' && !info.auth ? bytesKey(method, userHeaders) : null;
+  const bytes = key !== null && info.plain !== null ? info.plain.get(key) : undefined;
+  request.bytes = bytes !== undefined ? bytes : requestBytes(request, info, key);
   // rps: every VU's requests of this process at most so many a second (k6's limiter, burst 1).
   const rps = ex.vu.shared.rps;
   return rps === null ? dispatch(request) : paced(rps, request);
 }
 
-// A request's bytes, kept for the next of the URL and method when they are the same every time.
-function requestBytes(request, info, plain) {
+// The method, then each of the script's headers, name and value, their lengths first: no two
+// methods and lists of headers make the same key.
+function bytesKey(method, headers) {
+  let key = method;
+  for (const k in headers) {
+    const v = headers[k];
+    key += `\n${k.length}:${k}${v.length}:${v}`;
+  }
+  return key;
+}
+
+// A request's bytes, kept by its URL under `key` (bytesKey()) when it has one: a few dozen a URL
+// (a script's headers may change each time: a token, a request id).
+function requestBytes(request, info, key) {
   const { method, body } = request;
   const headers = request.headers();
   // Lower-cased for the wire as the rest of loadtest writes them; HTTP field names are
@@ -344,7 +358,11 @@ function requestBytes(request, info, plain) {
   // noConnectionReuse: said to the server too, as Go's transport says it.
   if (request.ex.vu.options.noConnectionReuse && wire.connection === undefined) wire.connection = 'close';
   const bytes = encodeRequest({ method, path: info.path, headers: wire, body });
-  if (plain) (info.plain || (info.plain = {}))[method] = bytes;
+  if (key !== null) {
+    if (info.plain === null) info.plain = new Map();
+    else if (info.plain.size >= 64) info.plain.clear();
+    info.plain.set(key, bytes);
+  }
   return bytes;
 }
 
@@ -534,10 +552,6 @@ function goHeaders(headers, urlAuth) {
 }
 
 const NONE = [];
-const isEmpty = (o) => {
-  for (const _ in o) return false;
-  return true;
-};
 
 function setCookieLines(head) {
   if (!/set-cookie/i.test(head)) return NONE;

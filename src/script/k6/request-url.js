@@ -47,9 +47,9 @@ function parseNew(text, slot) {
 }
 
 // What a request reads of its URL, read once per URL object: each of node's URL getters makes
-// a string anew. `plain`: the bytes of a request without a body, headers of the script's,
-// cookies or credentials, by method: the same for every VU and every time (Host and User-Agent
-// come from the URL and the options).
+// a string anew. `plain`: the bytes of requests without a body, cookies or credentials, by
+// method and the script's headers (k6/http.js bytesKey): the same for every VU and every time
+// (Host and User-Agent come from the URL and the options).
 // `href` and `shown`: the URL as k6 shows it, from the text the script gave (go-url.js); a
 // redirect's target, which has none, as its href; `bare`: without credentials, as digest auth's.
 const INFO = new WeakMap();
