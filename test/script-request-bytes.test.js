@@ -1,7 +1,8 @@
 // A request's bytes are kept by URL, method and the script's headers (src/script/k6/http.js
-// bytesKey): every request must still say the headers it was given that time, whether the
-// script changes them between calls in a new object, in the same params object it mutates, or
-// not at all; and a header of the script's replaces ours (User-Agent).
+// bytesKey), a request with a body's head alone: every request must still say the headers it was
+// given that time, whether the script changes them between calls in a new object, in the same
+// params object it mutates, or not at all; a header of the script's replaces ours (User-Agent);
+// and a body, each time another, goes with its own length.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,10 +39,16 @@ export default function () {
   // Another method with the same headers: its own bytes.
   const e = http.del(\`\${__ENV.BASE}/anything\`, null, { headers: { 'X-Id': n } });
   check(e, { 'DELETE with X-Id': (r) => r.json('method') === 'DELETE' && r.json('headers')['X-Id'] === n });
+  // A body, each time another (its length too): the head kept, the body and its length not.
+  const body = JSON.stringify({ n: __ITER, pad: 'é'.repeat(__ITER % 3) });
+  const f = http.post(\`\${__ENV.BASE}/post\`, body, { headers: { 'Content-Type': 'application/json' } });
+  check(f, { 'POST body as sent': (r) => r.json('data') === body && r.json('headers')['Content-Length'] === String(body.length + (__ITER % 3)) });
+  const g = http.post(\`\${__ENV.BASE}/post\`, '', { headers: { 'Content-Type': 'application/json' } });
+  check(g, { 'empty body': (r) => r.json('data') === '' && r.json('headers')['Content-Length'] === '0' });
 }
 `;
 
-test("each request says the headers it was given, the bytes kept or not: changed, mutated in place, fixed, none, another method", async () => {
+test("each request says the headers it was given, the bytes kept or not: changed, mutated in place, fixed, none, another method, a body", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-bytes-'));
   const server = await startHttpbin(0);
   try {
@@ -49,9 +56,9 @@ test("each request says the headers it was given, the bytes kept or not: changed
     writeFileSync(path, SCRIPT);
     const r = await spawnScript(CLI, ['run', '-q', '-e', `BASE=${server.url}`, path], { timeoutMs: 60000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    // 40 iterations of 8 checks, each passed.
-    assert.match(r.stdout, /checks_succeeded\.*: 100\.00% 320 out of 320/);
-    assert.match(r.stdout, /http_reqs\.*: 200\b/);
+    // 40 iterations of 10 checks, each passed.
+    assert.match(r.stdout, /checks_succeeded\.*: 100\.00% 400 out of 400/);
+    assert.match(r.stdout, /http_reqs\.*: 280\b/);
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -25,6 +25,27 @@ export function encodeRequest({ method, path, headers, body, origin = '' }) {
   return all;
 }
 
+/**
+ * The request line and header lines of encodeRequest(), without its Content-Length and blank
+ * line: the part of a request with a body that stays the same when only the body changes.
+ */
+export function encodeHead({ method, path, headers, origin = '' }) {
+  let head = `${method} ${origin}${path} HTTP/1.1\r\n`;
+  for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
+  return encoder.encode(head);
+}
+
+/** encodeRequest()'s bytes from a head of encodeHead() and a body of at least one byte. */
+export function withBody(head, body) {
+  const length = `content-length: ${body.length}\r\n\r\n`;
+  const bytes = new Uint8Array(head.length + length.length + body.length);
+  bytes.set(head, 0);
+  let p = head.length;
+  for (let i = 0; i < length.length; i++) bytes[p++] = length.charCodeAt(i);
+  bytes.set(body, p);
+  return bytes;
+}
+
 /** A body option (string, object, bytes) as bytes; objects go as JSON, or as a form when asked. */
 export function bodyBytes(body, contentType) {
   if (body === undefined || body === null || body === '') return null;

@@ -4,7 +4,7 @@
 // loadtest. A call's body and params: http-params.js; compression: content-encoding.js;
 // --http-debug's lines: http-debug.js.
 
-import { encodeRequest } from '../../http1/request.js';
+import { encodeRequest, encodeHead, withBody } from '../../http1/request.js';
 import { encodeH2Request } from '../../http2/request.js';
 import { CookieJar } from './cookies.js';
 import { Response, MAKE_REQUEST, canonicalName, k6ErrorText, errorCodeOf } from './http-response.js';
@@ -325,20 +325,21 @@ function once(ex, userHeaders, expected, follow) {
   const info = infoOf(url);
   const sentCookies = ex.jar.cookieHeader(url, ex.params.cookies);
   const request = new Request(ex, info, userHeaders, sentCookies, body, expected, follow);
-  // A request without a body, cookies or credentials is the same bytes each time its URL, method
-  // and headers are: kept by the URL (info.plain), the key those make.
-  const key = body === null && sentCookies === '' && !info.auth ? bytesKey(method, userHeaders) : null;
-  const bytes = key !== null && info.plain !== null ? info.plain.get(key) : undefined;
-  request.bytes = bytes !== undefined ? bytes : requestBytes(request, info, key);
+  // A request without cookies or credentials is the same bytes each time its URL, method and
+  // headers are, but for its body: kept by the URL (info.plain) under the key those make, whole
+  // without a body, its head with one (withBody() adds the body).
+  const key = sentCookies === '' && !info.auth && (body === null || body.length > 0) ? bytesKey(method, userHeaders, body !== null) : null;
+  const kept = key !== null && info.plain !== null ? info.plain.get(key) : undefined;
+  request.bytes = kept === undefined ? requestBytes(request, info, key) : body === null ? kept : withBody(kept, body);
   // rps: every VU's requests of this process at most so many a second (k6's limiter, burst 1).
   const rps = ex.vu.shared.rps;
   return rps === null ? dispatch(request) : paced(rps, request);
 }
 
-// The method, then each of the script's headers, name and value, their lengths first: no two
-// methods and lists of headers make the same key.
-function bytesKey(method, headers) {
-  let key = method;
+// The method (after a line feed for a head without its body), then each of the script's
+// headers, name and value, their lengths first: no two of these make the same key.
+function bytesKey(method, headers, head) {
+  let key = head ? `\n${method}` : method;
   for (const k in headers) {
     const v = headers[k];
     key += `\n${k.length}:${k}${v.length}:${v}`;
@@ -357,13 +358,12 @@ function requestBytes(request, info, key) {
   for (const k in headers) wire[k.toLowerCase()] = headers[k];
   // noConnectionReuse: said to the server too, as Go's transport says it.
   if (request.ex.vu.options.noConnectionReuse && wire.connection === undefined) wire.connection = 'close';
-  const bytes = encodeRequest({ method, path: info.path, headers: wire, body });
-  if (key !== null) {
-    if (info.plain === null) info.plain = new Map();
-    else if (info.plain.size >= 64) info.plain.clear();
-    info.plain.set(key, bytes);
-  }
-  return bytes;
+  if (key === null) return encodeRequest({ method, path: info.path, headers: wire, body });
+  const kept = body === null ? encodeRequest({ method, path: info.path, headers: wire, body }) : encodeHead({ method, path: info.path, headers: wire });
+  if (info.plain === null) info.plain = new Map();
+  else if (info.plain.size >= 64) info.plain.clear();
+  info.plain.set(key, kept);
+  return body === null ? kept : withBody(kept, body);
 }
 
 function paced(rps, request) {
