@@ -127,6 +127,7 @@ export class Response {
   #cookieLines;
   #cookies = null;
   #request;
+  #json; // json()'s value without a selector, parsed at its first call and kept, as k6 keeps it
 
   /**
    * `cookies`: its Set-Cookie values; `request`: what res.request shows, or an object whose
@@ -205,9 +206,16 @@ export class Response {
     return { remote_ip, remote_port, url, status, status_text, proto, headers: this.headers, cookies: this.cookies, body, timings, tls_version, tls_cipher_suite, error, error_code, request: this.request };
   }
 
-  /** The body parsed as JSON; with a GJSON path ('a.b.0', 'items.#', '#(id==2).name'), that value, or undefined. */
+  /**
+   * The body parsed as JSON; with a GJSON path ('a.b.0', 'items.#', '#(id==2).name'), that value,
+   * or undefined. As k6's: without a path, the same value each call (parsed once, what the script
+   * changes in it kept, whatever it sets the body to after); with one, read from the body as it
+   * came (parsed again).
+   */
   json(selector) {
     if (this.body === null || this.body === undefined) throw new Error(nullBody('JSON'));
+    const whole = selector === undefined || selector === null || selector === '';
+    if (whole && this.#json !== undefined) return this.#json;
     const text = bodyText(this.body);
     let value;
     try {
@@ -215,7 +223,7 @@ export class Response {
     } catch (e) {
       throw new Error(`cannot parse the response body as JSON: ${e.message}`);
     }
-    if (selector === undefined || selector === null || selector === '') return value;
+    if (whole) return (this.#json = value);
     return gjson(value, String(selector));
   }
 
