@@ -336,10 +336,10 @@ function once(ex, userHeaders, expected, follow) {
   return rps === null ? dispatch(request) : paced(rps, request);
 }
 
-// The method (after a line feed for a head without its body), then each of the script's
-// headers, name and value, their lengths first: no two of these make the same key.
+// Whether it is a head without its body, the method, then each of the script's headers, name
+// and value, each after its length: no two of these make the same key.
 function bytesKey(method, headers, head) {
-  let key = head ? `\n${method}` : method;
+  let key = `${head ? 'h' : 'b'}${method.length}:${method}`;
   for (const k in headers) {
     const v = headers[k];
     key += `\n${k.length}:${k}${v.length}:${v}`;
