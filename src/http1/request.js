@@ -12,17 +12,16 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  *   ('http://host:port') makes the request line absolute-form, as a proxy wants it.
  */
 export function encodeRequest({ method, path, headers, body, origin = '' }) {
+  if (body && body.length > 0) return withBody(encodeHead({ method, path, headers, origin }), body);
+  const length = method === 'POST' || method === 'PUT' || method === 'PATCH' ? 'content-length: 0\r\n' : '';
+  return encoder.encode(`${headText(method, path, headers, origin)}${length}\r\n`);
+}
+
+// The request line and the header lines.
+function headText(method, path, headers, origin) {
   let head = `${method} ${origin}${path} HTTP/1.1\r\n`;
   for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
-  if (body && body.length > 0) head += `content-length: ${body.length}\r\n`;
-  else if (method === 'POST' || method === 'PUT' || method === 'PATCH') head += 'content-length: 0\r\n';
-  head += '\r\n';
-  const headBytes = encoder.encode(head);
-  if (!body || body.length === 0) return headBytes;
-  const all = new Uint8Array(headBytes.length + body.length);
-  all.set(headBytes, 0);
-  all.set(body, headBytes.length);
-  return all;
+  return head;
 }
 
 /**
@@ -30,9 +29,7 @@ export function encodeRequest({ method, path, headers, body, origin = '' }) {
  * line: the part of a request with a body that stays the same when only the body changes.
  */
 export function encodeHead({ method, path, headers, origin = '' }) {
-  let head = `${method} ${origin}${path} HTTP/1.1\r\n`;
-  for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
-  return encoder.encode(head);
+  return encoder.encode(headText(method, path, headers, origin));
 }
 
 /** encodeRequest()'s bytes from a head of encodeHead() and a body of at least one byte. */

@@ -4,7 +4,6 @@
 // loadtest. A call's body and params: http-params.js; compression: content-encoding.js;
 // --http-debug's lines: http-debug.js.
 
-import { encodeRequest, encodeHead, withBody } from '../../http1/request.js';
 import { encodeH2Request } from '../../http2/request.js';
 import { CookieJar } from './cookies.js';
 import { Response, MAKE_REQUEST, canonicalName, k6ErrorText, errorCodeOf } from './http-response.js';
@@ -16,6 +15,7 @@ import { bodyOf, hasHeader, timeoutMs, RESPONSE_TYPES } from './http-params.js';
 import { compressionOf, compressed, decompressed } from './content-encoding.js';
 import { TLS_CONSTANTS } from './tls-constants.js';
 import { parsedURL, infoOf } from './request-url.js';
+import { bytesOf } from './request-bytes.js';
 import { SpanText } from '../span-text.js';
 import { NO_PEER } from '../peer.js';
 
@@ -321,49 +321,14 @@ const ZERO_TIMINGS = Object.freeze({ duration: 0, blocked: 0, looking_up: 0, con
  * client's result carries back (result.request).
  */
 function once(ex, userHeaders, expected, follow) {
-  const { method, url, bytes: body } = ex;
+  const { url, bytes: body } = ex;
   const info = infoOf(url);
   const sentCookies = ex.jar.cookieHeader(url, ex.params.cookies);
   const request = new Request(ex, info, userHeaders, sentCookies, body, expected, follow);
-  // A request without cookies or credentials is the same bytes each time its URL, method and
-  // headers are, but for its body: kept by the URL (info.plain) under the key those make, whole
-  // without a body, its head with one (withBody() adds the body).
-  const key = sentCookies === '' && !info.auth && (body === null || body.length > 0) ? bytesKey(method, userHeaders, body !== null) : null;
-  const kept = key !== null && info.plain !== null ? info.plain.get(key) : undefined;
-  request.bytes = kept === undefined ? requestBytes(request, info, key) : body === null ? kept : withBody(kept, body);
+  request.bytes = bytesOf(request, info, sentCookies === '' && !info.auth, userHeaders === NO_PARAMS);
   // rps: every VU's requests of this process at most so many a second (k6's limiter, burst 1).
   const rps = ex.vu.shared.rps;
   return rps === null ? dispatch(request) : paced(rps, request);
-}
-
-// Whether it is a head without its body, the method, then each of the script's headers, name
-// and value, each after its length: no two of these make the same key.
-function bytesKey(method, headers, head) {
-  let key = `${head ? 'h' : 'b'}${method.length}:${method}`;
-  for (const k in headers) {
-    const v = headers[k];
-    key += `\n${k.length}:${k}${v.length}:${v}`;
-  }
-  return key;
-}
-
-// A request's bytes, kept by its URL under `key` (bytesKey()) when it has one: a few dozen a URL
-// (a script's headers may change each time: a token, a request id).
-function requestBytes(request, info, key) {
-  const { method, body } = request;
-  const headers = request.headers();
-  // Lower-cased for the wire as the rest of loadtest writes them; HTTP field names are
-  // case-insensitive (RFC 9110 5.1).
-  const wire = {};
-  for (const k in headers) wire[k.toLowerCase()] = headers[k];
-  // noConnectionReuse: said to the server too, as Go's transport says it.
-  if (request.ex.vu.options.noConnectionReuse && wire.connection === undefined) wire.connection = 'close';
-  if (key === null) return encodeRequest({ method, path: info.path, headers: wire, body });
-  const kept = body === null ? encodeRequest({ method, path: info.path, headers: wire, body }) : encodeHead({ method, path: info.path, headers: wire });
-  if (info.plain === null) info.plain = new Map();
-  else if (info.plain.size >= 64) info.plain.clear();
-  info.plain.set(key, kept);
-  return body === null ? kept : withBody(kept, body);
 }
 
 function paced(rps, request) {

@@ -30,7 +30,7 @@ function check(vu, value, sets, tags) {
 
 // A check function's result; one that throws is recorded as failed, and its exception goes on.
 function checkResult(vu, c, value, name, tags) {
-  if (c instanceof AsyncFunction && c[MADE] !== true) throw new Error(ASYNC_CHECK);
+  refuseAsync(c);
   try {
     return c(value);
   } catch (err) {
@@ -54,7 +54,7 @@ function checkLater(vu, value, sets, tags, first, r, all) {
     const c = sets[name];
     let v = c;
     if (typeof c === 'function') {
-      if (c instanceof AsyncFunction && c[MADE] !== true) throw new Error(ASYNC_CHECK);
+      refuseAsync(c);
       try {
         v = c(value);
       } catch (err) {
@@ -69,6 +69,10 @@ function checkLater(vu, value, sets, tags, first, r, all) {
     results.push(v);
   }
   return waiting(Promise.all(results).then((values) => recordAll(vu, names, values, tags) && all));
+}
+
+function refuseAsync(c) {
+  if (c instanceof AsyncFunction && c[MADE] !== true) throw new Error(ASYNC_CHECK);
 }
 
 function recordOne(vu, name, result, tags) {

@@ -47,9 +47,10 @@ function parseNew(text, slot) {
 }
 
 // What a request reads of its URL, read once per URL object: each of node's URL getters makes
-// a string anew. `plain`: the bytes of requests without a body, cookies or credentials, by
-// method and the script's headers (k6/http.js bytesKey): the same for every VU and every time
-// (Host and User-Agent come from the URL and the options).
+// a string anew. `plain`: the bytes of a request without a body, headers of the script's,
+// cookies or credentials, by method; `kept`: those of one with headers or a body (its head), by
+// method and headers (request-bytes.js): the same for every VU and every time (Host and
+// User-Agent come from the URL and the options).
 // `href` and `shown`: the URL as k6 shows it, from the text the script gave (go-url.js); a
 // redirect's target, which has none, as its href; `bare`: without credentials, as digest auth's.
 const INFO = new WeakMap();
@@ -60,7 +61,7 @@ export function infoOf(url) {
   if (i === undefined) {
     const source = SOURCES.get(url);
     const href = (source !== undefined && goURLString(source)) || url.href;
-    i = { href, origin: url.origin, path: url.pathname + url.search, auth: Boolean(url.username || url.password), https: url.protocol === 'https:', shown: maskedURL(href), bare: bareURL(href), plain: null };
+    i = { href, origin: url.origin, path: url.pathname + url.search, auth: Boolean(url.username || url.password), https: url.protocol === 'https:', shown: maskedURL(href), bare: bareURL(href), plain: null, kept: null };
     INFO.set(url, i);
   }
   return i;
