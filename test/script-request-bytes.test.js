@@ -1,7 +1,7 @@
 // A request's bytes are kept by URL, method and the script's headers (src/script/k6/
 // request-bytes.js), a request with a body's head alone: every request must still say the
-// headers it was given that time, whether the script changes them between calls in a new object, in the same
-// params object it mutates, or not at all; a header of the script's replaces ours (User-Agent);
+// headers it was given that time, whether the script changes them between calls in a new
+// object, in the same params object it mutates, or not at all; a header of the script's replaces ours (User-Agent);
 // and a body, each time another, goes with its own length.
 
 import { test } from 'node:test';
