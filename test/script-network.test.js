@@ -1,7 +1,8 @@
 // A VU's HTTP/1.1 requests made in one turn go out together once the turn's reads are handled
 // (src/script/client.js, Network.later with the runtime's afterReads): none is written before,
-// each reads the clock as it is written, a closed client's is not written at all, and without
-// afterReads (Deno) each goes out at once.
+// each reads the clock as it is written, a closed client's is not written at all; with a
+// microtask for afterReads (Deno) the requests made by the continuations of reads resolved
+// together go out together; without afterReads each goes out at once.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -62,6 +63,48 @@ test("a turn's requests are written together when the runtime's afterReads runs,
   a.close();
   due.shift()();
   assert.equal(writes.length, 3, "a closed client's request is not written");
+  network.close();
+});
+
+test('with queueMicrotask for afterReads, the requests made after reads resolved together go out together', async () => {
+  const { adapter, writes, sockets } = memoryAdapter();
+  let made = 0;
+  const madeAtWrite = [];
+  const counting = { ...adapter, connect: (host, port, handlers) => {
+    const socket = adapter.connect(host, port, handlers);
+    const write = socket.write;
+    socket.write = (bytes) => {
+      madeAtWrite.push(made);
+      write(bytes);
+    };
+    return socket;
+  } };
+  const network = new Network(() => counting, queueMicrotask);
+  const clients = [80, 81, 82].map((port) => new OriginClient(network, { ...ORIGIN, port }));
+  // Each connection open, its first request answered: a VU's next requests go out on it.
+  const first = clients.map((client) => client.send(request('/first')));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  for (const s of sockets) s.handlers.data(RESPONSE);
+  await Promise.all(first);
+  writes.length = 0;
+  madeAtWrite.length = 0;
+  // Deno resolves a turn's reads, then runs their continuations: a VU's request comes some
+  // microtasks after its read (its script's await, its iteration's end), as many for each VU.
+  const resolvers = [];
+  const sent = clients.map((client, i) => {
+    let p = new Promise((resolve) => resolvers.push(resolve));
+    for (let hop = 0; hop < 3; hop++) p = p.then(() => null);
+    return p.then(() => {
+      made++;
+      return client.send(request(`/${i}`));
+    });
+  });
+  for (const resolve of resolvers) resolve();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(writes.map((w) => w.text.split(' ')[1]), ['/0', '/1', '/2']);
+  assert.deepEqual(madeAtWrite, [3, 3, 3], 'each written once all three were made');
+  for (const s of sockets) s.handlers.data(RESPONSE);
+  assert.deepEqual((await Promise.all(sent)).map((r) => [r.status, r.request.path]), [[200, '/0'], [200, '/1'], [200, '/2']]);
   network.close();
 });
 
