@@ -791,6 +791,32 @@ export default function () { if (__ITER % 1000 === 999) throw new Error('every t
   );
 });
 
+test("a VU whose iterations each read a response never waits for a timer's turn between them", async () => {
+  // Iterations that never wait let the event loop take a turn every 10 ms (a setTimeout of 0,
+  // from src/script/iteration.js: a millisecond and more of each ten lost to one VU); a response
+  // read came in such a turn already. The script counts the run's timers of 0 made there.
+  await withScript(
+    `import http from 'k6/http';
+export const options = { vus: 1, iterations: 3000 };
+if (!globalThis.__yields) {
+  globalThis.__yields = { count: 0 };
+  const real = globalThis.setTimeout;
+  globalThis.setTimeout = function (fn, ms, ...rest) {
+    if (!ms && /iteration\\.js/.test(String(new Error().stack))) globalThis.__yields.count++;
+    return real(fn, ms, ...rest);
+  };
+}
+export default function () { http.get(__ENV.BASE); }
+export function teardown() { console.log('yields ' + globalThis.__yields.count); }`,
+    async ({ run, server }) => {
+      const r = await run('-q');
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(server.requests, 3000);
+      assert.match(r.stderr, /yields 0"/);
+    },
+  );
+});
+
 test("open() in an imported module reads from that module's folder, as k6 does", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-open-'));
   try {

@@ -133,6 +133,7 @@ export class H2Client extends DriverSide {
   finish(job, result) {
     result.request = job.request; // the script's side of it (src/script/k6/http.js)
     job.result = result;
+    this.network.answered++;
     // Answered once the frames read are handled: what follows a redirect may send on this session.
     queueMicrotask(() => job.resolve(answerOf(job.request, result)));
   }

@@ -34,6 +34,7 @@ export class Network {
     // iterations (src/script/iteration.js): a Set's add and delete a request cost more.
     this.active = [];
     this.sweeper = null;
+    this.answered = 0; // responses read, in the turns they came in (src/script/iteration.js)
   }
   // A VU's request goes out with the others made in the same turn, after its reads: the server
   // (asleep once it has answered everything) is woken by the first write of them rather than by
@@ -264,6 +265,7 @@ export class OriginClient extends DriverSide {
     if (!job || job.result === null) return; // an idle connection closed by the server
     conn.job = null;
     this.network.unwatch(conn);
+    this.network.answered++;
     this.free.push(conn);
     job.resolve(answerOf(job.request, job.result));
   }

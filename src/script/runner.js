@@ -170,6 +170,7 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
     teardownFailure: null,
     startTime: 0, // when the scenarios started (epoch ms)
     turnAt: 0, // when an iteration last let the event loop take a turn (src/script/iteration.js)
+    answeredAt: 0, // the network's count of responses then
     data: undefined,
     dataJson: undefined,
     // A child's VU k is VU (k - 1) · count + index + 1 of the whole run: unique across children.
