@@ -395,6 +395,8 @@ test('bad scripts: a syntax error with file:line:column, a module not supported,
     ["export const options = { scenarios: { a: { executor: 'nope' } } };\nexport default function () {}\n", 104, /executor 'nope' is not one of/],
     ["export const options = { scenarios: { a: { executor: 'constant-vus', vus: 1, duration: '1s', rate: 3 } } };\nexport default function () {}\n", 104, /'rate' is not an option of constant-vus/],
     ["const data = open('./missing.csv');\nexport default function () {}\n", 107, /missing\.csv/],
+    // A module imported that is not there: its import's place, exit 107 (k6 v1.3: 107).
+    ["import { x } from './lib/missing.js';\nexport default function () {}\n", 107, /test\.js:1:19: cannot read .*missing\.js \(ENOENT\)/],
   ];
   for (const [source, code, message] of cases) {
     await withScript(source, async ({ run }) => {

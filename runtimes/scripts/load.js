@@ -117,6 +117,8 @@ export async function loadScript(path, transform) {
       try {
         source = readFileSync(file, 'utf8');
       } catch (err) {
+        // An imported module that is not there is the script's error, at its import (k6: 107).
+        if (importedAt) throw Object.assign(new Error(`${importedAt}: cannot read ${file} (${err.code || err.message})`), { located: true });
         throw new Error(`cannot read ${file} (${err.code || err.message})`);
       }
     }
