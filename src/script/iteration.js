@@ -235,10 +235,9 @@ function after(it) {
 // this one's end, so that an iteration is under way, in ctx.running, as soon as it starts).
 // The clock read at the iteration's end (vu.clockAt, microtasks ago) serves here, and as the
 // start of the next iteration if that follows in this turn: a read is a call (on Deno, an op),
-// and an iteration made three.
-// A response read since the last look (the network's count moved) came in a turn of the event
-// loop, which ran its timers too: then no VU need wait a timer's turn (a millisecond and more,
-// and its wake-up's CPU).
+// and an iteration made three. A response read since the last look (the network's count moved)
+// came in a turn of the event loop, which ran its timers too: then no VU need wait a timer's
+// turn (a millisecond and more, and its wake-up's CPU).
 function done(vu, run) {
   vu.busy = false;
   const now = vu.clockAt > 0 ? vu.clockAt : performance.now();

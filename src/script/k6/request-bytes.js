@@ -15,14 +15,17 @@ export function bytesOf(request, info, keepable, noHeaders) {
   if (keepable && body === null && noHeaders) {
     let bytes = info.plain === null ? undefined : info.plain[method];
     if (bytes === undefined) {
-      bytes = encodeRequest({ method, path: info.path, headers: wireHeaders(request), body });
+      bytes = whole(request, info, wireHeaders(request));
       (info.plain || (info.plain = {}))[method] = bytes;
     }
     return bytes;
   }
   if (keepable && (body === null || body.length > 0)) return keptBytes(request, info, bytesKey(method, request.userHeaders, body !== null));
-  return encodeRequest({ method, path: info.path, headers: wireHeaders(request), body });
+  return whole(request, info, wireHeaders(request));
 }
+
+// The whole request: its head, and its body if any.
+const whole = (request, info, headers) => encodeRequest({ method: request.method, path: info.path, headers, body: request.body });
 
 // Whether it is a head without its body, the method, then each of the script's headers, name
 // and value, each after its length: no two of these make the same key.
@@ -42,7 +45,7 @@ function keptBytes(request, info, key) {
   let kept = info.kept === null ? undefined : info.kept.get(key);
   if (kept === undefined) {
     const headers = wireHeaders(request);
-    kept = body === null ? encodeRequest({ method, path: info.path, headers, body }) : encodeHead({ method, path: info.path, headers });
+    kept = body === null ? whole(request, info, headers) : encodeHead({ method, path: info.path, headers });
     if (info.kept === null) info.kept = new Map();
     else if (info.kept.size >= 64) info.kept.clear();
     info.kept.set(key, kept);
