@@ -76,7 +76,6 @@ start_cpu() {
     { echo "$1 (10 calls) failed:"; cat "$TMP/err"; exit 1; }
   awk '{ print $1 + $2 }' "$TMP/time"
 }
-median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 echo "$SERVER_NAME on core 0; clients on core 1; $VUS VUs for $DURATION; $ROUNDS rounds interleaved"
 echo

@@ -41,3 +41,15 @@ grpc_bench_setup() {
   start_grpc_server
   printf '\x00\x00\x00\x00\x05\x0a\x03joe' >"$TMP/hello.bin"
 }
+
+# The median of the numbers on stdin, one a line.
+median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+# The command line of loadtest on runtime $1 (node, bun or deno; bun and deno from node_modules).
+cli_of() {
+  case $1 in
+    node) echo "node src/cli.js" ;;
+    bun) echo "$PWD/node_modules/.bin/bun src/cli.js" ;;
+    deno) echo "$PWD/node_modules/.bin/deno run -A src/cli.js" ;;
+  esac
+}

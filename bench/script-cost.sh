@@ -35,14 +35,6 @@ trap 'kill $(cat "$TMP/nginx.pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP
 . bench/lib.sh
 URL=http://127.0.0.1:8089/
 start_nginx "$URL"
-BIN=$PWD/node_modules/.bin
-cli() {
-  case $1 in
-    node) echo "node src/cli.js" ;;
-    bun) echo "$BIN/bun src/cli.js" ;;
-    deno) echo "$BIN/deno run -A src/cli.js" ;;
-  esac
-}
 # One measure: "requests cpu_s rss_kb" of a command run on core 1.
 measure() {
   out=$1; shift
@@ -55,7 +47,7 @@ for r in $(seq "$ROUNDS"); do
   [ -x "$K6" ] && measure k6.rate "$K6" run -q -d "${SECS}s" -e URL="$URL" bench/scripts/rate.js
   [ -x "$K6" ] && measure k6.check "$K6" run -q -d "${SECS}s" -e URL="$URL" bench/scripts/rate-check.js
   for t in $RUNTIMES; do
-    c=$(cli "$t")
+    c=$(cli_of "$t")
     measure "$t.declared_start" $c -n 10 -c 10 -k "$URL"
     measure "$t.rate_start" $c run -q --iterations 10 --vus 10 -e URL="$URL" bench/scripts/rate.js
     measure "$t.check_start" $c run -q --iterations 10 --vus 10 -e URL="$URL" bench/scripts/rate-check.js
@@ -78,7 +70,6 @@ for r in $(seq "$ROUNDS"); do
     fi
   done
 done
-median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 us() { awk '{ print $2 * 1e6 / $1 }' "$TMP/$1" | median; }
 # µs per request less the median start of $2 (declared, rate or check) of runtime $3.
 less() { s=$(awk '{ print $2 }' "$TMP/$3.$2_start" | median); awk -v s="$s" '{ print ($2 - s) * 1e6 / $1 }' "$TMP/$1" | median; }

@@ -58,7 +58,6 @@ declarative() {
   read -r wall user sys rss < "$TMP/time"
   echo "$reqs $wall $(echo "$user + $sys" | bc) $rss"
 }
-median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 TOOLS="k6 node bun deno"
 for r in $(seq "$ROUNDS"); do
   for t in $TOOLS; do one "$t" bench/scripts/rate.js >> "$TMP/rate.$t"; done

@@ -1,0 +1,67 @@
+// Runs commands side by side on a shared, noisy machine: all are started at once, each in its own
+// process group, and only one runs at a time, each in turn for SLICE ms while the others are
+// stopped (SIGSTOP, SIGCONT). Whatever the host does over seconds and minutes (its speed here has
+// halved within a minute) then falls on every command alike, which runs one after the other,
+// seconds apart, do not have: their ratios moved by 0.85 to 1.77 from one round to the next.
+// Pin the commands to one core yourself (taskset); this process sleeps between slices.
+//   node bench/rotate.js SLICE_MS 'CMD1' 'CMD2' ...   (each CMD a shell command)
+// Exits once every command has, with the first non-zero status among them.
+import { spawn } from 'node:child_process';
+import process from 'node:process';
+
+const slice = Number(process.argv[2]);
+const commands = process.argv.slice(3);
+if (!(slice > 0) || commands.length === 0) {
+  console.error("usage: node bench/rotate.js SLICE_MS 'CMD1' 'CMD2' ...");
+  process.exit(2);
+}
+
+const signal = (p, name) => {
+  try {
+    process.kill(-p.pid, name);
+  } catch {
+    // gone meanwhile: its exit event follows
+  }
+};
+
+let status = 0;
+const procs = commands.map((command, i) => {
+  const child = spawn('sh', ['-c', command], { detached: true, stdio: 'inherit' });
+  const p = { pid: child.pid, alive: true };
+  // All but the first wait their turn from the start.
+  if (i > 0) signal(p, 'SIGSTOP');
+  child.on('exit', (code, sig) => {
+    p.alive = false;
+    if (status === 0 && code !== 0) status = code ?? 1;
+    if (sig) console.error(`rotate: '${command}' ended by ${sig}`);
+    if (procs.every((x) => !x.alive)) {
+      clearInterval(timer);
+      process.exit(status);
+    }
+  });
+  return p;
+});
+
+// Stopped, they would stay stopped: on the way out, every one goes on to end.
+for (const name of ['SIGINT', 'SIGTERM']) {
+  process.on(name, () => {
+    for (const p of procs) if (p.alive) signal(p, 'SIGCONT'), signal(p, 'SIGTERM');
+    process.exit(1);
+  });
+}
+
+let turn = 0;
+const timer = setInterval(() => {
+  const live = procs.filter((p) => p.alive);
+  if (live.length < 2) {
+    for (const p of live) signal(p, 'SIGCONT');
+    return;
+  }
+  const current = procs[turn];
+  let next = turn;
+  do next = (next + 1) % procs.length;
+  while (!procs[next].alive);
+  if (current.alive) signal(current, 'SIGSTOP');
+  signal(procs[next], 'SIGCONT');
+  turn = next;
+}, slice);
