@@ -1,8 +1,11 @@
 // Runs commands side by side on a shared, noisy machine: all are started at once, each in its own
-// process group, and only one runs at a time, each in turn for SLICE ms while the others are
-// stopped (SIGSTOP, SIGCONT). Whatever the host does over seconds and minutes (its speed here has
-// halved within a minute) then falls on every command alike, which runs one after the other,
-// seconds apart, do not have: their ratios moved by 0.85 to 1.77 from one round to the next.
+// process group, and only one runs at a time, each in turn for SLICE ms (or until it ends) while
+// the others are stopped (SIGSTOP, SIGCONT). Whatever the host does over seconds and minutes
+// (its speed here has halved within a minute) then falls on every command alike, which runs one
+// after the other, seconds apart, do not have: their ratios moved by 0.85 to 1.77 from one round
+// to the next. A turn is not free: a command resumed has the caches of the others, and turns of
+// 100 ms cost bun's scripted loops 0.07 to 0.09 of their ratio to its declared run (1 s: none
+// measurable beside 3 s).
 // Pin the commands to one core yourself (taskset); this process sleeps between slices.
 //   node bench/rotate.js SLICE_MS 'CMD1' 'CMD2' ...   (each CMD a shell command)
 // Exits once every command has, with the first non-zero status among them.
@@ -25,6 +28,23 @@ const signal = (p, name) => {
 };
 
 let status = 0;
+let turn = 0;
+let timer = null;
+
+// The next live command's turn, for SLICE ms (or until it ends); the one that had it stops.
+function pass() {
+  clearTimeout(timer);
+  const current = procs[turn];
+  let next = turn;
+  do next = (next + 1) % procs.length;
+  while (!procs[next].alive && next !== turn);
+  if (!procs[next].alive) return;
+  if (next !== turn && current.alive) signal(current, 'SIGSTOP');
+  signal(procs[next], 'SIGCONT');
+  turn = next;
+  timer = setTimeout(pass, slice);
+}
+
 const procs = commands.map((command, i) => {
   const child = spawn('sh', ['-c', command], { detached: true, stdio: 'inherit' });
   const p = { pid: child.pid, alive: true };
@@ -35,9 +55,11 @@ const procs = commands.map((command, i) => {
     if (status === 0 && code !== 0) status = code ?? 1;
     if (sig) console.error(`rotate: '${command}' ended by ${sig}`);
     if (procs.every((x) => !x.alive)) {
-      clearInterval(timer);
+      clearTimeout(timer);
       process.exit(status);
     }
+    // Its turn goes on to the next at once.
+    if (procs[turn] === p) pass();
   });
   return p;
 });
@@ -50,18 +72,4 @@ for (const name of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-let turn = 0;
-const timer = setInterval(() => {
-  const live = procs.filter((p) => p.alive);
-  if (live.length < 2) {
-    for (const p of live) signal(p, 'SIGCONT');
-    return;
-  }
-  const current = procs[turn];
-  let next = turn;
-  do next = (next + 1) % procs.length;
-  while (!procs[next].alive);
-  if (current.alive) signal(current, 'SIGSTOP');
-  signal(procs[next], 'SIGCONT');
-  turn = next;
-}, slice);
+timer = setTimeout(pass, slice);

@@ -1,10 +1,10 @@
 #!/bin/sh
 # What a scripted request costs beside a declared one, with the host's drift taken out: the runs
-# compared run together, taking turns on core 1 (bench/rotate.js: 100 ms each in turn, the others
+# compared run together, taking turns on core 1 (bench/rotate.js: 1 s each in turn, the others
 # stopped), one nginx worker on core 0. bench/script-cost.sh runs them one after the other, and
 # on a shared machine whose speed moves by the minute its round-by-round ratios went from 0.85 to
 # 1.77 on the same code; here each round's commands meet the same host.
-# Per runtime and round, one rotation of five runs of WALL seconds (some WALL/5 s of CPU each):
+# Per runtime and round, one rotation of five runs of WALL seconds (WALL/5 s of CPU each, in turns):
 # the declared run (`-t WALL -c 10 -k`), the scripted http.get loop (bench/scripts/rate.js), the
 # loop of http.get to a template-literal URL + check (bench/scripts/rate-check.js), rate.js with
 # --out json, and k6 v1.3's check loop. CPU µs a request (user + sys over the requests made), the
@@ -13,14 +13,14 @@
 # A rotation's runs each get a share of the wall time: their requests a second mean nothing, and
 # "× k6" is k6's CPU a request over ours, which on one saturated core is the ratio of the rates.
 #   sh bench/script-cost-rotated.sh [ROUNDS] [K6] [RUNTIMES]   e.g. sh bench/script-cost-rotated.sh 5 /tmp/k6v13/k6
-#   WALL=40 SLICE=50 sh bench/script-cost-rotated.sh 3
+#   WALL=40 SLICE=2000 sh bench/script-cost-rotated.sh 3
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
 K6=${2:-/tmp/k6v13/k6}
 RUNTIMES=${3:-node bun deno}
 WALL=${WALL:-25}
-SLICE=${SLICE:-100}
+SLICE=${SLICE:-1000}
 TMP=$(mktemp -d /tmp/loadtest-rotated.XXXXXX)
 trap 'kill $(cat "$TMP/nginx.pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP"' EXIT
 . bench/lib.sh
