@@ -36,6 +36,8 @@ function httpbin() {
     if (m) return socket.write(respond(req.headers.authorization === `Basic ${Buffer.from(`${m[1]}:${m[2]}`).toString('base64')}` ? 200 : 401, ''));
     if (p === '/page') return socket.write(respond(200, PAGE, 'Content-Type: text/html\r\n'));
     if (p === '/echo-header') return json({ auth: req.headers.authorization || '' });
+    m = /^\/delay\/(\d+)\//.exec(p);
+    if (m) return setTimeout(() => socket.write(respond(200, `at ${p}`)), Number(m[1]));
     return socket.write(respond(200, 'ok', 'Content-Type: text/plain\r\n'));
   });
 }
@@ -815,6 +817,71 @@ export function teardown() { console.log('yields ' + globalThis.__yields.count);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(server.requests, 3000);
       assert.match(r.stderr, /yields 0"/);
+    },
+  );
+});
+
+test("an iteration steps its function's generator itself: the same values, exceptions and order as through a promise, whichever generator waits first", async () => {
+  // src/script/iteration.js steps the first generator that waits during the call (most often
+  // the function's own); the others, and any called while one is still stepped, go through
+  // wait.js's resume(). A job the function queued runs before its iteration ends, as it did.
+  await withScript(
+    `import http from 'k6/http';
+import exec from 'k6/execution';
+import { Counter } from 'k6/metrics';
+const wrong = new Counter('wrong_values');
+const late = new Counter('late_jobs');
+function helper(path) {
+  const r = http.get(__ENV.BASE + path);
+  return r.status;
+}
+export const options = {
+  scenarios: {
+    plain: { executor: 'per-vu-iterations', vus: 2, iterations: 20, exec: 'plain' },
+    viaAsync: { executor: 'per-vu-iterations', vus: 2, iterations: 20, exec: 'viaAsync' },
+    dangling: { executor: 'per-vu-iterations', vus: 1, iterations: 20, exec: 'dangling' },
+    throws: { executor: 'per-vu-iterations', vus: 1, iterations: 5, exec: 'throws' },
+  },
+};
+export function plain() {
+  const i = exec.vu.iterationInScenario;
+  const r = http.get(__ENV.BASE + '/status/201');
+  if (r.status !== 201) wrong.add(1);
+  Promise.resolve().then(() => {
+    if (exec.vu.iterationInScenario !== i) late.add(1);
+  });
+  return r.status;
+}
+export async function viaAsync() {
+  if ((await helper('/status/202')) !== 202) wrong.add(1);
+}
+// A promise's executor is not waited for (k6 would block in it): its generator is still
+// stepped when the next iteration starts, and answered after that one's own.
+export async function dangling() {
+  new Promise((resolve) => {
+    checked('/delay/30/' + exec.vu.iterationInScenario);
+    resolve();
+  });
+  if ((await helper('/delay/5/' + exec.vu.iterationInScenario)) !== 200) wrong.add(1);
+}
+function checked(path) {
+  const r = http.get(__ENV.BASE + path);
+  if (r.body !== 'at ' + path) wrong.add(1);
+}
+export function throws() {
+  http.get(__ENV.BASE + '/status/207');
+  throw new Error('thrown after a wait');
+}`,
+    async ({ run, server }) => {
+      const r = await run('-q');
+      assert.equal(r.code, 0, r.stderr);
+      const count = (p) => server.paths.filter((x) => x === p).length;
+      assert.deepEqual([201, 202, 207].map((n) => count(`/status/${n}`)), [40, 40, 5]);
+      assert.equal(server.paths.filter((x) => x.startsWith('/delay/30/')).length, 20);
+      assert.equal(server.paths.filter((x) => x.startsWith('/delay/5/')).length, 20);
+      assert.doesNotMatch(r.stdout, /wrong_values|late_jobs/);
+      assert.match(r.stdout, /iterations\.+: 105 /);
+      assert.match(r.stderr, /5 times: thrown after a wait/);
     },
   );
 });

@@ -164,7 +164,7 @@ export class OriginClient extends DriverSide {
     }
     // The connection's job object is its own, made once and filled for each request (it is the
     // connection's only until proceed() hands the result on).
-    const job = conn.jobSlot || (conn.jobSlot = { request: null, resolve: null, executor: null, claimed: false, connectMs: 0, tlsMs: 0, startedAt: 0, result: null });
+    const job = conn.jobSlot || (conn.jobSlot = { request: null, resolve: null, executor: null, claimed: false, connectMs: 0, tlsMs: 0, startedAt: 0, result: null, answer: null });
     job.request = request;
     job.claimed = false;
     job.connectMs = 0;
@@ -231,19 +231,21 @@ export class OriginClient extends DriverSide {
     const job = conn.job;
     const parser = conn.parser;
     const ready = conn.readyAt;
-    const result = {
-      request: job.request,
-      status,
-      head: '',
-      body: null,
-      encoding: null,
-      error: null,
-      cookied: parser.cookied, // whether the head has a Set-Cookie to look for
-      bytesIn: conn.responseBytes,
-      peer: conn.peer || NO_PEER,
-      start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start,
-      timings: timingsOf(job.connectMs, job.tlsMs, first - (sent > ready ? sent : ready), end - first),
-    };
+    // The connection's own result object, filled anew: k6/http reads it within proceed()'s
+    // answerOf() and keeps none of it but its parts (the Request's answer()).
+    const result = job.answer || (job.answer = newResult());
+    result.request = job.request;
+    result.status = status;
+    result.head = '';
+    result.body = null;
+    result.encoding = null;
+    result.error = null;
+    result.proto = null;
+    result.cookied = parser.cookied; // whether the head has a Set-Cookie to look for
+    result.bytesIn = conn.responseBytes;
+    result.peer = conn.peer || NO_PEER;
+    result.start = job.startedAt > 0 && job.startedAt < start ? job.startedAt : start;
+    result.timings = timingsOf(job.connectMs, job.tlsMs, first - (sent > ready ? sent : ready), end - first);
     // What the parser kept may be in the adapter's read buffer: decoded (or copied) now, unless
     // the read is the response's own for good and its text waits until the script reads it.
     if (parser.spanBuf === null || !textOfSpan(result, parser, job.request, this.freshReads)) {
@@ -284,6 +286,8 @@ export class OriginClient extends DriverSide {
 }
 
 export const decodeText = (bytes) => decoder.decode(bytes);
+
+const newResult = () => ({ request: null, status: 0, head: '', body: null, encoding: null, error: null, proto: null, cookied: false, bytesIn: 0, peer: NO_PEER, start: 0, timings: null });
 
 
 // A response read whole in one go (the parser's span) whose text the script may read: decoded

@@ -41,6 +41,29 @@ class IterationState {
     this.count = () => count(this);
     this.fail = (err) => fail(this, err);
     this.afterThen = () => afterThen(this);
+    // A generator of the scenario's function that waited, stepped here (take()): the promise
+    // drive() returned of it, whether that is the function's own (start() got it back), and
+    // the callbacks of its waits.
+    this.gen = null;
+    this.wait = null;
+    this.own = false;
+    this.resolveWait = null;
+    this.rejectWait = null;
+    this.executor = (resolve, reject) => {
+      this.resolveWait = resolve;
+      this.rejectWait = reject;
+    };
+    this.step = (value) => step(this, false, value);
+    this.stepFail = (err) => step(this, true, err);
+  }
+
+  /** Steps `gen`, which waits on `wait`; returns the promise of its value (drive()). */
+  take(gen, wait) {
+    this.gen = gen;
+    this.own = false;
+    this.wait = new Promise(this.executor);
+    onSettled(wait, this);
+    return this.wait;
   }
 
   /** A promise of the iteration's end. */
@@ -129,20 +152,64 @@ function start(vu, s, ctx, run, next, failLoop) {
   let r;
   let threw = false;
   it.calling = true;
+  if (it.gen === null) vu.stepper = it;
   try {
     r = vu.exports[s.exec](vu.data);
   } catch (err) {
     threw = true;
     fail(it, err);
   }
+  vu.stepper = null;
   if (!threw) {
-    if (r instanceof Promise) r.then(it.settle, it.fail);
+    // The function's own generator, stepped here: its end is the iteration's (stepped()).
+    if (r !== null && r === it.wait) it.own = true;
+    else if (r instanceof Promise) r.then(it.settle, it.fail);
     else settle(it);
   }
   it.calling = false;
   ctx.running.add(it);
   return it;
 }
+
+// A generator stepped by the iteration (take()): it goes on once what it waits on has settled.
+function onSettled(wait, it) {
+  (wait instanceof Promise ? wait : Promise.resolve(wait)).then(it.step, it.stepFail);
+}
+
+function step(it, failed, value) {
+  let r;
+  try {
+    r = failed ? it.gen.throw(value) : it.gen.next(value);
+  } catch (err) {
+    stepped(it, true, err);
+    return;
+  }
+  if (r.done) stepped(it, false, r.value);
+  else onSettled(r.value, it);
+}
+
+// Its end: the promise drive() returned settles; the function's own ends the iteration a
+// microtask later, as that promise's reaction would have (the jobs the function queued run
+// first), and its rejection is handled here (the promise is no one else's).
+function stepped(it, failed, value) {
+  const own = it.own;
+  const wait = it.wait;
+  it.gen = null;
+  it.wait = null;
+  it.own = false;
+  if (failed) {
+    it.rejectWait(value);
+    if (own) {
+      wait.then(undefined, noop);
+      queueMicrotask(() => fail(it, value));
+    }
+  } else {
+    it.resolveWait(value);
+    if (own) queueMicrotask(it.settle);
+  }
+}
+
+const noop = () => {};
 
 function begin(vu, s, run) {
   const options = run.shared.options;

@@ -38,10 +38,21 @@ export function isWait(v) {
   return v instanceof Promise && v[WAIT] === true;
 }
 
-/** Runs a generator made by the transform: its value at once, or a marked promise of it. */
+/**
+ * Runs a generator made by the transform: its value at once, or a marked promise of it. `this`
+ * is the VU: while an iteration calls the scenario's function, the first of its generators to
+ * wait is stepped by the iteration itself (src/script/iteration.js, take()), which most often is
+ * that function's own: the iteration then ends as the generator does, with no async function
+ * between them (a request's allocations are the loop every VU goes round).
+ */
 export function drive(gen) {
   const r = gen.next();
   if (r.done) return r.value;
+  const it = this.stepper;
+  if (it !== undefined && it !== null && it.gen === null) {
+    this.stepper = null;
+    return waiting(it.take(gen, r.value));
+  }
   return waiting(resume(gen, r.value));
 }
 
