@@ -289,7 +289,6 @@ export const decodeText = (bytes) => decoder.decode(bytes);
 
 const newResult = () => ({ request: null, status: 0, head: '', body: null, encoding: null, error: null, proto: null, cookied: false, bytesIn: 0, peer: NO_PEER, start: 0, timings: null });
 
-
 // A response read whole in one go (the parser's span) whose text the script may read: decoded
 // now (span-text.js), or, in a read that stays as it is (`later`), when the script reads the
 // Response's head or body (k6/http's Response takes the SpanText as its body) — now all the same

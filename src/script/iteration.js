@@ -11,6 +11,7 @@
 import { CookieJar } from './k6/cookies.js';
 import { Interruption } from './vu.js';
 import { messageOf } from './messages.js';
+import { Stepper } from './wait.js';
 
 // What a VU's iterations share: the one under way, and its callbacks.
 class IterationState {
@@ -41,29 +42,10 @@ class IterationState {
     this.count = () => count(this);
     this.fail = (err) => fail(this, err);
     this.afterThen = () => afterThen(this);
-    // A generator of the scenario's function that waited, stepped here (take()): the promise
-    // drive() returned of it, whether that is the function's own (start() got it back), and
-    // the callbacks of its waits.
-    this.gen = null;
-    this.wait = null;
-    this.own = false;
-    this.resolveWait = null;
-    this.rejectWait = null;
-    this.executor = (resolve, reject) => {
-      this.resolveWait = resolve;
-      this.rejectWait = reject;
-    };
-    this.step = (value) => step(this, false, value);
-    this.stepFail = (err) => step(this, true, err);
-  }
-
-  /** Steps `gen`, which waits on `wait`; returns the promise of its value (drive()). */
-  take(gen, wait) {
-    this.gen = gen;
-    this.own = false;
-    this.wait = new Promise(this.executor);
-    onSettled(wait, this);
-    return this.wait;
+    // The scenario's function's generator that waits first, stepped here (wait.js): its end,
+    // when it is the function's own, is the iteration's, a microtask later, as the reaction to
+    // its promise had been (the jobs the function queued run first).
+    this.stepper = new Stepper((failed, value) => queueMicrotask(failed ? () => fail(this, value) : this.settle));
   }
 
   /** A promise of the iteration's end. */
@@ -152,7 +134,8 @@ function start(vu, s, ctx, run, next, failLoop) {
   let r;
   let threw = false;
   it.calling = true;
-  if (it.gen === null) vu.stepper = it;
+  const stepper = it.stepper;
+  if (stepper.gen === null) vu.stepper = stepper;
   try {
     r = vu.exports[s.exec](vu.data);
   } catch (err) {
@@ -161,8 +144,8 @@ function start(vu, s, ctx, run, next, failLoop) {
   }
   vu.stepper = null;
   if (!threw) {
-    // The function's own generator, stepped here: its end is the iteration's (stepped()).
-    if (r !== null && r === it.wait) it.own = true;
+    // The function's own generator, stepped here: its end is the iteration's (the Stepper's).
+    if (r !== null && r === stepper.promise) stepper.own = true;
     else if (r instanceof Promise) r.then(it.settle, it.fail);
     else settle(it);
   }
@@ -170,46 +153,6 @@ function start(vu, s, ctx, run, next, failLoop) {
   ctx.running.add(it);
   return it;
 }
-
-// A generator stepped by the iteration (take()): it goes on once what it waits on has settled.
-function onSettled(wait, it) {
-  (wait instanceof Promise ? wait : Promise.resolve(wait)).then(it.step, it.stepFail);
-}
-
-function step(it, failed, value) {
-  let r;
-  try {
-    r = failed ? it.gen.throw(value) : it.gen.next(value);
-  } catch (err) {
-    stepped(it, true, err);
-    return;
-  }
-  if (r.done) stepped(it, false, r.value);
-  else onSettled(r.value, it);
-}
-
-// Its end: the promise drive() returned settles; the function's own ends the iteration a
-// microtask later, as that promise's reaction would have (the jobs the function queued run
-// first), and its rejection is handled here (the promise is no one else's).
-function stepped(it, failed, value) {
-  const own = it.own;
-  const wait = it.wait;
-  it.gen = null;
-  it.wait = null;
-  it.own = false;
-  if (failed) {
-    it.rejectWait(value);
-    if (own) {
-      wait.then(undefined, noop);
-      queueMicrotask(() => fail(it, value));
-    }
-  } else {
-    it.resolveWait(value);
-    if (own) queueMicrotask(it.settle);
-  }
-}
-
-const noop = () => {};
 
 function begin(vu, s, run) {
   const options = run.shared.options;

@@ -103,7 +103,7 @@ export class VU {
     this.required = new Map(); // a CommonJS module of the script → its module object
     this.loops = loops;
     this.drive = drive; // for the script's functions that may wait (src/script/wait.js)
-    this.stepper = null; // the iteration whose call may step a generator (drive())
+    this.stepper = null; // while an iteration calls its function: its Stepper (wait.js's drive())
     this.isWait = isWait;
     this.made = made;
     this.waits = waits;

@@ -41,20 +41,83 @@ export function isWait(v) {
 /**
  * Runs a generator made by the transform: its value at once, or a marked promise of it. `this`
  * is the VU: while an iteration calls the scenario's function, the first of its generators to
- * wait is stepped by the iteration itself (src/script/iteration.js, take()), which most often is
+ * wait is stepped by the iteration itself (a Stepper, below), which most often is
  * that function's own: the iteration then ends as the generator does, with no async function
  * between them (a request's allocations are the loop every VU goes round).
  */
 export function drive(gen) {
   const r = gen.next();
   if (r.done) return r.value;
-  const it = this.stepper;
-  if (it !== undefined && it !== null && it.gen === null) {
+  const stepper = this.stepper;
+  if (stepper !== undefined && stepper !== null && stepper.gen === null) {
     this.stepper = null;
-    return waiting(it.take(gen, r.value));
+    return stepper.take(gen, r.value);
   }
   return waiting(resume(gen, r.value));
 }
+
+/**
+ * Steps one generator at a time past its waits, as resume() does, without an async function:
+ * an iteration's (src/script/iteration.js), made once per VU. take() returns the marked promise
+ * of the generator's value; when start() got that promise back from the function (`own`), its
+ * end is told to `ended(failed, value)` instead, and its rejection is handled here.
+ */
+export class Stepper {
+  constructor(ended) {
+    this.ended = ended;
+    this.gen = null;
+    this.promise = null;
+    this.own = false;
+    this.resolve = null;
+    this.reject = null;
+    this.executor = (resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    };
+    this.next = (value) => this.step(false, value);
+    this.throw = (err) => this.step(true, err);
+  }
+
+  take(gen, wait) {
+    this.gen = gen;
+    this.own = false;
+    this.promise = waiting(new Promise(this.executor));
+    this.waitOn(wait);
+    return this.promise;
+  }
+
+  waitOn(wait) {
+    (wait instanceof Promise ? wait : Promise.resolve(wait)).then(this.next, this.throw);
+  }
+
+  step(failed, value) {
+    let r;
+    try {
+      r = failed ? this.gen.throw(value) : this.gen.next(value);
+    } catch (err) {
+      this.end(true, err);
+      return;
+    }
+    if (r.done) this.end(false, r.value);
+    else this.waitOn(r.value);
+  }
+
+  end(failed, value) {
+    const { own, promise } = this;
+    this.gen = null;
+    this.promise = null;
+    this.own = false;
+    if (failed) {
+      this.reject(value);
+      if (own) promise.then(undefined, noop);
+    } else {
+      this.resolve(value);
+    }
+    if (own) this.ended(failed, value);
+  }
+}
+
+const noop = () => {};
 
 async function resume(gen, wait) {
   for (;;) {
