@@ -12,7 +12,7 @@ const decoder = new TextDecoder();
 async function through(kind, samples) {
   const written = [];
   const lines = new SampleLines(kind, (bytes) => written.push(decoder.decode(bytes)));
-  const stream = new SampleStream((m, v, t, now) => lines.sample(m, v, t, now));
+  const stream = new SampleStream(lines);
   let clock = 0;
   const queue = new SampleQueue(
     (batch) => {
@@ -143,7 +143,9 @@ test('a failed write is said once, at the end, and nothing more is written', asy
     calls++;
     throw new Error('--out json=f: ENOSPC');
   });
-  for (let i = 0; i < 2000; i++) lines.sample(trend, 1.5, { a: 'x'.repeat(200) }, T0);
+  lines.metric(0, trend);
+  lines.tags(0, { a: 'x'.repeat(200) });
+  for (let i = 0; i < 2000; i++) lines.sample(0, 1.5, 0, T0);
   assert.throws(() => lines.flush(), /ENOSPC/);
   assert.equal(calls, 1);
 });

@@ -267,6 +267,51 @@ export function handleSummary(data) {
   }
 });
 
+test("--out json: a request's tags are its own, though a VU's tags object for the same URL serves again while what made it stays", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-tags-'));
+  try {
+    await withScript(
+      `import http from 'k6/http';
+import { group } from 'k6';
+import exec from 'k6/execution';
+export const options = { iterations: 8, vus: 1 };
+const codes = [200, 200, 404, 200, 500, 500, 200, 404];
+export default function () {
+  // Two requests of one name (http.url) an iteration, whatever the status; a group on odd
+  // iterations; a VU tag from the 4th; the 5th's second with tags of its own; the 7th's a POST;
+  // the first's second a 201.
+  const code = codes[__ITER];
+  if (__ITER === 3) exec.vu.tags.mine = 'yes';
+  const get = () => {
+    http.get(http.url\`\${__ENV.BASE}/status/\${code}\`);
+    http.request(__ITER === 6 ? 'POST' : 'GET', http.url\`\${__ENV.BASE}/status/\${__ITER === 0 ? 201 : code}\`, null, __ITER === 4 ? { tags: { mine: 'own' } } : {});
+  };
+  if (__ITER % 2) group('g', get);
+  else get();
+}`,
+      async ({ run, server }) => {
+        const lines = join(dir, 'samples.json');
+        const r = await run('--out', `json=${lines}`);
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(server.requests, 16);
+        const points = readFileSync(lines, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((p) => p.type === 'Point' && p.metric === 'http_reqs');
+        const seen = points.map((p) => [p.data.tags.status, p.data.tags.group, p.data.tags.mine, p.data.tags.method, p.data.tags.expected_response]);
+        const want = [];
+        ['200', '200', '404', '200', '500', '500', '200', '404'].forEach((code, i) => {
+          const ok = String(Number(code) < 400);
+          const mine = i >= 3 ? 'yes' : undefined;
+          const group = i % 2 ? '::g' : '';
+          want.push([code, group, mine, 'GET', ok]);
+          want.push(i === 0 ? ['201', '', undefined, 'GET', 'true'] : [code, group, i === 4 ? 'own' : mine, i === 6 ? 'POST' : 'GET', ok]);
+        });
+        assert.deepEqual(seen, want);
+      },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('an arrival-rate iteration with no VU free is dropped when due, and one VU is made for the next, up to maxVUs, as k6', async () => {
   await withScript(
     `import http from 'k6/http';

@@ -35,9 +35,18 @@ for (const o of outs) {
   );
 }
 
-const stream = new SampleStream((metric, value, tags, now) => {
-  for (let i = 0; i < lines.length; i++) lines[i].sample(metric, value, tags, now);
-});
+// Each output is told the same: one sink, or a sink that tells each in turn.
+const stream = new SampleStream(
+  lines.length === 1
+    ? lines[0]
+    : {
+        metric: (id, def) => lines.forEach((l) => l.metric(id, def)),
+        tags: (slot, def) => lines.forEach((l) => l.tags(slot, def)),
+        sample: (id, value, slot, now) => {
+          for (let i = 0; i < lines.length; i++) lines[i].sample(id, value, slot, now);
+        },
+      },
+);
 
 side.onMessage((message) => {
   if (message.end) {

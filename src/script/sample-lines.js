@@ -8,7 +8,6 @@ const encoder = new TextEncoder();
 // The lines are written a chunk at a time, the chunk reused at once (the write blocks): small
 // enough to stay in the cache between its formatting and its write.
 const CHUNK = 1 << 16;
-const TAG_SETS = 4; // as src/script/sample-queue.js's slots
 const CSV_TAGS = ['check', 'error', 'error_code', 'expected_response', 'group', 'method', 'name', 'proto', 'scenario', 'service', 'status', 'subproto', 'tls_version', 'url'];
 
 export const CSV_HEADER = `metric_name,timestamp,metric_value,${CSV_TAGS.join(',')},extra_tags,metadata\n`;
@@ -83,7 +82,8 @@ function putJsonValue(b, p, v, isTime) {
 }
 
 /**
- * One output's lines. `kind`: 'json' or 'csv'; `write(bytes)`: writes whole lines, a chunk at a
+ * One output's lines: the sink of a SampleStream (sample-queue.js), told each metric and tag set
+ * once by its number. `kind`: 'json' or 'csv'; `write(bytes)`: writes whole lines, a chunk at a
  * time, in order, before it returns (the chunk is written again after), or throws.
  */
 export class SampleLines {
@@ -92,17 +92,15 @@ export class SampleLines {
     this.write = write;
     this.chunk = new Uint8Array(CHUNK);
     this.pos = 0;
-    this.heads = new Map(); // metric → its line up to the value (lineOf)
-    this.sets = []; // { ref: a tags object, bytes }: the thread's tag sets are the same objects while they last
-    this.nextSet = 0;
+    this.lines = []; // by metric number: its line up to the value (metric())
+    this.tails = []; // by tag set slot: a line's bytes after the value
     this.lastNow = -1;
     this.timeBytes = null; // the time of lastNow as a line has it
     this.error = null;
   }
 
-  tagBytes(tags) {
-    const sets = this.sets;
-    for (let i = 0; i < sets.length; i++) if (sets[i].ref === tags) return sets[i].bytes;
+  /** The tag set of `slot` from now on. */
+  tags(slot, tags) {
     // In the order of their names, as k6 writes a tag set.
     const keys = Object.keys(tags).sort();
     let text;
@@ -115,23 +113,19 @@ export class SampleLines {
       for (const k of keys) if (!CSV_TAGS.includes(k) && tags[k] !== '') extra += `${extra ? '&' : ''}${k}=${tags[k]}`;
       text = `,${CSV_TAGS.map((k) => csvField(tags[k])).join(',')},${csvField(extra)},\n`;
     }
-    const set = { ref: tags, bytes: encoder.encode(text) };
-    if (sets.length < TAG_SETS) sets.push(set);
-    else sets[this.nextSet++ % TAG_SETS] = set;
-    return set.bytes;
+    this.tails[slot] = encoder.encode(text);
   }
 
   /**
-   * `metric`'s line up to its value: { bytes, head (the length of the part before the time), at
-   * (the time it holds) }. A request's samples come in the same millisecond, most in the one
-   * before: the time is written into the metric's bytes when it changes, and a line is then
-   * these bytes, the value and the tags' (two copies, not three).
+   * Metric number `id` is `metric`: its line up to its value is { bytes, head (the length of the
+   * part before the time), at (the time it holds) }. A request's samples come in the same
+   * millisecond, most in the one before: the time is written into the metric's bytes when it
+   * changes, and a line is then these bytes, the value and the tags' (two copies, not three).
    */
-  lineOf(metric) {
+  metric(id, metric) {
     // k6's order of keys; a metric's name has no character JSON escapes (metrics.js NAME).
     const head = encoder.encode(this.json ? `{"metric":"${metric.name}","type":"Point","data":{"time":"` : `${csvField(metric.name)},`);
-    const line = { bytes: head, head: head.length, at: -1 };
-    this.heads.set(metric, line);
+    this.lines[id] = { bytes: head, head: head.length, at: -1, isTime: metric.isTime };
     if (this.json) {
       const contains = metric.isTime ? 'time' : metric.name === 'data_sent' || metric.name === 'data_received' ? 'data' : 'default';
       // Its thresholds' sources and sub-metrics, as k6 lists them.
@@ -139,7 +133,6 @@ export class SampleLines {
       const submetrics = subs.length ? subs.map((x) => ({ name: x.name, suffix: x.name.slice(metric.name.length + 1, -1), tags: Object.fromEntries(x.tags) })) : null;
       this.put(encoder.encode(JSON.stringify({ type: 'Metric', data: { name: metric.name, type: metric.type, contains, thresholds: metric.thresholds || [], submetrics }, metric: metric.name }) + '\n'));
     }
-    return line;
   }
 
   /** Writes the time `now` into `line`. */
@@ -171,17 +164,16 @@ export class SampleLines {
     this.pos += bytes.length;
   }
 
-  sample(metric, value, tags, now) {
-    let line = this.heads.get(metric);
-    if (line === undefined) line = this.lineOf(metric);
+  sample(id, value, slot, now) {
+    const line = this.lines[id];
     if (line.at !== now) this.stamp(line, now);
-    const tail = this.tagBytes(tags);
+    const tail = this.tails[slot];
     const pre = line.bytes;
     this.room(pre.length + 32 + tail.length);
     const b = this.chunk;
     b.set(pre, this.pos);
     let p = this.pos + pre.length;
-    p = this.json ? putJsonValue(b, p, value, metric.isTime) : putAscii(b, p, value.toFixed(6));
+    p = this.json ? putJsonValue(b, p, value, line.isTime) : putAscii(b, p, value.toFixed(6));
     b.set(tail, p);
     this.pos = p + tail.length;
   }

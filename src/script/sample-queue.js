@@ -131,21 +131,25 @@ export class SampleQueue {
   }
 }
 
-/** The thread's side: turns batches back into samples, `sample(metric, value, tags, now)`. */
+/**
+ * The thread's side: turns batches back into samples for `sink`, which is told each metric and
+ * tag set by its number once (sink.metric(id, def), sink.tags(slot, tags): the slot's set from
+ * then on), then each sample by those numbers (sink.sample(id, value, slot, now)).
+ */
 export class SampleStream {
-  constructor(sample) {
-    this.sample = sample;
-    this.metrics = [];
-    this.slots = [];
+  constructor(sink) {
+    this.sink = sink;
+    this.metrics = 0;
   }
 
   take({ samples, count, defs }) {
     const s = new Float64Array(samples);
+    const sink = this.sink;
     for (let i = 0; i < count * 4; i += 4) {
       const kind = s[i];
-      if (kind === TAG_SET) this.slots[s[i + 2]] = defs[s[i + 1]];
-      else if (kind === METRIC) this.metrics.push(defs[s[i + 1]]);
-      else this.sample(this.metrics[kind], s[i + 1], this.slots[s[i + 2]], s[i + 3]);
+      if (kind >= 0) sink.sample(kind, s[i + 1], s[i + 2], s[i + 3]);
+      else if (kind === TAG_SET) sink.tags(s[i + 2], defs[s[i + 1]]);
+      else sink.metric(this.metrics++, defs[s[i + 1]]);
     }
   }
 }

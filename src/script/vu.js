@@ -89,6 +89,7 @@ export class VU {
     // The tags every sample of this VU has now (tags()), made again when one of what makes them
     // changes: the scenario, the group, exec.vu.tags.
     this.baseTags = null;
+    this.lastRequestTags = null; // k6/http.js requestTags()
     this.baseScenario = null;
     this.baseGroup = '';
     this.baseVersion = -1;

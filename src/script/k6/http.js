@@ -468,11 +468,19 @@ const EXPECTED = Object.freeze({ expected_response: 'true' });
 const UNEXPECTED = Object.freeze({ expected_response: 'false' });
 const NO_TAGS = Object.freeze({});
 
-// A request's samples' own tags: the VU's and the script's, then k6's for a request.
+// A request's samples' own tags: the VU's and the script's, then k6's for a request. A VU asks
+// for the same URL again and again: without tags of the call's own nor an error, the object made
+// for its last request serves again while all it was made from is the same (no one changes a
+// sample's tags; --out's queue then knows it as the same set without reading it).
 function requestTags(vu, method, r, expected, ex, info) {
+  const name = ex.userTags.name ?? ex.nameTag ?? (ex.digest ? info.bare : info.shown);
+  const plain = ex.userTags === NO_PARAMS && !r.error;
+  const last = vu.lastRequestTags;
+  const base = vu.currentTags();
+  if (plain && last !== null && last.base === base && last.name === name && last.method === method && last.status === r.status && last.proto === r.proto && last.expected === expected) return last.tags;
   const tags = vu.tags(); // a new object: the request's own tags go on it
   for (const k in ex.userTags) tags[k] = ex.userTags[k];
-  tags.name = ex.userTags.name ?? ex.nameTag ?? (ex.digest ? info.bare : info.shown);
+  tags.name = name;
   tags.method = method;
   tags.status = String(r.status);
   // As k6 since v0.41: the url tag is the name tag, whether the script named the request or
@@ -484,6 +492,7 @@ function requestTags(vu, method, r, expected, ex, info) {
     tags.error_code = String(errorCodeOf(r.error));
   } else tags.proto = r.proto || 'HTTP/1.1';
   if (expected !== null) tags.expected_response = String(expected);
+  if (plain) vu.lastRequestTags = { base, name, method, status: r.status, proto: r.proto, expected, tags };
   return tags;
 }
 
