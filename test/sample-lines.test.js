@@ -47,7 +47,7 @@ const gauge = { name: 'my_gauge', type: 'gauge', isTime: false };
 const T0 = Date.UTC(2026, 10, 25, 1, 2, 3, 456);
 
 test('JSON lines: each value as k6 writes it, the metric defined once, the tags of each sample its own', async () => {
-  // Ten tag sets taking turns, more than the queue's four slots: each sample must keep its own.
+  // Ten tag sets taking turns: each sample must keep its own.
   const sets = Array.from({ length: 10 }, (_, i) => ({ scenario: 'default', group: i % 3 ? '' : '::g', name: `http://h/${i}`, status: String(200 + i) }));
   const values = [0, 1, 120, 1.070254, 1.0702540000000056, 0.000001, 0.0000004, 12345.678901, 2 ** 53, -3, -0.5, 1e21, NaN, Infinity];
   const samples = [];
@@ -135,6 +135,23 @@ test('CSV rows: k6 columns, the value with six decimals, the other tags as extra
   assert.equal(rows.length, 2);
   assert.equal(rows[0], `data_sent,${Math.floor(T0 / 1000)},1.000000,,,,,,,,,default,,200,,,"http://h/a,b",team=qa,`);
   assert.equal(rows[1], `http_req_duration,${Math.floor(T0 / 1000) + 1},0.500000,"say ""hi""",,,,,,,,default,,,,,,,`);
+});
+
+test('more tag sets than the queue has slots: the same objects come back after theirs were given to others, and each sample keeps its own tags', async () => {
+  // 1500 sets (the queue keeps 1024), each an object used three times, far apart: the third time
+  // its slot holds another set, and the object must be told again, not taken for that one.
+  const sets = Array.from({ length: 1500 }, (_, i) => ({ scenario: 'default', name: `http://h/items/${i}`, status: String(200 + (i % 3)) }));
+  const samples = [];
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < sets.length; i++) samples.push([counter, round * 10 + (i % 7), sets[(i * 7 + round * 11) % sets.length], T0 + round]);
+  }
+  // And fresh objects of the same content as ones seen, as a check's or a custom metric's tags are.
+  for (let i = 0; i < 300; i++) samples.push([trend, i, { ...sets[(i * 13) % sets.length] }, T0 + 9]);
+  const points = await pointsOf(samples);
+  points.forEach((p, i) => {
+    assert.deepEqual(p.data.tags, samples[i][2], `sample ${i}`);
+    assert.equal(p.data.value, samples[i][1]);
+  });
 });
 
 test('a failed write is said once, at the end, and nothing more is written', async () => {

@@ -267,12 +267,12 @@ export function handleSummary(data) {
   }
 });
 
-test("--out json: a request's tags are its own, though a VU's tags object for the same URL serves again while what made it stays", async () => {
+test("--out json: a request's and a check's tags are their own, though the run's set of the same content serves again while what made it stays", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-tags-'));
   try {
     await withScript(
       `import http from 'k6/http';
-import { group } from 'k6';
+import { group, check } from 'k6';
 import exec from 'k6/execution';
 export const options = { iterations: 8, vus: 1 };
 const codes = [200, 200, 404, 200, 500, 500, 200, 404];
@@ -284,7 +284,8 @@ export default function () {
   if (__ITER === 3) exec.vu.tags.mine = 'yes';
   const get = () => {
     http.get(http.url\`\${__ENV.BASE}/status/\${code}\`);
-    http.request(__ITER === 6 ? 'POST' : 'GET', http.url\`\${__ENV.BASE}/status/\${__ITER === 0 ? 201 : code}\`, null, __ITER === 4 ? { tags: { mine: 'own' } } : {});
+    const r = http.request(__ITER === 6 ? 'POST' : 'GET', http.url\`\${__ENV.BASE}/status/\${__ITER === 0 ? 201 : code}\`, null, __ITER === 4 ? { tags: { mine: 'own' } } : {});
+    check(r, { answered: (x) => x.status > 0 }, __ITER === 5 ? { extra: 'x' } : undefined);
   };
   if (__ITER % 2) group('g', get);
   else get();
@@ -305,12 +306,18 @@ export default function () {
           want.push(i === 0 ? ['201', '', undefined, 'GET', 'true'] : [code, group, i === 4 ? 'own' : mine, i === 6 ? 'POST' : 'GET', ok]);
         });
         assert.deepEqual(seen, want);
+        const checks = readFileSync(lines, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((p) => p.type === 'Point' && p.metric === 'checks');
+        assert.deepEqual(
+          checks.map((p) => [p.data.tags.check, p.data.tags.group, p.data.tags.mine, p.data.tags.extra, p.data.tags.url]),
+          codes8().map((_, i) => ['answered', i % 2 ? '::g' : '', i >= 3 ? 'yes' : undefined, i === 5 ? 'x' : undefined, undefined]),
+        );
       },
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+const codes8 = () => Array.from({ length: 8 });
 
 test('an arrival-rate iteration with no VU free is dropped when due, and one VU is made for the next, up to maxVUs, as k6', async () => {
   await withScript(

@@ -3,6 +3,7 @@
 // distinct warning or exception message once, with how often it came.
 
 import { COUNTER, GAUGE, RATE, TREND } from './metrics.js';
+import { TagSets } from './tag-sets.js';
 
 export class RunState {
   constructor(registry) {
@@ -48,6 +49,7 @@ export class RunState {
     this.bytesIn = 0;
     this.onMessage = null; // (message) => void, the first time each is seen
     this.secondHistogram = null; // --dashboard: this second's http_req_duration in µs
+    this.tagSets = new TagSets(); // shared tag sets, where a sample's tags are read (tag-sets.js)
   }
 
   /**

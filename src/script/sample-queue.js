@@ -4,21 +4,14 @@
 // stores on a sample; formatting the lines (k6's shape: 13 of some 280 bytes a request) and
 // writing them is the other thread's, on another core where there is one.
 
+import { keyOf } from './tag-sets.js';
+
 const BATCH = 16384; // samples: some 50 batches a second at full speed
-const SLOTS = 4; // tag sets the thread keeps: a request's, its iteration's, and two more
+// Tag sets the thread keeps encoded, each in a slot: a script whose URLs carry ids (`/items/${id}`)
+// has a tag set per URL name, and its requests, its checks and its iterations take turns.
+const SLOTS = 1024;
 const TAG_SET = -1; // a marker in the stream: [TAG_SET, defs index, slot, 0]
 const METRIC = -2; // [METRIC, defs index, 0, 0]
-
-function sameTags(set, tags) {
-  const keys = set.keys;
-  const values = set.values;
-  let i = 0;
-  for (const k in tags) {
-    if (i === keys.length || keys[i] !== k || values[i] !== tags[k]) return false;
-    i++;
-  }
-  return i === keys.length;
-}
 
 export class SampleQueue {
   /**
@@ -38,7 +31,14 @@ export class SampleQueue {
     this.n = 0;
     this.defs = [];
     this.metrics = []; // by id
-    this.sets = []; // slot → { ref, keys, values }
+    // A tag set's slot by its content (a key: keyOf), and by the tags objects seen with it: the
+    // same object comes again and again (a VU's tags while they last, a request's for its URL:
+    // k6/http.js requestTags()). An object's entry is its slot and the slot's generation then
+    // (gen * SLOTS + slot), stale once the slot has been given to another set.
+    this.slotByKey = new Map();
+    this.slotOfObject = new WeakMap();
+    this.keys = []; // slot → its set's key
+    this.gens = new Uint32Array(SLOTS);
     this.nextSlot = 0;
   }
 
@@ -58,24 +58,30 @@ export class SampleQueue {
   }
 
   slotOf(tags) {
-    const sets = this.sets;
-    for (let i = 0; i < sets.length; i++) if (sets[i].ref === tags) return i;
-    for (let i = 0; i < sets.length; i++) {
-      if (sameTags(sets[i], tags)) {
-        sets[i].ref = tags;
-        return i;
-      }
+    const known = this.slotOfObject.get(tags);
+    if (known !== undefined) {
+      const slot = known % SLOTS;
+      if (this.gens[slot] === (known - slot) / SLOTS) return slot;
     }
-    const keys = [];
-    const values = [];
+    const key = keyOf(tags);
+    let slot = this.slotByKey.get(key);
+    if (slot === undefined) slot = this.defineTags(key, tags);
+    this.slotOfObject.set(tags, this.gens[slot] * SLOTS + slot);
+    return slot;
+  }
+
+  /** A slot for the tag set `key` (the next one in turn once all are taken), told to the thread. */
+  defineTags(key, tags) {
+    const slot = this.nextSlot;
+    this.nextSlot = (slot + 1) % SLOTS;
+    if (this.keys.length > slot) {
+      this.slotByKey.delete(this.keys[slot]);
+      this.gens[slot]++;
+    }
+    this.keys[slot] = key;
+    this.slotByKey.set(key, slot);
     const copy = {};
-    for (const k in tags) {
-      keys.push(k);
-      values.push(tags[k]);
-      copy[k] = tags[k];
-    }
-    const slot = sets.length < SLOTS ? sets.length : this.nextSlot++ % SLOTS;
-    sets[slot] = { ref: tags, keys, values };
+    for (const k in tags) copy[k] = tags[k];
     this.defs.push(copy);
     this.push(TAG_SET, this.defs.length - 1, slot, 0);
     return slot;

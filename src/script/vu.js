@@ -89,7 +89,6 @@ export class VU {
     // The tags every sample of this VU has now (tags()), made again when one of what makes them
     // changes: the scenario, the group, exec.vu.tags.
     this.baseTags = null;
-    this.lastRequestTags = null; // k6/http.js requestTags()
     this.baseScenario = null;
     this.baseGroup = '';
     this.baseVersion = -1;
@@ -262,7 +261,8 @@ export class VU {
   /** This VU's tags now, shared: for samples that add none (never changed by their users). */
   currentTags() {
     if (this.baseTags === null || this.baseScenario !== this.scenario || this.baseGroup !== this.groupPath || this.baseVersion !== this.userTagsVersion) {
-      this.baseTags = this.tags();
+      // The run's set of the same content (every VU with the same tags has the same object).
+      this.baseTags = this.shared.state.tagSets.intern(this.tags());
       this.baseScenario = this.scenario;
       this.baseGroup = this.groupPath;
       this.baseVersion = this.userTagsVersion;
@@ -284,8 +284,21 @@ export class VU {
   recordCheck(name, ok, extraTags) {
     const state = this.shared.state;
     // The sample's own tags only when something reads them (the common check has no reader).
-    const tags = state.registry.readsTags(state.checks) ? checkTags(this.tags(), extraTags, name) : this.currentTags();
+    const tags = state.registry.readsTags(state.checks) ? this.checkTags(name, extraTags) : this.currentTags();
     state.check(this.groupPath, name, ok, tags);
+  }
+
+  // A check's sample's own tags: without the call's, the run's set of the same content.
+  checkTags(name, extraTags) {
+    if (extraTags) return checkTags(this.tags(), extraTags, name);
+    const sets = this.shared.state.tagSets;
+    const base = this.currentTags();
+    let tags = sets.check(base, name);
+    if (tags === undefined) {
+      tags = checkTags(this.tags(), null, name);
+      sets.addCheck(base, name, tags);
+    }
+    return tags;
   }
 
   enterGroup(path, name) {

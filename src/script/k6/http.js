@@ -468,16 +468,22 @@ const EXPECTED = Object.freeze({ expected_response: 'true' });
 const UNEXPECTED = Object.freeze({ expected_response: 'false' });
 const NO_TAGS = Object.freeze({});
 
-// A request's samples' own tags: the VU's and the script's, then k6's for a request. A VU asks
-// for the same URL again and again: without tags of the call's own nor an error, the object made
-// for its last request serves again while all it was made from is the same (no one changes a
-// sample's tags; --out's queue then knows it as the same set without reading it).
+// A request's samples' own tags: the VU's and the script's, then k6's for a request. Without tags
+// of the call's own nor an error, the run's set of the same content serves (src/script/tag-sets.js).
 function requestTags(vu, method, r, expected, ex, info) {
   const name = ex.userTags.name ?? ex.nameTag ?? (ex.digest ? info.bare : info.shown);
-  const plain = ex.userTags === NO_PARAMS && !r.error;
-  const last = vu.lastRequestTags;
+  if (ex.userTags !== NO_PARAMS || r.error) return newRequestTags(vu, method, r, expected, ex, name);
+  const sets = vu.shared.state.tagSets;
   const base = vu.currentTags();
-  if (plain && last !== null && last.base === base && last.name === name && last.method === method && last.status === r.status && last.proto === r.proto && last.expected === expected) return last.tags;
+  let tags = sets.request(base, name, method, r.status, r.proto, expected);
+  if (tags === undefined) {
+    tags = newRequestTags(vu, method, r, expected, ex, name);
+    sets.addRequest(base, name, method, r.status, r.proto, expected, tags);
+  }
+  return tags;
+}
+
+function newRequestTags(vu, method, r, expected, ex, name) {
   const tags = vu.tags(); // a new object: the request's own tags go on it
   for (const k in ex.userTags) tags[k] = ex.userTags[k];
   tags.name = name;
@@ -492,7 +498,6 @@ function requestTags(vu, method, r, expected, ex, info) {
     tags.error_code = String(errorCodeOf(r.error));
   } else tags.proto = r.proto || 'HTTP/1.1';
   if (expected !== null) tags.expected_response = String(expected);
-  if (plain) vu.lastRequestTags = { base, name, method, status: r.status, proto: r.proto, expected, tags };
   return tags;
 }
 
