@@ -145,7 +145,8 @@ export class Response {
     this.url = url;
     this.timings = timings;
     this.error = error ? k6ErrorText(error) : '';
-    this.error_code = error ? errorCodeOf(error) : 0;
+    // As k6: a status of 400 or more is an error code too (1000 + the status), the error text empty.
+    this.error_code = error ? errorCodeOf(error) : status >= 400 ? 1000 + status : 0;
     this.proto = status ? proto || 'HTTP/1.1' : '';
     this.remote_ip = peer.ip;
     this.remote_port = peer.port;

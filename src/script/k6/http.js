@@ -496,7 +496,11 @@ function newRequestTags(vu, method, r, expected, ex, name) {
   if (r.error) {
     tags.error = k6ErrorText(r.error);
     tags.error_code = String(errorCodeOf(r.error));
-  } else tags.proto = r.proto || 'HTTP/1.1';
+  } else {
+    // And one whose status is 400 or more has the code k6 gives it (1000 + the status).
+    if (r.status >= 400) tags.error_code = String(1000 + r.status);
+    tags.proto = r.proto || 'HTTP/1.1';
+  }
   if (expected !== null) tags.expected_response = String(expected);
   return tags;
 }
