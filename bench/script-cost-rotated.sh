@@ -6,8 +6,8 @@
 # 1.77 on the same code; here each round's commands meet the same host.
 # Per runtime and round, one rotation of five runs of WALL seconds (WALL/5 s of CPU each, in turns):
 # the declared run (`-t WALL -c 10 -k`), the scripted http.get loop (bench/scripts/rate.js), the
-# loop of http.get to a template-literal URL + check (bench/scripts/rate-check.js), rate.js with
-# --out json, and k6 v1.3's check loop. CPU µs a request (user + sys over the requests made), the
+# loop of http.get to a template-literal URL + check (bench/scripts/rate-check.js), rate.js and
+# rate-check.js with --out json (one URL's tag set; a hundred's), and k6 v1.3's check loop. CPU µs a request (user + sys over the requests made), the
 # ratios of each round's own runs and their median over the rounds; and the same less each
 # command's start (the CPU of a run of 10 requests, rotated too, its median over the rounds).
 # A rotation's runs each get a share of the wall time: their requests a second mean nothing, and
@@ -48,8 +48,9 @@ for r in $(seq "$ROUNDS"); do
     set -- "$@" "$(cmd "$t.declared_start" "$c" -n 10 -c 10 -k "$URL")" \
       "$(cmd "$t.rate_start" "$(script "$c" '--iterations 10 --vus 10' rate.js)")" \
       "$(cmd "$t.check_start" "$(script "$c" '--iterations 10 --vus 10' rate-check.js)")" \
-      "$(cmd "$t.json_start" "$(script "$c" "--iterations 10 --vus 10 --out json=$TMP/samples-start-$t.json" rate.js)")"
-    names="$names $t.declared_start $t.rate_start $t.check_start $t.json_start"
+      "$(cmd "$t.json_start" "$(script "$c" "--iterations 10 --vus 10 --out json=$TMP/samples-start-$t.json" rate.js)")" \
+      "$(cmd "$t.checkjson_start" "$(script "$c" "--iterations 10 --vus 10 --out json=$TMP/samples-start-check-$t.json" rate-check.js)")"
+    names="$names $t.declared_start $t.rate_start $t.check_start $t.json_start $t.checkjson_start"
   done
   rotate "$@"
   for n in $names; do record "$n"; done
@@ -60,9 +61,10 @@ for r in $(seq "$ROUNDS"); do
       "$(cmd "$t.declared" "$c" -t "$WALL" -c 10 -k "$URL")" \
       "$(cmd "$t.rate" "$(script "$c" "-d ${WALL}s" rate.js)")" \
       "$(cmd "$t.check" "$(script "$c" "-d ${WALL}s" rate-check.js)")" \
-      "$(cmd "$t.json" "$(script "$c" "-d ${WALL}s --out json=$TMP/samples-$t.json" rate.js)")"
-    for n in k6 declared rate check json; do record "$t.$n"; done
-    rm -f "$TMP/samples-$t.json"
+      "$(cmd "$t.json" "$(script "$c" "-d ${WALL}s --out json=$TMP/samples-$t.json" rate.js)")" \
+      "$(cmd "$t.checkjson" "$(script "$c" "-d ${WALL}s --out json=$TMP/samples-check-$t.json" rate-check.js)")"
+    for n in k6 declared rate check json checkjson; do record "$t.$n"; done
+    rm -f "$TMP/samples-$t.json" "$TMP/samples-check-$t.json"
   done
 done
 
@@ -82,9 +84,9 @@ paired_less() {
 }
 
 echo "CPU µs a request, medians of $ROUNDS rounds; each round's runs of a runtime rotated on core 1 ($SLICE ms turns, $WALL s), nginx on core 0"
-printf '%-6s %9s %9s %9s %9s %9s\n' tool declared rate check 'out json' 'k6 check'
+printf '%-6s %9s %9s %9s %9s %11s %9s\n' tool declared rate check 'out json' 'check+json' 'k6 check'
 for t in $RUNTIMES; do
-  printf '%-6s %9.1f %9.1f %9.1f %9.1f %9.1f\n' "$t" "$(us "$t.declared")" "$(us "$t.rate")" "$(us "$t.check")" "$(us "$t.json")" "$(us "$t.k6")"
+  printf '%-6s %9.1f %9.1f %9.1f %9.1f %11.1f %9.1f\n' "$t" "$(us "$t.declared")" "$(us "$t.rate")" "$(us "$t.check")" "$(us "$t.json")" "$(us "$t.checkjson")" "$(us "$t.k6")"
 done
 echo
 echo "ratios, each round's (of its own rotation), their median first"
@@ -92,6 +94,7 @@ for t in $RUNTIMES; do
   echo "$t  rate x decl $(paired "$t.rate" "$t.declared")"
   echo "$t  check x decl $(paired "$t.check" "$t.declared")"
   echo "$t  out json x rate $(paired "$t.json" "$t.rate")"
+  echo "$t  out json x check $(paired "$t.checkjson" "$t.check")"
   echo "$t  check's rate x k6's $(paired "$t.k6" "$t.check")"
 done
 echo
@@ -100,10 +103,11 @@ for t in $RUNTIMES; do
   echo "$t  rate x decl $(paired_less "$t.rate" "$t.declared" "$t.rate_start" "$t.declared_start")"
   echo "$t  check x decl $(paired_less "$t.check" "$t.declared" "$t.check_start" "$t.declared_start")"
   echo "$t  out json x rate $(paired_less "$t.json" "$t.rate" "$t.json_start" "$t.rate_start")"
+  echo "$t  out json x check $(paired_less "$t.checkjson" "$t.check" "$t.checkjson_start" "$t.check_start")"
   echo "$t  check's rate x k6's $(paired_less "$t.k6" "$t.check" k6.check_start "$t.check_start")"
 done
 echo
 echo "peak RSS, MB (medians): k6 check loop $(awk '{ print $3 / 1024 }' "$TMP"/*.k6 | median)"
 for t in $RUNTIMES; do
-  echo "$t  declared $(awk '{ print $3 / 1024 }' "$TMP/$t.declared" | median), rate $(awk '{ print $3 / 1024 }' "$TMP/$t.rate" | median), check $(awk '{ print $3 / 1024 }' "$TMP/$t.check" | median), out json $(awk '{ print $3 / 1024 }' "$TMP/$t.json" | median)"
+  echo "$t  declared $(awk '{ print $3 / 1024 }' "$TMP/$t.declared" | median), rate $(awk '{ print $3 / 1024 }' "$TMP/$t.rate" | median), check $(awk '{ print $3 / 1024 }' "$TMP/$t.check" | median), out json $(awk '{ print $3 / 1024 }' "$TMP/$t.json" | median), check with out json $(awk '{ print $3 / 1024 }' "$TMP/$t.checkjson" | median)"
 done
