@@ -325,6 +325,31 @@ export default function () {
 });
 const codes8 = () => Array.from({ length: 8 });
 
+test('a name tag of the options (options.tags) is a request\'s name and url, as k6; http.url\'s and the call\'s own come first', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-name-'));
+  try {
+    await withScript(
+      `import http from 'k6/http';
+export const options = { iterations: 1, tags: { name: 'global' } };
+export default function () {
+  http.get(\`\${__ENV.BASE}/get\`);
+  http.get(http.url\`\${__ENV.BASE}/status/\${200}\`);
+  http.get(\`\${__ENV.BASE}/get\`, { tags: { name: 'own' } });
+}`,
+      async ({ run }) => {
+        const lines = join(dir, 'samples.json');
+        const r = await run('--out', `json=${lines}`);
+        assert.equal(r.code, 0, r.stderr);
+        const points = readFileSync(lines, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((p) => p.type === 'Point' && p.metric === 'http_reqs');
+        // As k6 v1.3.0 writes them (checked beside it, with nathaliamaimone/k6-performance-test's tags-example.js).
+        assert.deepEqual(points.map((p) => [p.data.tags.name, p.data.tags.url]), [['global', 'global'], ['${}/status/${}', '${}/status/${}'], ['own', 'own']]);
+      },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('an arrival-rate iteration with no VU free is dropped when due, and one VU is made for the next, up to maxVUs, as k6', async () => {
   await withScript(
     `import http from 'k6/http';

@@ -471,10 +471,11 @@ const NO_TAGS = Object.freeze({});
 // A request's samples' own tags: the VU's and the script's, then k6's for a request. Without tags
 // of the call's own nor an error, the run's set of the same content serves (src/script/tag-sets.js).
 function requestTags(vu, method, r, expected, ex, info) {
-  const name = ex.userTags.name ?? ex.nameTag ?? (ex.digest ? info.bare : info.shown);
+  // As k6: the call's name tag, http.url's, a name tag of the VU's (options.tags too), the URL.
+  const base = vu.currentTags();
+  const name = ex.userTags.name ?? ex.nameTag ?? base.name ?? (ex.digest ? info.bare : info.shown);
   if (ex.userTags !== NO_PARAMS || r.error) return newRequestTags(vu, method, r, expected, ex, name);
   const sets = vu.shared.state.tagSets;
-  const base = vu.currentTags();
   let tags = sets.request(base, name, method, r.status, r.proto, expected);
   if (tags === undefined) {
     tags = newRequestTags(vu, method, r, expected, ex, name);
