@@ -274,8 +274,10 @@ test("--out json: a request's and a check's tags are their own, though the run's
       `import http from 'k6/http';
 import { group, check } from 'k6';
 import exec from 'k6/execution';
+import { Trend } from 'k6/metrics';
 export const options = { iterations: 8, vus: 1 };
 const codes = [200, 200, 404, 200, 500, 500, 200, 404];
+const mine = new Trend('mine_trend');
 export default function () {
   // Two requests of one name (http.url) an iteration, whatever the status; a group on odd
   // iterations; a VU tag from the 4th; the 5th's second with tags of its own; the 7th's a POST;
@@ -288,6 +290,7 @@ export default function () {
     check(r, { answered: (x) => x.status > 0 }, __ITER === 5 ? { extra: 'x' } : undefined);
     // res.error_code as k6's: 1000 + a status of 400 or more.
     check(r, { code: (x) => x.error_code === (x.status >= 400 ? 1000 + x.status : 0) && x.error === '' });
+    mine.add(__ITER);
   };
   if (__ITER % 2) group('g', get);
   else get();
@@ -313,6 +316,12 @@ export default function () {
         const all = readFileSync(lines, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((p) => p.type === 'Point' && p.metric === 'checks');
         assert.deepEqual(all.filter((p) => p.data.tags.check === 'code').map((p) => p.data.value), [1, 1, 1, 1, 1, 1, 1, 1]);
         const checks = all.filter((p) => p.data.tags.check === 'answered');
+        // A custom metric's sample without tags of its own: the VU's tags then.
+        const trend = readFileSync(lines, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((p) => p.type === 'Point' && p.metric === 'mine_trend');
+        assert.deepEqual(
+          trend.map((p) => [p.data.value, p.data.tags.group, p.data.tags.mine]),
+          codes8().map((_, i) => [i, i % 2 ? '::g' : '', i >= 3 ? 'yes' : undefined]),
+        );
         assert.deepEqual(
           checks.map((p) => [p.data.tags.check, p.data.tags.group, p.data.tags.mine, p.data.tags.extra, p.data.tags.url]),
           codes8().map((_, i) => ['answered', i % 2 ? '::g' : '', i >= 3 ? 'yes' : undefined, i === 5 ? 'x' : undefined, undefined]),

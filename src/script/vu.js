@@ -271,7 +271,8 @@ export class VU {
   }
 
   emit(metric, value, extraTags) {
-    const tags = extraTags ? Object.assign(this.tags(), extraTags) : this.tags();
+    // Without tags of the call's own, the VU's shared set (no object made a sample).
+    const tags = extraTags ? Object.assign(this.tags(), extraTags) : this.currentTags();
     this.shared.registry.add(metric, value, tags);
   }
 
