@@ -10,6 +10,7 @@ const BATCH = 16384; // samples: some 50 batches a second at full speed
 // Tag sets the thread keeps encoded, each in a slot: a script whose URLs carry ids (`/items/${id}`)
 // has a tag set per URL name, and its requests, its checks and its iterations take turns.
 const SLOTS = 1024;
+const RECENT = 4;
 const TAG_SET = -1; // a marker in the stream: [TAG_SET, defs index, slot, 0]
 const METRIC = -2; // [METRIC, defs index, 0, 0]
 
@@ -40,6 +41,9 @@ export class SampleQueue {
     this.keys = []; // slot → its set's key
     this.gens = new Uint32Array(SLOTS);
     this.nextSlot = 0;
+    this.recent = new Array(RECENT).fill(null); // the objects slotOf() was asked for last, and their slots
+    this.recentSlots = new Uint32Array(RECENT);
+    this.nextRecent = 0;
   }
 
   /** A batch the thread is done with. */
@@ -58,6 +62,20 @@ export class SampleQueue {
   }
 
   slotOf(tags) {
+    // The last few objects first: a request's, its check's and its iteration's sets take turns.
+    // None of them can have lost its slot: that takes SLOTS sets new to the queue, each of which
+    // has come through here since.
+    const recent = this.recent;
+    for (let i = 0; i < RECENT; i++) if (recent[i] === tags) return this.recentSlots[i];
+    const slot = this.slotOfNew(tags);
+    const i = this.nextRecent;
+    this.nextRecent = (i + 1) % RECENT;
+    recent[i] = tags;
+    this.recentSlots[i] = slot;
+    return slot;
+  }
+
+  slotOfNew(tags) {
     const known = this.slotOfObject.get(tags);
     if (known !== undefined) {
       const slot = known % SLOTS;
