@@ -97,6 +97,14 @@ test('unary calls: the response (message, error, headers, trailers, status), a d
   assert.deepEqual(durations.filter((d) => d.tags.name === undefined).map((d) => d.tags), Array(4).fill({ group: '', scenario: 'default', status: '0' }));
 });
 
+test("a name among the VU's tags is a call's name tag, as k6 (grpc/params.go keeps a name already set)", async () => {
+  const out = join(dir, 'unary-named.json');
+  const { result: r } = await delta(plain, () => run('unary.js', ['-i', '1', '--tag', 'name=mine', '--out', `json=${out}`]));
+  assert.equal(r.code, 0, r.stderr);
+  const names = new Set(samples(out, 'grpc_req_duration').map((d) => d.tags.name));
+  assert.deepEqual([...names], ['mine']);
+});
+
 const K6_STREAMS = [
   'chat data {"count":1,"kind":"KIND_UNSPECIFIED","message":"re: first","meta":null}',
   'chat data {"count":2,"kind":"KIND_UNSPECIFIED","message":"re: again1","meta":null}',

@@ -372,7 +372,8 @@ export function callTags(vu, userTags, addr, path) {
   tags.url = `${addr}${path}`;
   tags.service = service;
   tags.method = method;
-  if (!userTags || userTags.name === undefined) tags.name = path;
+  // As k6 (grpc/params.go): a name among the VU's tags or the call's stays.
+  if (tags.name === undefined) tags.name = path;
   return tags;
 }
 
