@@ -334,6 +334,36 @@ export default function () {
 });
 const codes8 = () => Array.from({ length: 8 });
 
+test('exec.vu.tags reads every tag the VU has now (options.tags, scenario, group), writes its own as text, refuses an object, as k6 v1.3.0', async () => {
+  await withScript(
+    `import exec from 'k6/execution';
+import { group } from 'k6';
+export const options = { iterations: 1, tags: { type: 'smoke' } };
+const show = (t) => JSON.stringify(Object.keys(t).sort().map((k) => [k, t[k]]));
+export default function () {
+  console.log('a ' + show(exec.vu.tags) + ' ' + exec.vu.tags.scenario + ' ' + ('scenario' in exec.vu.tags) + ' ' + ('nope' in exec.vu.tags) + ' ' + exec.vu.tags.nope + ' ' + typeof exec.vu.tags.toString);
+  exec.vu.tags.n = 5;
+  exec.vu.tags.b = true;
+  group('g', () => { console.log('b ' + show(exec.vu.metrics.tags) + ' ' + typeof exec.vu.tags.n); });
+  try { exec.vu.tags.o = { x: 1 }; console.log('c set'); } catch (e) { console.log('c ' + e.name + ': ' + e.message); }
+  delete exec.vu.tags.n;
+  console.log('d ' + show(exec.vu.tags));
+}`,
+    async ({ run }) => {
+      const r = await run();
+      assert.equal(r.code, 0, r.stderr);
+      // k6 v1.3.0's lines for the same script (kwishna/Grafana-K6-performance-test reads
+      // exec.vu.tags['scenario']; rdpanek/k6's tags-and-groups.js logs exec.vu.metrics.tags).
+      assert.deepEqual([...r.stderr.matchAll(/msg="(.*)" source=console/g)].map((m) => JSON.parse(`"${m[1]}"`)), [
+        'a [["group",""],["scenario","default"],["type","smoke"]] default true false undefined function',
+        'b [["b","true"],["group","::g"],["n","5"],["scenario","default"],["type","smoke"]] string',
+        "c TypeError: invalid value for metric tag 'o': only String, Boolean and Number types are accepted as a metric tag values",
+        'd [["b","true"],["group",""],["scenario","default"],["type","smoke"]]',
+      ]);
+    },
+  );
+});
+
 test('a name tag of the options (options.tags) is a request\'s name and url, as k6; http.url\'s and the call\'s own come first', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-name-'));
   try {

@@ -4,12 +4,22 @@ import { consolidatedOptions } from '../scenarios.js';
 
 export function executionModule(vu) {
   const shared = vu.shared;
-  // exec.vu.tags is the VU's own tags object; a change to it makes the VU's tags anew.
+  // exec.vu.tags reads the VU's tags as its samples have them now (options.tags, the scenario's,
+  // the group), as k6's does, and writes the VU's own (vu.userTags): a change makes its tags anew.
   const changed = (result) => (vu.userTagsVersion++, result);
+  const current = (key) => (typeof key === 'string' && Object.hasOwn(vu.currentTags(), key) ? vu.currentTags()[key] : undefined);
   const tags = new Proxy(vu.userTags, {
-    set: (target, key, value) => changed(Reflect.set(target, key, value)),
+    // What is not a tag is the object's own (its prototype's methods), as in k6.
+    get: (target, key) => current(key) ?? Reflect.get(target, key),
+    has: (target, key) => (typeof key === 'symbol' ? Reflect.has(target, key) : current(key) !== undefined),
+    ownKeys: () => Object.keys(vu.currentTags()),
+    getOwnPropertyDescriptor: (_target, key) => {
+      const value = current(key);
+      return value === undefined ? undefined : { value, writable: true, enumerable: true, configurable: true };
+    },
+    set: (target, key, value) => changed(Reflect.set(target, key, tagValue(key, value))),
     deleteProperty: (target, key) => changed(Reflect.deleteProperty(target, key)),
-    defineProperty: (target, key, d) => changed(Reflect.defineProperty(target, key, d)),
+    defineProperty: (target, key, d) => changed(Reflect.defineProperty(target, key, 'value' in d ? { ...d, value: tagValue(key, d.value) } : d)),
   });
   let consolidated = null;
   let consolidatedFrom = null;
@@ -93,4 +103,11 @@ export function executionModule(vu) {
     },
   };
   return { default: api, ...api };
+}
+
+// A tag's value as k6 takes it (common.ApplyCustomUserTag): a string, a number or a boolean, as
+// its text; anything else is a TypeError.
+function tagValue(key, value) {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw new TypeError(`invalid value for metric tag '${String(key)}': only String, Boolean and Number types are accepted as a metric tag values`);
 }
