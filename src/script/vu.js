@@ -261,8 +261,11 @@ export class VU {
   /** This VU's tags now, shared: for samples that add none (never changed by their users). */
   currentTags() {
     if (this.baseTags === null || this.baseScenario !== this.scenario || this.baseGroup !== this.groupPath || this.baseVersion !== this.userTagsVersion) {
-      // The run's set of the same content (every VU with the same tags has the same object).
-      this.baseTags = this.shared.state.tagSets.intern(this.tags());
+      // Where a sample's tags are written or broken down, the run's set of the same content
+      // (every VU with the same tags has the same object: src/script/tag-sets.js).
+      const registry = this.shared.registry;
+      const tags = this.tags();
+      this.baseTags = registry.out !== null || registry.breakdown !== null ? this.shared.state.tagSets.intern(tags) : tags;
       this.baseScenario = this.scenario;
       this.baseGroup = this.groupPath;
       this.baseVersion = this.userTagsVersion;

@@ -7,11 +7,14 @@ export function executionModule(vu) {
   // exec.vu.tags reads the VU's tags as its samples have them now (options.tags, the scenario's,
   // the group), as k6's does, and writes the VU's own (vu.userTags): a change makes its tags anew.
   const changed = (result) => (vu.userTagsVersion++, result);
-  const current = (key) => (typeof key === 'string' && Object.hasOwn(vu.currentTags(), key) ? vu.currentTags()[key] : undefined);
+  const current = (key) => {
+    const now = vu.currentTags();
+    return typeof key === 'string' && Object.hasOwn(now, key) ? now[key] : undefined;
+  };
   const tags = new Proxy(vu.userTags, {
     // What is not a tag is the object's own (its prototype's methods), as in k6.
     get: (target, key) => current(key) ?? Reflect.get(target, key),
-    has: (target, key) => (typeof key === 'symbol' ? Reflect.has(target, key) : current(key) !== undefined),
+    has: (_target, key) => current(key) !== undefined,
     ownKeys: () => Object.keys(vu.currentTags()),
     getOwnPropertyDescriptor: (_target, key) => {
       const value = current(key);

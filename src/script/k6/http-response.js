@@ -145,8 +145,7 @@ export class Response {
     this.url = url;
     this.timings = timings;
     this.error = error ? k6ErrorText(error) : '';
-    // As k6: a status of 400 or more is an error code too (1000 + the status), the error text empty.
-    this.error_code = error ? errorCodeOf(error) : status >= 400 ? 1000 + status : 0;
+    this.error_code = responseErrorCode(error, status);
     this.proto = status ? proto || 'HTTP/1.1' : '';
     this.remote_ip = peer.ip;
     this.remote_port = peer.port;
@@ -272,6 +271,15 @@ function statusText(head, status) {
   const line = head.slice(from, end < 0 ? head.length : end).replace(/\r$/, '');
   const m = /^HTTP\/\d(?:\.\d)? (\d{3}(?: .*)?)$/.exec(line);
   return m ? m[1] : String(status);
+}
+
+/**
+ * k6's error code of a response (res.error_code and its samples' error_code tag): a failed
+ * request's by our reason; as k6, a status of 400 or more is one too (1000 + the status, its
+ * error text empty); else 0.
+ */
+export function responseErrorCode(error, status) {
+  return error ? errorCodeOf(error) : status >= 400 ? 1000 + status : 0;
 }
 
 /** k6's error_code of a failed request, by our reason for its failure. */

@@ -6,7 +6,7 @@
 
 import { encodeH2Request } from '../../http2/request.js';
 import { CookieJar } from './cookies.js';
-import { Response, MAKE_REQUEST, canonicalName, k6ErrorText, errorCodeOf } from './http-response.js';
+import { Response, MAKE_REQUEST, canonicalName, k6ErrorText, responseErrorCode } from './http-response.js';
 import { waiting } from '../wait.js';
 import { DialError } from './dialer.js';
 import { debugRequest, debugResponse } from './http-debug.js';
@@ -494,14 +494,11 @@ function newRequestTags(vu, method, r, expected, ex, name) {
   // not (a name keeps the URLs' many values out of the tags).
   tags.url = tags.name;
   // As k6: a request that failed has its error and code, and no proto (no response came).
-  if (r.error) {
-    tags.error = k6ErrorText(r.error);
-    tags.error_code = String(errorCodeOf(r.error));
-  } else {
-    // And one whose status is 400 or more has the code k6 gives it (1000 + the status).
-    if (r.status >= 400) tags.error_code = String(1000 + r.status);
-    tags.proto = r.proto || 'HTTP/1.1';
-  }
+  // And one whose status is 400 or more has the code k6 gives it (responseErrorCode).
+  if (r.error) tags.error = k6ErrorText(r.error);
+  else tags.proto = r.proto || 'HTTP/1.1';
+  const code = responseErrorCode(r.error, r.status);
+  if (code !== 0) tags.error_code = String(code);
   if (expected !== null) tags.expected_response = String(expected);
   return tags;
 }
