@@ -9,7 +9,12 @@
 // Pin the commands to one core yourself (taskset); this process sleeps between slices.
 //   node bench/rotate.js SLICE_MS 'CMD1' 'CMD2' ...   (each CMD a shell command)
 // Exits once every command has, with the first non-zero status among them.
+// WATCH=PID WATCH_OUT=FILE: what process PID (the server) did during each command's turns, its
+// voluntary context switches (each a sleep: it had answered everything, and the client's next
+// write pays for its wake-up) and its CPU ticks, as lines "sleeps ticks" in the commands' order.
+// A client that outpaces the server never lets it sleep, and pays for no wake-up.
 import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
 
 const slice = Number(process.argv[2]);
@@ -31,9 +36,31 @@ let status = 0;
 let turn = 0;
 let timer = null;
 
+const watch = Number(process.env.WATCH || 0);
+const watched = commands.map(() => [0, 0]);
+const server = () => {
+  const sleeps = Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(readFileSync(`/proc/${watch}/status`, 'utf8'))[1]);
+  const f = readFileSync(`/proc/${watch}/stat`, 'utf8').split(') ')[1].split(' ');
+  return [sleeps, Number(f[11]) + Number(f[12])]; // utime + stime
+};
+let mark = watch ? server() : null;
+// What the server did since the last look goes to the command whose turn it was.
+function account() {
+  if (!watch) return;
+  const now = server();
+  for (let i = 0; i < 2; i++) watched[turn][i] += now[i] - mark[i];
+  mark = now;
+}
+function exit() {
+  account();
+  if (watch) writeFileSync(process.env.WATCH_OUT, watched.map((w) => w.join(' ') + '\n').join(''));
+  process.exit(status);
+}
+
 // The next live command's turn, for SLICE ms (or until it ends); the one that had it stops.
 function pass() {
   clearTimeout(timer);
+  account();
   const current = procs[turn];
   let next = turn;
   do next = (next + 1) % procs.length;
@@ -56,7 +83,7 @@ const procs = commands.map((command, i) => {
     if (sig) console.error(`rotate: '${command}' ended by ${sig}`);
     if (procs.every((x) => !x.alive)) {
       clearTimeout(timer);
-      process.exit(status);
+      exit();
     }
     // Its turn goes on to the next at once.
     if (procs[turn] === p) pass();

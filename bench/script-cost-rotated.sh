@@ -12,6 +12,9 @@
 # command's start (the CPU of a run of 10 requests, rotated too, its median over the rounds).
 # A rotation's runs each get a share of the wall time: their requests a second mean nothing, and
 # "× k6" is k6's CPU a request over ours, which on one saturated core is the ratio of the rates.
+# nginx's worker is watched in each run's turns (bench/rotate.js WATCH): how often it slept a
+# request, each sleep a wake-up the client's next write pays for in system time. A client faster
+# than nginx (bun's declared run) never lets it sleep; one slower (every scripted loop) does.
 #   sh bench/script-cost-rotated.sh [ROUNDS] [K6] [RUNTIMES]   e.g. sh bench/script-cost-rotated.sh 5 /tmp/k6v13/k6
 #   WALL=40 SLICE=2000 sh bench/script-cost-rotated.sh 3
 set -eu
@@ -26,6 +29,7 @@ trap 'kill $(cat "$TMP/nginx.pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP
 . bench/lib.sh
 URL=http://127.0.0.1:8089/
 start_nginx "$URL"
+NGINX_WORKER=$(pgrep -P "$(cat "$TMP/nginx.pid")" | head -n 1)
 [ -x "$K6" ] || { echo "no k6 at $K6: build it (../shared/k6-build.sh)"; exit 1; }
 
 # The shell command of run $1 (its output and times in $TMP/$1.*), the rest its command line.
@@ -36,7 +40,17 @@ record() {
   read -r user sys rss < "$TMP/$1.time"
   echo "$reqs $(echo "$user + $sys" | bc) $rss" >> "$TMP/$1"
 }
-rotate() { taskset -c 0 node bench/rotate.js "$SLICE" "$@" || { echo "a run failed:"; tail -n 3 "$TMP"/*.err; exit 1; }; }
+# nginx's worker is watched (bench/rotate.js): its sleeps and CPU in each run's turns, in $TMP/watch.
+rotate() { WATCH=$NGINX_WORKER WATCH_OUT=$TMP/watch taskset -c 0 node bench/rotate.js "$SLICE" "$@" || { echo "a run failed:"; tail -n 3 "$TMP"/*.err; exit 1; }; }
+# Once the rotation of runs $@ (in its order) has run: "requests sleeps ticks" added to $TMP/NAME.server.
+record_server() {
+  i=1
+  for n in "$@"; do
+    reqs=$(awk 'END { print $1 }' "$TMP/$n")
+    echo "$reqs $(sed -n "${i}p" "$TMP/watch")" >> "$TMP/$n.server"
+    i=$((i + 1))
+  done
+}
 script() { echo "$1 run -q $2 -e URL=$URL bench/scripts/$3"; }
 
 for r in $(seq "$ROUNDS"); do
@@ -64,6 +78,7 @@ for r in $(seq "$ROUNDS"); do
       "$(cmd "$t.json" "$(script "$c" "-d ${WALL}s --out json=$TMP/samples-$t.json" rate.js)")" \
       "$(cmd "$t.checkjson" "$(script "$c" "-d ${WALL}s --out json=$TMP/samples-check-$t.json" rate-check.js)")"
     for n in k6 declared rate check json checkjson; do record "$t.$n"; done
+    record_server "$t.k6" "$t.declared" "$t.rate" "$t.check" "$t.json" "$t.checkjson"
     rm -f "$TMP/samples-$t.json" "$TMP/samples-check-$t.json"
   done
 done
@@ -105,6 +120,17 @@ for t in $RUNTIMES; do
   echo "$t  out json x rate $(paired_less "$t.json" "$t.rate" "$t.json_start" "$t.rate_start")"
   echo "$t  out json x check $(paired_less "$t.checkjson" "$t.check" "$t.checkjson_start" "$t.check_start")"
   echo "$t  check's rate x k6's $(paired_less "$t.k6" "$t.check" k6.check_start "$t.check_start")"
+done
+echo
+# nginx's CPU ticks are 1/100 s (CLK_TCK).
+echo "nginx in each run's turns (medians): sleeps a request (each a wake-up the client's write pays for; near 0: the client outpaced it), CPU µs a request"
+printf '%-6s %13s %13s %13s %13s %13s %13s\n' tool declared rate check 'out json' 'check+json' 'k6 check'
+for t in $RUNTIMES; do
+  printf '%-6s' "$t"
+  for n in declared rate check json checkjson k6; do
+    printf ' %6.3f %6.1f' "$(awk '{ print $2 / $1 }' "$TMP/$t.$n.server" | median)" "$(awk '{ print $3 * 1e4 / $1 }' "$TMP/$t.$n.server" | median)"
+  done
+  echo
 done
 echo
 echo "peak RSS, MB (medians): k6 check loop $(awk '{ print $3 / 1024 }' "$TMP"/*.k6 | median)"
