@@ -44,6 +44,9 @@
 // only these are retried when a kept-alive connection closes under a request).
 export const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
 
+/** Whether a request of `method` may be sent again (IDEMPOTENT): a GET without a Set look-up. */
+export const isIdempotent = (method) => method === 'GET' || IDEMPOTENT.has(method);
+
 // Failures that mean the target cannot be reached at all (no connection was ever made).
 export const CONNECT_ERRORS = new Set(['ENOENT', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'CERT_ERROR']);
 

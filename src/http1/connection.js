@@ -5,7 +5,7 @@
 
 import { ResponseParser } from './parser.js';
 import { errorName } from '../socket.js';
-import { Driver, IDEMPOTENT, isConnectFailure } from '../driver.js';
+import { Driver, isIdempotent, isConnectFailure } from '../driver.js';
 
 export class Connection extends Driver {
   constructor(run, id) {
@@ -58,7 +58,7 @@ export class Connection extends Driver {
       if (shape === null) return;
       bytes = shape.bytes;
       this.isHead = shape.isHead;
-      this.idempotent = IDEMPOTENT.has(shape.method);
+      this.idempotent = isIdempotent(shape.method);
       this.method = shape.method;
       this.path = shape.path;
       this.entry = shape.entry; // in a sequence: which entry (else undefined)

@@ -16,7 +16,7 @@
 
 import { ResponseParser } from './parser.js';
 import { errorName } from '../socket.js';
-import { Driver, IDEMPOTENT, isConnectFailure } from '../driver.js';
+import { Driver, isIdempotent, isConnectFailure } from '../driver.js';
 
 // The run's request (when every request is the same) written `depth` times over, by request.
 const copies = new WeakMap();
@@ -97,7 +97,7 @@ export class PipelinedConnection extends Driver {
         if (shape === null) return;
         bytes = shape.bytes;
         this.heads[slot] = shape.isHead ? 1 : 0;
-        this.idempotents[slot] = IDEMPOTENT.has(shape.method) ? 1 : 0;
+        this.idempotents[slot] = isIdempotent(shape.method) ? 1 : 0;
         this.methods[slot] = shape.method;
         this.paths[slot] = shape.path;
         if (shape.entry !== undefined) this.entries[slot] = shape.entry;

@@ -80,7 +80,9 @@ export function withFlags(options, flags) {
   }
   // As k6 (lib/options.go Apply): --tag's tags replace the options' whole.
   if (flags.tags) o.tags = { ...flags.tags };
-  return o;
+  // A fresh object: `delete` leaves V8's in dictionary mode, where each of the reads a request
+  // and an iteration make of the options is a hash look-up.
+  return { ...o };
 }
 
 // --config's options under the script's, as k6 orders them: the script's scenarios or shortcuts

@@ -83,6 +83,10 @@ export class VU {
     this.responseCallback = undefined;
     this.console = shared.console ?? CONSOLE;
     this.clients = new Map(); // origin → its client; and each k6/net/grpc Client's connection
+    // The origin asked for last and its client: most scripts ask for one origin, request after
+    // request (a string compare, where the Map hashed it).
+    this.lastOrigin = null;
+    this.lastClient = null;
     this.groupPath = '';
     this.userTags = {}; // exec.vu.tags (through a Proxy that counts its changes: k6/execution.js)
     this.userTagsVersion = 0;
@@ -170,8 +174,12 @@ export class VU {
 
   /** This VU's client for the URL's origin: at once when it has one, else a Promise (DNS). */
   clientFor(url, origin = url.origin) {
+    if (origin === this.lastOrigin) return this.lastClient;
     const client = this.clients.get(origin);
-    return client !== undefined ? client : this.newClient(url);
+    if (client === undefined) return this.newClient(url);
+    this.lastOrigin = origin;
+    this.lastClient = client;
+    return client;
   }
 
   /**
@@ -323,6 +331,8 @@ export class VU {
   close() {
     for (const c of this.clients.values()) c.close();
     this.clients.clear();
+    this.lastOrigin = null;
+    this.lastClient = null;
   }
 }
 

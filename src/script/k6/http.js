@@ -22,6 +22,8 @@ import { NO_PEER } from '../peer.js';
 // A body's text as Go has it: every byte, a leading byte-order mark too.
 const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+// Most responses are not one: told without a Set look-up.
+const isRedirect = (status) => status >= 301 && status <= 308 && REDIRECTS.has(status);
 
 /** k6's default: a response is expected when its status is 200 to 399. */
 export const defaultExpected = (status) => status >= 200 && status < 400;
@@ -281,7 +283,7 @@ class Exchange {
 
   /** The call goes on from `response`: returns it, or a promise of the redirect's. */
   after(response) {
-    if (!REDIRECTS.has(response.status) && !(response.error && this.throw)) return response;
+    if (!isRedirect(response.status) && !(response.error && this.throw)) return response;
     return this.redirect(response);
   }
 
@@ -289,7 +291,7 @@ class Exchange {
     const { vu, url, method, params } = this;
     // throw: a request that failed (not a status) is an exception, with Go's words for it.
     if (response.error && this.throw) throw new Error(`${method[0]}${method.slice(1).toLowerCase()} "${url.href}": ${goError(response.error, url)}`);
-    if (!REDIRECTS.has(response.status)) return response;
+    if (!isRedirect(response.status)) return response;
     const location = response.headers.Location;
     if (location === undefined || this.redirectsLeft <= 0 || response.error) {
       // As k6: said only when neither the request nor the options set a limit, and counted as
