@@ -40,6 +40,9 @@
 //   run.proceed(driver)                              its requests ended: next, or the end
 // Every request claimed ends in exactly one of responded, failed, or in flight at the stop.
 
+// Read once: on node 20 the global `performance` is an accessor, a getter's call at each read.
+const { performance } = globalThis;
+
 // RFC 9110 9.2.2: methods that may be sent again without changing the outcome (RFC 9112 9.3.1:
 // only these are retried when a kept-alive connection closes under a request).
 export const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);

@@ -7,6 +7,9 @@ import { ResponseParser } from './parser.js';
 import { errorName } from '../socket.js';
 import { Driver, isIdempotent, isConnectFailure } from '../driver.js';
 
+// Read once: on node 20 the global `performance` is an accessor, a getter's call at each read.
+const { performance } = globalThis;
+
 export class Connection extends Driver {
   constructor(run, id) {
     super(run, id);

@@ -12,6 +12,9 @@ import { timingsOf } from './timings.js';
 import { SpanText, spanInto } from './span-text.js';
 import { NO_PEER, peerOf } from './peer.js';
 
+// Read once: on node 20 the global `performance` is an accessor, a getter's call at each read.
+const { performance } = globalThis;
+
 // What a VU offers an https origin by ALPN, as k6's Go transport: h2 first.
 const ALPN = ['h2', 'http/1.1'];
 

@@ -13,6 +13,9 @@ import { Interruption } from './vu.js';
 import { messageOf } from './messages.js';
 import { Stepper } from './wait.js';
 
+// Read once: on node 20 the global `performance` is an accessor, a getter's call at each read.
+const { performance } = globalThis;
+
 // What a VU's iterations share: the one under way, and its callbacks.
 class IterationState {
   constructor(vu) {

@@ -19,6 +19,9 @@ import { bytesOf } from './request-bytes.js';
 import { SpanText } from '../span-text.js';
 import { NO_PEER } from '../peer.js';
 
+// Read once: on node 20 the global `performance` is an accessor, a getter's call at each read.
+const { performance } = globalThis;
+
 // A body's text as Go has it: every byte, a leading byte-order mark too.
 const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
