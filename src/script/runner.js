@@ -353,6 +353,20 @@ async function scenarios(factory, run, plan) {
   finished = true;
 }
 
+// A scenario's context for its executor (src/script/executors/). `stopped` is its prototype's
+// getter: V8 makes an object literal with a getter of its own a dictionary, and each of its
+// reads, several an iteration (`ctx.running`, `ctx.stopped`, `ctx.iterateThen`), a hash look-up.
+class ScenarioContext {
+  #run;
+  constructor(run, fields) {
+    this.#run = run;
+    Object.assign(this, fields);
+  }
+  get stopped() {
+    return this.#run.aborted !== null;
+  }
+}
+
 // Each scenario on its share of the VUs made at init, with its executor.
 function startScenarios(factory, run, plan) {
   const { shared, state, registry, hooks } = run;
@@ -360,12 +374,9 @@ function startScenarios(factory, run, plan) {
   return plan.scenarios.map((s) => {
     const own = plan.vus.slice(pool, pool + (s.preAllocatedVUs ?? s.maxVUs));
     pool += own.length;
-    const ctx = {
+    const ctx = new ScenarioContext(run, {
       vus: own,
       running: new RunningIterations(),
-      get stopped() {
-        return run.aborted !== null;
-      },
       progress: () => 0,
       // The vus gauge as k6 samples it: at each rise and once a second, not the fall at the end.
       active: (d) => {
@@ -387,7 +398,7 @@ function startScenarios(factory, run, plan) {
       },
       iterate: (vu) => iterate(vu, s, ctx, run),
       iterateThen: (vu, next, fail) => iterateThen(vu, s, ctx, run, next, fail),
-    };
+    });
     s.startedAt = 0;
     s.iterationsStarted = 0; // exec.scenario.iterationInTest: the scenario's, across its VUs
     s.progress = () => ctx.progress();
