@@ -13,8 +13,14 @@
 // voluntary context switches (each a sleep: it had answered everything, and the client's next
 // write pays for its wake-up) and its CPU ticks, as lines "sleeps ticks" in the commands' order.
 // A client that outpaces the server never lets it sleep, and pays for no wake-up.
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+// COUNT_URL=URL TURNS_OUT=FILE: each turn as a line "command cpu_ns requests": the CPU of the
+// command's processes (every thread's, /proc's schedstat: ns, where times are 10 ms ticks) and
+// the requests the server counted in it (URL: nginx's stub_status; only one command runs at a
+// time). A command's first turns hold its start and its JIT's warm-up, its last its end: what a
+// request costs once the run is under way is the CPU of the turns between over their requests.
+// cpu_ns is -1 for a turn whose command ended in it.
+import { spawn, execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
 
 const slice = Number(process.argv[2]);
@@ -51,9 +57,49 @@ function account() {
   for (let i = 0; i < 2; i++) watched[turn][i] += now[i] - mark[i];
   mark = now;
 }
+
+const countUrl = process.env.COUNT_URL || '';
+const turns = [];
+// nginx's stub_status: "Active connections: N \n server accepts handled requests\n A H R ...";
+// its own request is one of R, taken out.
+let counted = 0;
+const requestsSoFar = () => Number(execFileSync('curl', ['-fsS', countUrl], { encoding: 'utf8' }).split('\n')[2].trim().split(/\s+/)[2]) - ++counted;
+// The CPU of process `pid` and its descendants, in ns (every thread now alive: a runtime's
+// threads last as long as it).
+function cpuOf(pid) {
+  let ns = 0;
+  let tids;
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return NaN; // gone
+  }
+  for (const tid of tids) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      for (const child of readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ')) if (child.trim()) ns += cpuOf(child.trim());
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  return ns;
+}
+let requestsMark = countUrl ? requestsSoFar() : 0;
+// The turn that ends goes to its command: its CPU since its last turn, the server's requests since.
+function tally(p) {
+  if (!countUrl) return;
+  const cpu = p.alive ? cpuOf(p.pid) : NaN;
+  const requests = requestsSoFar();
+  turns.push(`${turn} ${Number.isNaN(cpu) ? -1 : cpu - p.cpu} ${requests - requestsMark}`);
+  if (!Number.isNaN(cpu)) p.cpu = cpu;
+  requestsMark = requests;
+}
+
 function exit() {
   account();
+  tally(procs[turn]);
   if (watch) writeFileSync(process.env.WATCH_OUT, watched.map((w) => w.join(' ') + '\n').join(''));
+  if (countUrl) writeFileSync(process.env.TURNS_OUT, turns.map((t) => t + '\n').join(''));
   process.exit(status);
 }
 
@@ -67,6 +113,7 @@ function pass() {
   while (!procs[next].alive && next !== turn);
   if (!procs[next].alive) return;
   if (next !== turn && current.alive) signal(current, 'SIGSTOP');
+  tally(current);
   signal(procs[next], 'SIGCONT');
   turn = next;
   timer = setTimeout(pass, slice);
@@ -74,7 +121,7 @@ function pass() {
 
 const procs = commands.map((command, i) => {
   const child = spawn('sh', ['-c', command], { detached: true, stdio: 'inherit' });
-  const p = { pid: child.pid, alive: true };
+  const p = { pid: child.pid, alive: true, cpu: 0 };
   // All but the first wait their turn from the start.
   if (i > 0) signal(p, 'SIGSTOP');
   child.on('exit', (code, sig) => {

@@ -4,7 +4,7 @@
 # stopped), one nginx worker on core 0. bench/script-cost.sh runs them one after the other, and
 # on a shared machine whose speed moves by the minute its round-by-round ratios went from 0.85 to
 # 1.77 on the same code; here each round's commands meet the same host.
-# Per runtime and round, one rotation of five runs of WALL seconds (WALL/5 s of CPU each, in turns):
+# Per runtime and round, one rotation of six runs of WALL seconds (WALL/6 s of CPU each, in turns):
 # the declared run (`-t WALL -c 10 -k`), the scripted http.get loop (bench/scripts/rate.js), the
 # loop of http.get to a template-literal URL + check (bench/scripts/rate-check.js), rate.js and
 # rate-check.js with --out json (one URL's tag set; a hundred's), and k6 v1.3's check loop. CPU µs a request (user + sys over the requests made), the
@@ -16,13 +16,14 @@
 # request, each sleep a wake-up the client's next write pays for in system time. A client faster
 # than nginx (bun's declared run) never lets it sleep; one slower (every scripted loop) does.
 #   sh bench/script-cost-rotated.sh [ROUNDS] [K6] [RUNTIMES]   e.g. sh bench/script-cost-rotated.sh 5 /tmp/k6v13/k6
-#   WALL=40 SLICE=2000 sh bench/script-cost-rotated.sh 3
+#   WALL=60 SLICE=2000 sh bench/script-cost-rotated.sh 3
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
 K6=${2:-/tmp/k6v13/k6}
 RUNTIMES=${3:-node bun deno}
-WALL=${WALL:-25}
+WALL=${WALL:-40}
+WARM=${WARM:-2}
 SLICE=${SLICE:-1000}
 TMP=$(mktemp -d /tmp/loadtest-rotated.XXXXXX)
 trap 'kill $(cat "$TMP/nginx.pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$TMP"' EXIT
@@ -41,13 +42,24 @@ record() {
   echo "$reqs $(echo "$user + $sys" | bc) $rss" >> "$TMP/$1"
 }
 # nginx's worker is watched (bench/rotate.js): its sleeps and CPU in each run's turns, in $TMP/watch.
-rotate() { WATCH=$NGINX_WORKER WATCH_OUT=$TMP/watch taskset -c 0 node bench/rotate.js "$SLICE" "$@" || { echo "a run failed:"; tail -n 3 "$TMP"/*.err; exit 1; }; }
+rotate() { COUNT_URL=${URL}nginx_status TURNS_OUT=$TMP/turns WATCH=$NGINX_WORKER WATCH_OUT=$TMP/watch taskset -c 0 node bench/rotate.js "$SLICE" "$@" || { echo "a run failed:"; tail -n 3 "$TMP"/*.err; exit 1; }; }
 # Once the rotation of runs $@ (in its order) has run: "requests sleeps ticks" added to $TMP/NAME.server.
 record_server() {
   i=1
   for n in "$@"; do
     reqs=$(awk 'END { print $1 }' "$TMP/$n")
     echo "$reqs $(sed -n "${i}p" "$TMP/watch")" >> "$TMP/$n.server"
+    i=$((i + 1))
+  done
+}
+# Once the rotation of runs $@ (in its order) has run: their steady state, "requests cpu_s 0" (as record's lines),
+# added to $TMP/NAME.steady (the turns after the first WARM s of the run's CPU, before its last).
+record_steady() {
+  i=0
+  for n in "$@"; do
+    awk -v i="$i" -v warm="$WARM" '$1 == i { cpu[++k] = $2; req[k] = $3 }
+      END { for (t = 1; t < k; t++) { if (done >= warm * 1e9 && cpu[t] >= 0) { c += cpu[t]; r += req[t] } done += cpu[t] }
+        if (r == 0) { print "no steady turn: a longer WALL" > "/dev/stderr"; exit 1 } print r, c / 1e9, 0 }' "$TMP/turns" >> "$TMP/$n.steady" || exit 1
     i=$((i + 1))
   done
 }
@@ -79,6 +91,7 @@ for r in $(seq "$ROUNDS"); do
       "$(cmd "$t.checkjson" "$(script "$c" "-d ${WALL}s --out json=$TMP/samples-check-$t.json" rate-check.js)")"
     for n in k6 declared rate check json checkjson; do record "$t.$n"; done
     record_server "$t.k6" "$t.declared" "$t.rate" "$t.check" "$t.json" "$t.checkjson"
+    record_steady "$t.k6" "$t.declared" "$t.rate" "$t.check" "$t.json" "$t.checkjson"
     rm -f "$TMP/samples-$t.json" "$TMP/samples-check-$t.json"
   done
 done
@@ -111,6 +124,20 @@ for t in $RUNTIMES; do
   echo "$t  out json x rate $(paired "$t.json" "$t.rate")"
   echo "$t  out json x check $(paired "$t.checkjson" "$t.check")"
   echo "$t  check's rate x k6's $(paired "$t.k6" "$t.check")"
+done
+echo
+echo "steady state: CPU µs a request in each run's turns after its first $WARM s of CPU and before its last (medians)"
+printf '%-6s %9s %9s %9s %9s %11s %9s\n' tool declared rate check 'out json' 'check+json' 'k6 check'
+for t in $RUNTIMES; do
+  printf '%-6s %9.1f %9.1f %9.1f %9.1f %11.1f %9.1f\n' "$t" "$(us "$t.declared.steady")" "$(us "$t.rate.steady")" "$(us "$t.check.steady")" "$(us "$t.json.steady")" "$(us "$t.checkjson.steady")" "$(us "$t.k6.steady")"
+done
+echo "ratios, steady state, each round's, their median first"
+for t in $RUNTIMES; do
+  echo "$t  rate x decl $(paired "$t.rate.steady" "$t.declared.steady")"
+  echo "$t  check x decl $(paired "$t.check.steady" "$t.declared.steady")"
+  echo "$t  out json x rate $(paired "$t.json.steady" "$t.rate.steady")"
+  echo "$t  out json x check $(paired "$t.checkjson.steady" "$t.check.steady")"
+  echo "$t  check's rate x k6's $(paired "$t.k6.steady" "$t.check.steady")"
 done
 echo
 echo "the same less each run's start (a run of 10 requests; the median over the rounds)"
