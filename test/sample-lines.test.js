@@ -102,6 +102,27 @@ test('JSON lines: random values and times, back and forth, each line its own', a
   });
 });
 
+test('JSON lines: a time below 2147 ms written as the shortest decimal of its nanoseconds, digit for digit', async () => {
+  // The text itself, not its parsed value: k6's lines are compared as text too. Below 2147 ms a
+  // time's nanoseconds are an int32 and its decimals are written two at a time; JavaScript's own
+  // shortest form of ns / 1e6 is the reference (never an exponent: ns >= 1 gives >= 0.000001).
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const edges = [0, 0.0000004, 0.0000005, 0.000001, 0.00001, 0.1, 0.10000049, 0.9999995, 1, 9.99, 10, 99.999999, 100.0000001, 1000, 2146.9999994, 2146.9999996, 2147, 2147.5];
+  const samples = [];
+  for (let i = 0; i < 5000; i++) {
+    const value = i < edges.length ? edges[i] : i % 4 === 0 ? Math.floor(rand() * 2147e6) / 1e6 : rand() * 10 ** Math.floor(rand() * 7 - 3);
+    samples.push([trend, value, { scenario: 'default' }, T0]);
+  }
+  const text = await through('json', samples);
+  const values = [...text.matchAll(/"value":([^,]*),/g)].map((m) => m[1]);
+  assert.equal(values.length, samples.length);
+  values.forEach((v, i) => {
+    const ms = samples[i][1];
+    assert.equal(v, String(Math.round(ms * 1e6) / 1e6), `sample ${i}: ${ms}`);
+  });
+});
+
 test("one tags object from moment to moment (a VU's own while its tags stay): each moment its own time", async () => {
   // An iteration's end: the same metrics with the VU's shared tags object, moment after moment;
   // sometimes a request's samples between two, with tags of their own.

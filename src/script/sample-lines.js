@@ -14,8 +14,19 @@ export const CSV_HEADER = `metric_name,timestamp,metric_value,${CSV_TAGS.join(',
 
 const csvField = (v) => (v === undefined || v === null ? '' : /[",\r\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
 
+// '00' to '99', two bytes each: a time's six decimals are written two at a time.
+const PAIRS = new Uint8Array(200);
+for (let i = 0; i < 100; i++) {
+  PAIRS[2 * i] = 48 + ((i / 10) | 0);
+  PAIRS[2 * i + 1] = 48 + (i % 10);
+}
+
 /** Non-negative integer `n` (below 2^53) in decimal at `b[p]`; returns the position after it. */
 function putUint(b, p, n) {
+  if (n < 10) {
+    b[p] = 48 + n;
+    return p + 1;
+  }
   if (n > 0x7fffffff) return putBigUint(b, p, n);
   // Below 2^31 in int32 arithmetic, which the engines do without a float division.
   let len = 1;
@@ -48,8 +59,36 @@ function putAscii(b, p, s) {
   return p;
 }
 
+/**
+ * A time in ms at `b[p]` as k6 keeps it, to the nanosecond (its decimals less their trailing
+ * zeros), for 0 <= ms < 2147: the nanoseconds below 2^31, in int32 arithmetic. Most of a request's
+ * lines hold one: their digits are the most of what formatting them costs (bun: half).
+ */
+function putShortTime(b, p, ms) {
+  const ns = Math.round(ms * 1e6);
+  const whole = (ns / 1000000) | 0;
+  p = putUint(b, p, whole);
+  let frac = ns - whole * 1000000;
+  if (frac === 0) return p;
+  b[p] = 46; // '.'
+  const hi = (frac / 10000) | 0;
+  frac -= hi * 10000;
+  const mid = (frac / 100) | 0;
+  const lo = frac - mid * 100;
+  b[p + 1] = PAIRS[2 * hi];
+  b[p + 2] = PAIRS[2 * hi + 1];
+  b[p + 3] = PAIRS[2 * mid];
+  b[p + 4] = PAIRS[2 * mid + 1];
+  b[p + 5] = PAIRS[2 * lo];
+  b[p + 6] = PAIRS[2 * lo + 1];
+  let end = p + 7;
+  while (b[end - 1] === 48) end--; // a digit is not 0: the '.' stays
+  return end;
+}
+
 /** k6's JSON value: integers as such, times to the nanosecond as k6 keeps them, the rest as JS prints them. */
 function putJsonValue(b, p, v, isTime) {
+  if (isTime && v >= 0 && v < 2147) return putShortTime(b, p, v);
   if (v !== v || v === Infinity || v === -Infinity) return putAscii(b, p, 'null');
   if (v < 0) {
     b[p++] = 45; // '-'
