@@ -4,10 +4,12 @@
 # stopped), one nginx worker on core 0. bench/script-cost.sh runs them one after the other, and
 # on a shared machine whose speed moves by the minute its round-by-round ratios went from 0.85 to
 # 1.77 on the same code; here each round's commands meet the same host.
-# Per runtime and round, one rotation of six runs of WALL seconds (WALL/6 s of CPU each, in turns):
+# Per runtime and round, one rotation of eight runs of WALL seconds (WALL/8 s of CPU each, in turns):
 # the declared run (`-t WALL -c 10 -k`), the scripted http.get loop (bench/scripts/rate.js), the
 # loop of http.get to a template-literal URL + check (bench/scripts/rate-check.js), rate.js and
-# rate-check.js with --out json (one URL's tag set; a hundred's), and k6 v1.3's check loop. CPU µs a request (user + sys over the requests made), the
+# rate-check.js with --out json (one URL's tag set; a hundred's), rate-check.js with --out
+# json=/dev/null (ours without the file's page cache), and k6 v1.3's check loop, without and
+# with --out json (the file's cost to k6, the reference). CPU µs a request (user + sys over the requests made), the
 # ratios of each round's own runs and their median over the rounds; and the same less each
 # command's start (the CPU of a run of 10 requests, rotated too, its median over the rounds).
 # A rotation's runs each get a share of the wall time: their requests a second mean nothing, and
@@ -22,7 +24,7 @@ cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
 K6=${2:-/tmp/k6v13/k6}
 RUNTIMES=${3:-node bun deno}
-WALL=${WALL:-40}
+WALL=${WALL:-48}
 WARM=${WARM:-2}
 SLICE=${SLICE:-1000}
 TMP=$(mktemp -d /tmp/loadtest-rotated.XXXXXX)
@@ -88,11 +90,13 @@ for r in $(seq "$ROUNDS"); do
       "$(cmd "$t.rate" "$(script "$c" "-d ${WALL}s" rate.js)")" \
       "$(cmd "$t.check" "$(script "$c" "-d ${WALL}s" rate-check.js)")" \
       "$(cmd "$t.json" "$(script "$c" "-d ${WALL}s --out json=$TMP/samples-$t.json" rate.js)")" \
-      "$(cmd "$t.checkjson" "$(script "$c" "-d ${WALL}s --out json=$TMP/samples-check-$t.json" rate-check.js)")"
-    for n in k6 declared rate check json checkjson; do record "$t.$n"; done
-    record_server "$t.k6" "$t.declared" "$t.rate" "$t.check" "$t.json" "$t.checkjson"
-    record_steady "$t.k6" "$t.declared" "$t.rate" "$t.check" "$t.json" "$t.checkjson"
-    rm -f "$TMP/samples-$t.json" "$TMP/samples-check-$t.json"
+      "$(cmd "$t.checkjson" "$(script "$c" "-d ${WALL}s --out json=$TMP/samples-check-$t.json" rate-check.js)")" \
+      "$(cmd "$t.checknull" "$(script "$c" "-d ${WALL}s --out json=/dev/null" rate-check.js)")" \
+      "$(cmd "$t.k6json" "$K6" run -q -d "${WALL}s" --out json="$TMP/samples-k6-$t.json" -e URL="$URL" bench/scripts/rate-check.js)"
+    for n in k6 declared rate check json checkjson checknull k6json; do record "$t.$n"; done
+    record_server "$t.k6" "$t.declared" "$t.rate" "$t.check" "$t.json" "$t.checkjson" "$t.checknull" "$t.k6json"
+    record_steady "$t.k6" "$t.declared" "$t.rate" "$t.check" "$t.json" "$t.checkjson" "$t.checknull" "$t.k6json"
+    rm -f "$TMP/samples-$t.json" "$TMP/samples-check-$t.json" "$TMP/samples-k6-$t.json"
   done
 done
 
@@ -123,6 +127,8 @@ for t in $RUNTIMES; do
   echo "$t  check x decl $(paired "$t.check" "$t.declared")"
   echo "$t  out json x rate $(paired "$t.json" "$t.rate")"
   echo "$t  out json x check $(paired "$t.checkjson" "$t.check")"
+  echo "$t  out json=/dev/null x check $(paired "$t.checknull" "$t.check")"
+  echo "$t  k6's out json x k6's check $(paired "$t.k6json" "$t.k6")"
   echo "$t  check's rate x k6's $(paired "$t.k6" "$t.check")"
 done
 echo
@@ -137,6 +143,8 @@ for t in $RUNTIMES; do
   echo "$t  check x decl $(paired "$t.check.steady" "$t.declared.steady")"
   echo "$t  out json x rate $(paired "$t.json.steady" "$t.rate.steady")"
   echo "$t  out json x check $(paired "$t.checkjson.steady" "$t.check.steady")"
+  echo "$t  out json=/dev/null x check $(paired "$t.checknull.steady" "$t.check.steady")"
+  echo "$t  k6's out json x k6's check $(paired "$t.k6json.steady" "$t.k6.steady")"
   echo "$t  check's rate x k6's $(paired "$t.k6.steady" "$t.check.steady")"
 done
 echo
