@@ -267,6 +267,86 @@ export function handleSummary(data) {
   }
 });
 
+test('--out json: a request of the tag set its URL had last, but for one of its status, method, VU tags or expectation, has its own', async () => {
+  // A request's tag set is kept on its URL for the next one (k6/http.js requestTags()): it must
+  // serve only a request of the same status, method, VU tags and expected_response.
+  let flips = 0;
+  let flaps = 0;
+  const answered = { 200: 0, 201: 0, 503: 0 };
+  const server = await rawServer(({ socket }, { path }) => {
+    let code = 200;
+    if (path === '/flip') answered[(code = [200, 201, 503][flips++ % 3])]++;
+    if (path === '/flap') code = flaps++ % 2 ? 201 : 200;
+    socket.write(`HTTP/1.1 ${code} X\r\nContent-Length: 0\r\n\r\n`);
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-flip-'));
+  try {
+    const path = join(dir, 'flip.js');
+    writeFileSync(
+      path,
+      `import http from 'k6/http';
+import exec from 'k6/execution';
+const one = { executor: 'per-vu-iterations', vus: 1, iterations: 9 };
+export const options = { scenarios: { a: { ...one, tags: { side: 'a' } }, b: { ...one, tags: { side: 'b' } }, c: { ...one, iterations: 2, exec: 'alone' } } };
+export default function () {
+  http.get(\`\${__ENV.BASE}flip\`);
+  if (__ITER % 4 === 3) http.post(\`\${__ENV.BASE}flip\`);
+}
+// One VU alone on its URLs, each request differing from the one before in one thing only.
+export function alone() {
+  if (__ITER === 0) {
+    http.get(\`\${__ENV.BASE}flap\`); // 200
+    http.get(\`\${__ENV.BASE}flap\`); // 201: the status
+    http.get(\`\${__ENV.BASE}flop\`);
+    exec.vu.tags.extra = 'x';
+    http.get(\`\${__ENV.BASE}flop\`); // the VU's tags
+    http.get(http.url\`\${__ENV.BASE}flop\`); // the name (the URL's text the same)
+  } else {
+    http.setResponseCallback(http.expectedStatuses(201));
+    http.get(\`\${__ENV.BASE}flop\`); // expected_response
+    http.post(\`\${__ENV.BASE}flop\`); // the method
+  }
+}`,
+    );
+    const lines = join(dir, 'samples.json');
+    const r = await spawnScript(CLI, ['run', '-q', '-e', `BASE=${server.url}`, '--out', `json=${lines}`, path], { timeoutMs: 60000 });
+    assert.equal(r.code, 0, r.stderr);
+    const all = readFileSync(lines, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((p) => p.type === 'Point' && p.metric === 'http_reqs');
+    assert.equal(server.requests, all.length);
+    const u = server.url;
+    assert.deepEqual(
+      all.filter((p) => p.data.tags.scenario === 'c').map(({ data: { tags: t } }) => [t.method, t.url, t.status, t.expected_response, t.extra]),
+      [
+        ['GET', `${u}flap`, '200', 'true', undefined],
+        ['GET', `${u}flap`, '201', 'true', undefined],
+        ['GET', `${u}flop`, '200', 'true', undefined],
+        ['GET', `${u}flop`, '200', 'true', 'x'],
+        ['GET', '${}flop', '200', 'true', 'x'],
+        ['GET', `${u}flop`, '200', 'false', 'x'],
+        ['POST', `${u}flop`, '200', 'false', 'x'],
+      ],
+    );
+    // Two VUs of other tags on one URL, by turns, its answers by turns too.
+    const points = all.filter((p) => p.data.tags.scenario !== 'c');
+    assert.equal(points.length, 2 * (9 + 2));
+    for (const code of [200, 201, 503]) assert.equal(points.filter((p) => p.data.tags.status === String(code)).length, answered[code], `status ${code}`);
+    for (const side of ['a', 'b']) {
+      assert.equal(points.filter((p) => p.data.tags.scenario === side).length, 11);
+      assert.equal(points.filter((p) => p.data.tags.scenario === side && p.data.tags.method === 'POST').length, 2);
+    }
+    for (const { data } of points) {
+      const t = data.tags;
+      assert.equal(t.side, t.scenario);
+      assert.equal(t.expected_response, String(t.status !== '503'));
+      assert.equal(t.error_code, t.status === '503' ? '1503' : undefined);
+      assert.equal(t.url, `${u}flip`);
+    }
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("--out json: a request's and a check's tags are their own, though the run's set of the same content serves again while what made it stays", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-tags-'));
   try {

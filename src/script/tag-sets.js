@@ -34,22 +34,26 @@ export class TagSets {
   }
 
   /**
-   * A request's tags with `base` (an interned VU's set) and `name`, or undefined: k6/http.js's
-   * requestTags(), for a request without tags of its own nor an error, which adds them
-   * (addRequest) when it has made them.
+   * The entry of a request's tags with `base` (an interned VU's set) and `name` ({ base, name,
+   * method, status, proto, expected, tags }), or undefined: k6/http.js's requestTags(), for a
+   * request without tags of its own nor an error, which adds them (addRequest) when it has made
+   * them.
    */
   request(base, name, method, status, proto, expected) {
     const list = this.requests.get(name);
     if (list === undefined) return undefined;
     for (let i = 0; i < list.length; i++) {
       const e = list[i];
-      if (e.base === base && e.method === method && e.status === status && e.proto === proto && e.expected === expected) return e.tags;
+      if (e.base === base && e.method === method && e.status === status && e.proto === proto && e.expected === expected) return e;
     }
     return undefined;
   }
 
+  /** The new entry of `tags` (request()). */
   addRequest(base, name, method, status, proto, expected, tags) {
-    add(this.requests, name, { base, method, status, proto, expected, tags });
+    const entry = { base, name, method, status, proto, expected, tags };
+    add(this.requests, name, entry);
+    return entry;
   }
 
   /** A check's tags with `base` (an interned VU's set), or undefined; then addCheck(). */

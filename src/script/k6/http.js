@@ -480,13 +480,16 @@ function requestTags(vu, method, r, expected, ex, info) {
   const base = vu.currentTags();
   const name = ex.userTags.name ?? ex.nameTag ?? base.name ?? (ex.digest ? info.bare : info.shown);
   if (ex.userTags !== NO_PARAMS || r.error) return newRequestTags(vu, method, r, expected, ex, name);
+  // The URL's last entry first: its requests mostly come back with the same answer, and a script
+  // whose URLs carry ids (`/items/${id}`) would look each up by its name in a map of a hundred.
+  const last = info.lastTags;
+  const status = r.status;
+  if (last !== null && last.base === base && last.name === name && last.method === method && last.status === status && last.proto === r.proto && last.expected === expected) return last.tags;
   const sets = vu.shared.state.tagSets;
-  let tags = sets.request(base, name, method, r.status, r.proto, expected);
-  if (tags === undefined) {
-    tags = newRequestTags(vu, method, r, expected, ex, name);
-    sets.addRequest(base, name, method, r.status, r.proto, expected, tags);
-  }
-  return tags;
+  let entry = sets.request(base, name, method, status, r.proto, expected);
+  if (entry === undefined) entry = sets.addRequest(base, name, method, status, r.proto, expected, newRequestTags(vu, method, r, expected, ex, name));
+  info.lastTags = entry;
+  return entry.tags;
 }
 
 function newRequestTags(vu, method, r, expected, ex, name) {

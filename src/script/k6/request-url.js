@@ -53,6 +53,8 @@ function parseNew(text, slot) {
 // User-Agent come from the URL and the options).
 // `href` and `shown`: the URL as k6 shows it, from the text the script gave (go-url.js); a
 // redirect's target, which has none, as its href; `bare`: without credentials, as digest auth's.
+// `lastTags`: where a request's tags are read (--out), the entry of the tag set its last request
+// had (k6/http.js requestTags(), src/script/tag-sets.js).
 // Kept on the URL object itself, under a symbol: a property read, where a WeakMap's look-up was
 // a hash a request. The URL objects are ours alone (a script's URL object is read as its text).
 const INFO = Symbol('loadtest.urlInfo');
@@ -63,7 +65,7 @@ export function infoOf(url) {
   if (i === undefined) {
     const source = SOURCES.get(url);
     const href = (source !== undefined && goURLString(source)) || url.href;
-    i = { href, origin: url.origin, path: url.pathname + url.search, auth: Boolean(url.username || url.password), https: url.protocol === 'https:', shown: maskedURL(href), bare: bareURL(href), plain: null, kept: null };
+    i = { href, origin: url.origin, path: url.pathname + url.search, auth: Boolean(url.username || url.password), https: url.protocol === 'https:', shown: maskedURL(href), bare: bareURL(href), plain: null, kept: null, lastTags: null };
     url[INFO] = i;
   }
   return i;
