@@ -16,6 +16,10 @@ export function keyOf(tags) {
   return key;
 }
 
+/** Whether `e`, an entry of TagSets.request(), is that of a request of these. */
+export const isRequestEntry = (e, base, name, method, status, proto, expected) =>
+  e.base === base && e.name === name && e.method === method && e.status === status && e.proto === proto && e.expected === expected;
+
 export class TagSets {
   constructor() {
     this.byKey = new Map(); // keyOf → the set of that content
@@ -44,7 +48,7 @@ export class TagSets {
     if (list === undefined) return undefined;
     for (let i = 0; i < list.length; i++) {
       const e = list[i];
-      if (e.base === base && e.method === method && e.status === status && e.proto === proto && e.expected === expected) return e;
+      if (isRequestEntry(e, base, name, method, status, proto, expected)) return e;
     }
     return undefined;
   }

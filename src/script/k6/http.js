@@ -18,6 +18,7 @@ import { parsedURL, infoOf } from './request-url.js';
 import { bytesOf } from './request-bytes.js';
 import { SpanText } from '../span-text.js';
 import { NO_PEER } from '../peer.js';
+import { isRequestEntry } from '../tag-sets.js';
 
 // Read once: on node 20 the global `performance` is an accessor, a getter's call at each read.
 const { performance } = globalThis;
@@ -483,11 +484,11 @@ function requestTags(vu, method, r, expected, ex, info) {
   // The URL's last entry first: its requests mostly come back with the same answer, and a script
   // whose URLs carry ids (`/items/${id}`) would look each up by its name in a map of a hundred.
   const last = info.lastTags;
-  const status = r.status;
-  if (last !== null && last.base === base && last.name === name && last.method === method && last.status === status && last.proto === r.proto && last.expected === expected) return last.tags;
+  const { status, proto } = r;
+  if (last !== null && isRequestEntry(last, base, name, method, status, proto, expected)) return last.tags;
   const sets = vu.shared.state.tagSets;
-  let entry = sets.request(base, name, method, status, r.proto, expected);
-  if (entry === undefined) entry = sets.addRequest(base, name, method, status, r.proto, expected, newRequestTags(vu, method, r, expected, ex, name));
+  let entry = sets.request(base, name, method, status, proto, expected);
+  if (entry === undefined) entry = sets.addRequest(base, name, method, status, proto, expected, newRequestTags(vu, method, r, expected, ex, name));
   info.lastTags = entry;
   return entry.tags;
 }
