@@ -687,6 +687,28 @@ export function slow() { http.get(\`\${__ENV.BASE}/s1\`); sleep(5); http.get(\`\
   );
 });
 
+test("--out json: the vus gauges and a dropped iteration have the run's tags, as k6's (a dropped one its scenario's name, not its tags)", async () => {
+  await withScript(
+    `import http from 'k6/http';
+import { sleep } from 'k6';
+export const options = { tags: { t: 'x' }, scenarios: { car: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '1s', preAllocatedVUs: 1, maxVUs: 1, tags: { st: 'y' } } } };
+export default function () { http.get(\`\${__ENV.BASE}/x\`); sleep(0.3); }`,
+    async ({ run, dir }) => {
+      const samples = join(dir, 'samples.json');
+      const r = await run('-q', '--out', `json=${samples}`);
+      assert.equal(r.code, 0, r.stderr);
+      const points = readFileSync(samples, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'Point');
+      const tagsOf = (metric) => [...new Set(points.filter((p) => p.metric === metric).map((p) => JSON.stringify(p.data.tags)))];
+      // One VU busy 0.3 s an iteration, asked for 20 in a second: most are dropped.
+      assert.deepEqual(tagsOf('dropped_iterations'), [JSON.stringify({ scenario: 'car', t: 'x' })]);
+      assert.deepEqual(tagsOf('vus'), [JSON.stringify({ t: 'x' })]);
+      assert.deepEqual(tagsOf('vus_max'), [JSON.stringify({ t: 'x' })]);
+      assert.equal(points.find((p) => p.metric === 'http_reqs').data.tags.st, 'y');
+      rmSync(samples);
+    },
+  );
+});
+
 test('k6 flags win over options: -u/-d, -s stages, --tag, --summary-trend-stats; a bad flag is one line', async () => {
   await withScript(
     `import http from 'k6/http';
@@ -705,6 +727,10 @@ export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
       const o = await run('--out', `json=${samples}`);
       assert.equal(o.code, 0, o.stderr);
       assert.match(readFileSync(samples, 'utf8'), /"tags":\{[^}]*"env":"staging"/);
+      // As k6: the vus and vus_max gauges have the run's tags (the options', --tag's), and no other.
+      const gauges = readFileSync(samples, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'Point' && (l.metric === 'vus' || l.metric === 'vus_max'));
+      assert.ok(gauges.length >= 2);
+      for (const g of gauges) assert.deepEqual(g.data.tags, { env: 'staging' }, g.metric);
       rmSync(samples);
       assert.match(d.stdout, /http_req_duration\.+: avg=\S+ +p\(99\)=\S+ +max=\S+\s*\n/);
       const before = server.requests;

@@ -269,7 +269,7 @@ async function init(factory, run) {
     vus.push(vu);
   }
   shared.vusInitialized = total;
-  if (remote === null) registry.add(state.vusMax, total, {});
+  if (remote === null) registry.add(state.vusMax, total, shared.globalTags);
   else await remote.prepare({ scenarios: list, options });
   first.initDone = true;
   return { first, exports0, options, scenarios: list, thresholds, vus, nextId: total + 1, setupMs, teardownMs };
@@ -314,11 +314,11 @@ async function scenarios(factory, run, plan) {
   announce(run, plan.scenarios, remote, () => finished);
   const seconds = hooks.onSecond ? secondsOf(state, shared, hooks.onSecond) : null;
   const sampler = setInterval(() => {
-    registry.add(state.vus, remote !== null ? remote.counters().vus : shared.vusActive, {});
+    registry.add(state.vus, remote !== null ? remote.counters().vus : shared.vusActive, shared.globalTags);
     if (seconds !== null) seconds.close();
   }, 1000);
   const abortWatch = watchThresholds(run, plan.thresholds);
-  const runs = remote !== null ? [remote.run({ dataJson: run.dataJson, abort: shared.abort, vus: (n) => registry.add(state.vus, n, {}) })] : startScenarios(factory, run, plan);
+  const runs = remote !== null ? [remote.run({ dataJson: run.dataJson, abort: shared.abort, vus: (n) => registry.add(state.vus, n, shared.globalTags) })] : startScenarios(factory, run, plan);
 
   // An abort (test.abort(), a threshold with abortOnFail) stops every scenario at once.
   await new Promise((resolve) => {
@@ -345,7 +345,7 @@ async function scenarios(factory, run, plan) {
       shared.iterationsCompleted += child.iterationsCompleted;
       shared.iterationsInterrupted += child.iterationsInterrupted;
     }
-    registry.add(state.vusMax, vusMax, {});
+    registry.add(state.vusMax, vusMax, shared.globalTags);
   }
   clearInterval(sampler);
   if (seconds !== null) seconds.close();
@@ -374,6 +374,8 @@ function startScenarios(factory, run, plan) {
   return plan.scenarios.map((s) => {
     const own = plan.vus.slice(pool, pool + (s.preAllocatedVUs ?? s.maxVUs));
     pool += own.length;
+    // As k6: a dropped iteration's sample has the run's tags and the scenario's name, not its tags.
+    const droppedTags = { ...shared.globalTags, scenario: s.name };
     const ctx = new ScenarioContext(run, {
       vus: own,
       running: new RunningIterations(),
@@ -382,18 +384,18 @@ function startScenarios(factory, run, plan) {
       active: (d) => {
         shared.vusActive += d;
         if (d > 0) {
-          registry.add(state.vus, shared.vusActive, {});
+          registry.add(state.vus, shared.vusActive, shared.globalTags);
           if (hooks.onVUs) hooks.onVUs(shared.vusActive);
         }
       },
-      dropped: () => state.dropped({ scenario: s.name }),
+      dropped: () => state.dropped(droppedTags),
       warn: (m) => state.warn(m),
       newVU: async () => {
         const vu = new VU(shared, run.idOf(plan.nextId++));
         vu.exports = await initVU(factory, vu);
         vu.initDone = true;
         shared.vusInitialized++;
-        registry.add(state.vusMax, shared.vusInitialized, {});
+        registry.add(state.vusMax, shared.vusInitialized, shared.globalTags);
         return vu;
       },
       iterate: (vu) => iterate(vu, s, ctx, run),
