@@ -645,7 +645,7 @@ export default function () {
       assert.equal(server.paths.filter((x) => x === '/items/3').length, 4, 'each() and clickLink');
       assert.equal(server.paths.filter((x) => x === '/ids/1,2,3').length, 2);
       assert.equal(server.paths.filter((x) => x === '/search').length, 2);
-      assert.ok(server.bodies.includes('q=boots&csrf=abc'), server.bodies.join(' | '));
+      assert.ok(server.bodies.includes('csrf=abc&q=boots'), server.bodies.join(' | '));
     },
   );
 });

@@ -63,5 +63,18 @@ export function scriptConsole(write = (line) => globalThis.console.error(line), 
   const out = {};
   for (const [method, level] of Object.entries(LEVELS)) out[method] = (...args) => write(logLine(level, args, redact));
   out.debug = () => {};
+  out[GO_LOG] = (text) => write(logEntry('info', `${goLogTime()} ${text}`, [], redact));
   return out;
+}
+
+/**
+ * The console's way to write what Go's own log says in k6 (net/http's warnings): k6 passes it
+ * to its log at level info, after the date and time as Go's log writes them. Under a symbol: the
+ * script's console has no such method.
+ */
+export const GO_LOG = Symbol('loadtest.goLog');
+
+const two = (n) => String(n).padStart(2, '0');
+function goLogTime(d = new Date()) {
+  return `${d.getFullYear()}/${two(d.getMonth() + 1)}/${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }

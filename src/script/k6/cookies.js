@@ -11,9 +11,9 @@ export class CookieJar {
   /** Set-Cookie's value, from a response to `url` (a URL). */
   setFromHeader(url, line) {
     const parts = line.split(';');
-    const eq = parts[0].indexOf('=');
-    if (eq <= 0) return;
-    const c = { name: parts[0].slice(0, eq).trim(), value: parts[0].slice(eq + 1).trim(), domain: url.hostname, hostOnly: true, path: defaultPath(url), expires: Infinity, secure: false };
+    const pair = setCookiePair(parts[0]);
+    if (pair === null) return;
+    const c = { name: pair.name, value: pair.value, domain: url.hostname, hostOnly: true, path: defaultPath(url), expires: Infinity, secure: false };
     for (const attr of parts.slice(1)) {
       const i = attr.indexOf('=');
       const key = (i < 0 ? attr : attr.slice(0, i)).trim().toLowerCase();
@@ -73,23 +73,28 @@ export class CookieJar {
     return out;
   }
 
-  /** The Cookie header for `url` with a request's own cookies ({ name: value | { value, replace } }). */
-  cookieHeader(url, own) {
+  /**
+   * The Cookie header for `url` with a request's own cookies ({ name: value | { value, replace } }),
+   * as k6 writes it: the request's own first, then the jar's but those it replaces. `log(text)`:
+   * where Go's warning of a byte a cookie may not hold goes.
+   */
+  cookieHeader(url, own, log) {
     if (this.cookies.length === 0 && !own) return ''; // the common case: nothing to send
-    return this.headerFor(url, own);
+    return this.headerFor(url, own, log);
   }
 
-  headerFor(url, own) {
-    const pairs = this.matching(url).map((c) => [c.name, c.value]);
+  headerFor(url, own, log) {
+    const pairs = [];
+    const replaced = new Set();
     if (own) {
       for (const [name, v] of Object.entries(own)) {
-        const value = v && typeof v === 'object' ? v.value : v;
-        const replace = v && typeof v === 'object' ? Boolean(v.replace) : false;
-        if (replace) for (let i = pairs.length - 1; i >= 0; i--) if (pairs[i][0] === name) pairs.splice(i, 1);
-        pairs.push([name, String(value)]);
+        const isObject = v !== null && typeof v === 'object';
+        if (isObject && v.replace) replaced.add(name);
+        pairs.push(cookiePair(name, String(isObject ? v.value : v), log));
       }
     }
-    return pairs.map(([n, v]) => `${n}=${v}`).join('; ');
+    for (const c of this.matching(url)) if (!replaced.has(c.name)) pairs.push(cookiePair(c.name, c.value, log));
+    return pairs.join('; ');
   }
 
   // clear(url) and delete(url, name) as k6 does them (Go's cookie jar): each name is set again
@@ -123,3 +128,61 @@ function defaultPath(u) {
 const domainMatches = (host, domain) => host === domain || (host.endsWith('.' + domain) && !/^[\d.]+$/.test(host));
 
 const pathMatches = (path, cookiePath) => path === cookiePath || (path.startsWith(cookiePath) && (cookiePath.endsWith('/') || path[cookiePath.length] === '/'));
+
+// What a cookie's value may hold (Go's validCookieValueByte), byte by byte of its UTF-8: none but
+// printable ASCII, and not `"`, `;` or `\`.
+const validValueChar = (c) => c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x3b && c !== 0x5c;
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * The name and value of a Set-Cookie line's first part as Go reads them (net/http's
+ * readSetCookies, which k6's jar and res.cookies take): the value out of its double quotes;
+ * null for a cookie Go drops, whose name is not a token or whose value holds a byte a cookie
+ * may not.
+ */
+export function setCookiePair(first) {
+  const text = first.trim();
+  const eq = text.indexOf('=');
+  if (eq < 0) return null;
+  const name = text.slice(0, eq).trim();
+  let value = text.slice(eq + 1);
+  if (!TOKEN.test(name)) return null;
+  if (value.length > 1 && value[0] === '"' && value[value.length - 1] === '"') value = value.slice(1, -1);
+  for (let i = 0; i < value.length; i++) if (!validValueChar(value.charCodeAt(i))) return null;
+  return { name, value };
+}
+
+// A cookie as Go's AddCookie writes it for k6: the name's CR and LF as '-'; the value without
+// the bytes a cookie may not hold (Go's log says so, naming the first), and in double quotes if
+// it holds a space or a comma.
+function cookiePair(name, value, log) {
+  let v = value;
+  for (let i = 0; i < value.length; i++) {
+    if (validValueChar(value.charCodeAt(i))) continue;
+    if (log) log(`net/http: invalid byte ${goQuotedByte(new TextEncoder().encode(String.fromCodePoint(value.codePointAt(i)))[0])} in Cookie.Value; dropping invalid bytes`);
+    v = [...value].filter((ch) => validValueChar(ch.charCodeAt(0))).join('');
+    break;
+  }
+  if (/[ ,]/.test(v)) v = `"${v}"`;
+  return `${name.replace(/[\r\n]/g, '-')}=${v}`;
+}
+
+// A byte as Go's %q writes it: a rune literal.
+const ESCAPES = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 0x27: "\\'", 0x5c: '\\\\' };
+function goQuotedByte(b) {
+  if (ESCAPES[b]) return `'${ESCAPES[b]}'`;
+  if (b < 0x20 || b === 0x7f) return `'\\x${b.toString(16).padStart(2, '0')}'`;
+  if (b < 0x7f || (b > 0xa0 && b !== 0xad)) return `'${String.fromCharCode(b)}'`;
+  return `'\\u${b.toString(16).padStart(4, '0')}'`;
+}
+
+/** The cookies of a Cookie header as Go's req.Cookies() reads them, for res.request.cookies. */
+export function sentCookies(header) {
+  const out = {};
+  if (!header) return out;
+  for (const part of header.split(';')) {
+    const pair = setCookiePair(part);
+    if (pair !== null) (out[pair.name] = out[pair.name] || []).push({ name: pair.name, value: pair.value, replace: false });
+  }
+  return out;
+}

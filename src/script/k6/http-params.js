@@ -3,6 +3,7 @@
 
 import { joinChunks } from '../../http1/captured.js';
 import { parseDuration } from '../duration.js';
+import { goForm, goType, goValue } from './go-value.js';
 
 const encoder = new TextEncoder();
 
@@ -13,33 +14,61 @@ export function bodyOf(body, headers) {
   if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   if (typeof body === 'object') {
-    if (Object.values(body).some((v) => v && v.__file)) return multipart(body, headers);
+    if (Object.values(body).some((v) => v instanceof FileData)) return multipart(body, headers);
     // k6 sends an object as a form.
     if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    const form = new URLSearchParams();
-    // A list is the key repeated, as k6 (Go's url.Values) sends it.
-    for (const [k, v] of Object.entries(body)) for (const x of Array.isArray(v) ? v : [v]) form.append(k, String(x));
-    return encoder.encode(form.toString());
+    return encoder.encode(goForm(body));
   }
   return encoder.encode(String(body));
 }
 
 function multipart(body, headers) {
-  const boundary = `loadtest${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
+  const boundary = randomBoundary();
   headers['Content-Type'] = `multipart/form-data; boundary=${boundary}`;
   const parts = [];
   for (const [k, v] of Object.entries(body)) {
-    if (v && v.__file) {
-      parts.push(encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"; filename="${v.filename || k}"\r\nContent-Type: ${v.content_type}\r\n\r\n`));
+    if (v instanceof FileData) {
+      parts.push(encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"; filename="${escapeQuotes(v.filename)}"\r\nContent-Type: ${v.content_type}\r\n\r\n`));
       parts.push(typeof v.data === 'string' ? encoder.encode(v.data) : v.data instanceof ArrayBuffer ? new Uint8Array(v.data) : v.data);
       parts.push(encoder.encode('\r\n'));
     } else {
-      parts.push(encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+      parts.push(encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${escapeQuotes(k)}"\r\n\r\n${goValue(v)}\r\n`));
     }
   }
   parts.push(encoder.encode(`--${boundary}--\r\n`));
   return joinChunks(parts);
 }
+
+/**
+ * http.file(): a part of a multipart form. As k6: its data a string or an ArrayBuffer (anything
+ * else refused, named by its Go type), its name the time in ns when none is given.
+ */
+export function fileOf(data, filename, contentType = 'application/octet-stream') {
+  if (typeof data !== 'string' && !(data instanceof ArrayBuffer)) throw new Error(`invalid type ${goType(data)}, expected string or ArrayBuffer`);
+  if (filename === undefined) filename = String(BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e3)) * 1000n);
+  return new FileData(data, String(filename), String(contentType));
+}
+
+// Its own type, so that a form tells a file from a field (its keys are k6's three).
+class FileData {
+  constructor(data, filename, contentType) {
+    this.data = data;
+    this.filename = filename;
+    this.content_type = contentType;
+  }
+}
+
+// As Go's multipart writer's: 30 random bytes in hex.
+function randomBoundary() {
+  const bytes = crypto.getRandomValues(new Uint8Array(30));
+  let hex = '';
+  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
+// A field's name and a file's name in their quotes, as Go's multipart writer (a file part's
+// field name is k6's own line, and is not).
+const escapeQuotes = (text) => String(text).replace(/[\\"]/g, (c) => `\\${c}`);
 
 export const hasHeader = (headers, name) => Object.keys(headers).some((k) => k.toLowerCase() === name);
 

@@ -5,6 +5,7 @@
 import { gjson } from './gjson.js';
 import { parseHTML } from './html.js';
 import { SpanText } from '../span-text.js';
+import { setCookiePair } from './cookies.js';
 
 const ERROR_CODES = [
   [/^invalid URL/, 1020],
@@ -87,9 +88,9 @@ function responseCookies(lines) {
   const cookies = {};
   for (const line of lines) {
     const parts = line.split(';').map((p) => p.trim());
-    const eq = parts[0].indexOf('=');
-    if (eq <= 0) continue;
-    const c = { name: parts[0].slice(0, eq), value: parts[0].slice(eq + 1), domain: '', path: '', http_only: false, secure: false, max_age: 0, expires: goUnixMilli(GO_ZERO_TIME_MS) };
+    const pair = setCookiePair(parts[0]);
+    if (pair === null) continue;
+    const c = { name: pair.name, value: pair.value, domain: '', path: '', http_only: false, secure: false, max_age: 0, expires: goUnixMilli(GO_ZERO_TIME_MS) };
     for (const a of parts.slice(1)) {
       const at = a.indexOf('=');
       const key = (at < 0 ? a : a.slice(0, at)).trim().toLowerCase();

@@ -5,13 +5,14 @@
 // --http-debug's lines: http-debug.js.
 
 import { encodeH2Request } from '../../http2/request.js';
-import { CookieJar } from './cookies.js';
+import { CookieJar, sentCookies } from './cookies.js';
+import { GO_LOG } from './console.js';
 import { Response, MAKE_REQUEST, canonicalName, k6ErrorText, responseErrorCode } from './http-response.js';
 import { waiting } from '../wait.js';
 import { DialError } from './dialer.js';
 import { debugRequest, debugResponse } from './http-debug.js';
 import { timingsOf } from '../timings.js';
-import { bodyOf, hasHeader, timeoutMs, RESPONSE_TYPES } from './http-params.js';
+import { bodyOf, fileOf, hasHeader, timeoutMs, RESPONSE_TYPES } from './http-params.js';
 import { compressionOf, compressed, decompressed } from './content-encoding.js';
 import { TLS_CONSTANTS } from './tls-constants.js';
 import { parsedURL, infoOf } from './request-url.js';
@@ -19,6 +20,7 @@ import { bytesOf } from './request-bytes.js';
 import { SpanText } from '../span-text.js';
 import { NO_PEER } from '../peer.js';
 import { isRequestEntry } from '../tag-sets.js';
+import { digestChallenge, digestAuthorization } from './digest.js';
 
 // Read once: on node 20 the global `performance` is an accessor, a getter's call at each read.
 const { performance } = globalThis;
@@ -82,7 +84,7 @@ export function httpModule(vu) {
       });
       return { url, name, toString: () => url };
     },
-    file: (data, filename, contentType = 'application/octet-stream') => ({ data, filename, content_type: contentType, __file: true }),
+    file: fileOf,
     ...TLS_CONSTANTS,
   };
   return { default: api, ...api };
@@ -187,6 +189,9 @@ class Exchange {
     this.headers = NO_PARAMS;
     this.bytes = null;
     this.shownBody = null; // res.request.body: as given, before any compression
+    this.first = null; // its first request, which res.request shows after redirects too (as k6)
+    this.given = null; // the headers it was given, once it is redirected
+    this.stripSensitive = false;
     this.jar = vu.jar;
     this.maxRedirects = options.maxRedirects ?? 10;
     this.redirectsLeft = 0;
@@ -307,17 +312,34 @@ class Exchange {
     }
     this.redirectsLeft--;
     this.url = new URL(location, url);
-    // RFC 9110 15.4: 303 (and, as browsers do, 301 and 302 for a POST) becomes a GET without a body.
-    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
-      this.method = method === 'HEAD' ? 'HEAD' : 'GET';
+    // As Go's client for k6: 301, 302 and 303 go on without the body, as a GET but for a HEAD;
+    // 307 and 308 as they were.
+    if (response.status <= 303) {
+      if (method !== 'GET' && method !== 'HEAD') this.method = 'GET';
       this.bytes = null;
-      this.shownBody = null;
-      if (this.headers !== NO_PARAMS) for (const k of Object.keys(this.headers)) if (/^content-(type|length)$/i.test(k)) delete this.headers[k];
     }
+    this.headers = redirectHeaders(this, url);
     this.nameTag = null;
     return this.hop();
   }
 }
+
+// A redirect's headers, as Go's client makes them for k6: the call's own again, but its
+// Content-Length (the body is its own) and, once a hop has gone to another domain than the
+// first's (a subdomain aside), its Authorization and Cookie (k6 sends its cookies anew); then a
+// Referer, the URL the hop comes from without its credentials, unless the call gave one or the
+// hop goes from https to http.
+function redirectHeaders(ex, from) {
+  const given = ex.given === null ? (ex.given = ex.headers) : ex.given;
+  if (!ex.stripSensitive && ex.first.url.host !== ex.url.host) ex.stripSensitive = !isDomainOrSubdomain(ex.url.hostname, ex.first.url.hostname);
+  const headers = {};
+  for (const k in given) if (!/^content-length$/i.test(k) && !(ex.stripSensitive && /^(authorization|www-authenticate|cookie2?)$/i.test(k))) headers[k] = given[k];
+  if (!hasHeader(headers, 'referer') && !(from.protocol === 'https:' && ex.url.protocol === 'http:')) headers.Referer = infoOf(from).bare;
+  return headers;
+}
+
+// Go's isDomainOrSubdomain: an IPv6 address is no subdomain of anything.
+const isDomainOrSubdomain = (sub, parent) => sub === parent || (!/[:%\[]/.test(sub) && sub.endsWith(`.${parent}`));
 
 const ZERO_TIMINGS = Object.freeze({ duration: 0, blocked: 0, looking_up: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0 });
 
@@ -329,8 +351,9 @@ const ZERO_TIMINGS = Object.freeze({ duration: 0, blocked: 0, looking_up: 0, con
 function once(ex, userHeaders, expected, follow) {
   const { url, bytes: body } = ex;
   const info = infoOf(url);
-  const sentCookies = ex.jar.cookieHeader(url, ex.params.cookies);
+  const sentCookies = ex.jar.cookieHeader(url, ex.params.cookies, ex.vu.console[GO_LOG]);
   const request = new Request(ex, info, userHeaders, sentCookies, body, expected, follow);
+  if (ex.first === null) ex.first = request;
   request.bytes = bytesOf(request, info, sentCookies === '' && !info.auth, userHeaders === NO_PARAMS);
   // rps: every VU's requests of this process at most so many a second (k6's limiter, burst 1).
   const rps = ex.vu.shared.rps;
@@ -375,7 +398,8 @@ class Request {
     const headers = {};
     headers.Host = url.host;
     headers['User-Agent'] = vu.options.userAgent || `loadtest/${vu.shared.version} (k6 script)`;
-    if ((url.username || url.password) && this.ex.params.auth !== 'digest') {
+    // Digest auth's first request too, as Go's client adds it before k6's digest transport.
+    if (url.username || url.password) {
       headers.Authorization = 'Basic ' + btoa(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`);
     }
     for (const k in userHeaders) {
@@ -399,7 +423,7 @@ class Request {
   [MAKE_REQUEST]() {
     const { url } = this;
     const body = this.ex.shownBody;
-    return { method: this.method, url: infoOf(url).href, headers: goHeaders(this.headers(), (url.username || url.password) && !hasHeader(this.userHeaders, 'authorization')), body: body ? textDecoder.decode(body) : '', cookies: this.jar.cookiesForURL(url.href) };
+    return { method: this.method, url: infoOf(url).href, headers: goHeaders(this.headers(), (url.username || url.password) && !hasHeader(this.userHeaders, 'authorization')), body: body ? textDecoder.decode(body) : '', cookies: sentCookies(this.cookies) };
   }
 }
 
@@ -453,7 +477,7 @@ function responded(r) {
   vu.emitRequest(timings, r.status, expected, request.client === null ? 0 : request.bytes.length, r.bytesIn, tags, r.error);
   // res.request, made if the script reads it.
   const body = request.discard ? null : request.binary && r.body !== null ? r.body.buffer : r.body;
-  const response = new Response(vu, r.status, r.proto, r.head, body, ex.digest ? info.bare : info.href, timings, r.error, request, setCookies, r.peer || NO_PEER);
+  const response = new Response(vu, r.status, r.proto, r.head, body, ex.digest ? info.bare : info.href, timings, r.error, ex.first, setCookies, r.peer || NO_PEER);
   if (vu.shared.httpDebug && (r.head || r.body instanceof SpanText)) debugResponse(vu, response, ex.responseType);
   return request.follow ? ex.after(response) : response;
 }
@@ -550,36 +574,14 @@ function setCookieLines(head) {
   return out;
 }
 
-// auth: 'digest' as k6 does it (RFC 7616): the request without credentials, then, if it was
-// answered 401 with a Digest challenge, again with the answer to it. Both are requests of the
+// auth: 'digest' as k6 does it (RFC 7616): the request with the URL's credentials as Basic (Go's
+// client adds them before k6's digest transport sees it), then, if it was answered 401 with a
+// Digest challenge, again with the answer to it. Both are requests of the
 // run; the first one's 401 counts as expected, as in k6.
 async function withDigest(ex) {
   const { vu, url, method, headers } = ex;
   const first = await once(ex, headers, ex.expected === null ? null : (status) => status === 401, false);
   const challenge = first.status === 401 ? digestChallenge(first.headers['Www-Authenticate']) : null;
   if (challenge === null) return first;
-  const { hash } = vu.shared.facilities;
-  const alg = /^SHA-256/i.test(challenge.algorithm || '') ? 'sha256' : 'md5';
-  const hex = (s) => Array.from(hash(alg, [s]), (b) => b.toString(16).padStart(2, '0')).join('');
-  const user = decodeURIComponent(url.username);
-  const cnonce = hex(String(Math.random())).slice(0, 16);
-  const nc = '00000001';
-  const uri = url.pathname + url.search;
-  let ha1 = hex(`${user}:${challenge.realm}:${decodeURIComponent(url.password)}`);
-  if (/-sess$/i.test(challenge.algorithm || '')) ha1 = hex(`${ha1}:${challenge.nonce}:${cnonce}`);
-  const ha2 = hex(`${method}:${uri}`);
-  const qop = challenge.qop === undefined ? null : challenge.qop.split(',').map((q) => q.trim()).includes('auth') ? 'auth' : null;
-  const response = qop ? hex(`${ha1}:${challenge.nonce}:${nc}:${cnonce}:${qop}:${ha2}`) : hex(`${ha1}:${challenge.nonce}:${ha2}`);
-  let value = `Digest username="${user}", realm="${challenge.realm}", nonce="${challenge.nonce}", uri="${uri}", response="${response}"`;
-  if (challenge.algorithm) value += `, algorithm=${challenge.algorithm}`;
-  if (challenge.opaque !== undefined) value += `, opaque="${challenge.opaque}"`;
-  if (qop) value += `, qop=${qop}, nc=${nc}, cnonce="${cnonce}"`;
-  return once(ex, { ...headers, Authorization: value }, ex.expected, false);
-}
-
-function digestChallenge(header) {
-  if (typeof header !== 'string' || !/^\s*Digest\s/i.test(header)) return null;
-  const fields = {};
-  for (const m of header.replace(/^\s*Digest\s+/i, '').matchAll(/([\w-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^,\s]*))/g)) fields[m[1].toLowerCase()] = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3];
-  return fields.nonce === undefined ? null : { realm: fields.realm || '', nonce: fields.nonce, qop: fields.qop, opaque: fields.opaque, algorithm: fields.algorithm };
+  return once(ex, { ...headers, Authorization: digestAuthorization(challenge, method, url, vu.shared.facilities.hash) }, ex.expected, false);
 }
