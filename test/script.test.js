@@ -627,7 +627,7 @@ export default function () {
     'three links': () => links.size() === 3,
     'attr and data': () => links.first().attr('href') === '/items/1' && links.last().data('id') === 3,
     'eq, parent, closest': () => links.eq(1).text() === 'Two' && links.eq(2).parent().is('.x') && links.eq(0).closest('ul').attr('id') === 'items',
-    'element': () => links.get(0).textContent === 'One' && links.get(0).getAttribute('data-id') === '1',
+    'element': () => links.get(0).textContent() === 'One' && links.get(0).getAttribute('data-id') === '1' && links.get(2).href() === \`\${__ENV.BASE}/items/3\`,
   });
   links.each((i, el) => {
     http.get(new URL(el.getAttribute('href'), res.url).href);

@@ -3,10 +3,14 @@
 // well kept and small; a Selection is a list of their nodes.
 
 import { isWait, waiting } from '../wait.js';
+import { toElement, isTag } from './html-element.js';
+import { innerHTML } from './html-render.js';
 
 // The libraries, loaded before the run when a script may use them (wantHTML(), loadHTML()):
 // they cost a run's start some 0.15 s of CPU, which most scripts, never parsing HTML, need not pay.
-let parseDocument, selectAll, matches, textContent, getOuterHTML, getInnerHTML, getChildren, getParent;
+// `lib` lends them to the elements (html-element.js).
+let parseDocument, selectAll, matches, textContent, getChildren, getParent;
+export const lib = {};
 let wanted = false;
 
 /** A script's module names html(), clickLink() or submitForm(), or imports k6/html (src/script/transform.js). */
@@ -18,78 +22,42 @@ export function wantHTML() {
 export async function loadHTML() {
   if (!wanted || parseDocument !== undefined) return;
   const [h, c, d] = await Promise.all([import('htmlparser2'), import('css-select'), import('domutils')]);
-  ({ selectAll, is: matches } = c);
-  ({ textContent, getOuterHTML, getInnerHTML, getChildren, getParent } = d);
+  ({ textContent, getChildren, getParent } = d);
+  // goquery matches nothing with a selector it cannot read, where css-select throws.
+  selectAll = quiet(c.selectAll, []);
+  matches = quiet(c.is, false);
+  Object.assign(lib, { selectAll, is: matches, textContent, findAll: d.findAll });
   parseDocument = h.parseDocument;
 }
 
-// An element (domhandler's node types: a tag, a script or a style).
-const isTag = (n) => n.type === 'tag' || n.type === 'script' || n.type === 'style';
+const quiet = (f, none) => (...args) => {
+  try {
+    return f(...args);
+  } catch {
+    return none;
+  }
+};
 
 const uniq = (nodes) => [...new Set(nodes)];
 const elementsOf = (nodes) => nodes.filter(isTag);
 const test = (node, selector) => selector === undefined || (isTag(node) && matches(node, selector));
 
-/** An element as k6's Element: its name, attributes and text. */
-class Element {
-  constructor(node) {
-    this.node = node;
-  }
-  get nodeName() {
-    return this.node.name;
-  }
-  get nodeType() {
-    return this.node.nodeType;
-  }
-  get id() {
-    return this.node.attribs.id || '';
-  }
-  get textContent() {
-    return textContent(this.node);
-  }
-  get innerHTML() {
-    return getInnerHTML(this.node);
-  }
-  get outerHTML() {
-    return getOuterHTML(this.node);
-  }
-  get className() {
-    return this.node.attribs.class || '';
-  }
-  get classList() {
-    return this.className.split(/\s+/).filter(Boolean);
-  }
-  getAttribute(name) {
-    return this.node.attribs[name];
-  }
-  hasAttribute(name) {
-    return name in this.node.attribs;
-  }
-  hasAttributes() {
-    return Object.keys(this.node.attribs).length > 0;
-  }
-  attributes() {
-    const out = {};
-    for (const [name, value] of Object.entries(this.node.attribs)) out[name] = { name, value };
-    return out;
-  }
-  toString() {
-    return `[object html.HTMLElement]`;
-  }
-}
-
+// Each Selection made from another keeps its page's URL (res.html()'s; '' from parseHTML),
+// against which its elements resolve their href, src and action (html-elements.js).
 export class Selection {
-  constructor(nodes) {
+  constructor(nodes, url = '') {
     this.nodes = nodes;
+    this.url = url;
   }
-  get length() {
-    return this.nodes.length;
+  derive(nodes) {
+    return new Selection(nodes, this.url);
   }
+  // No length: k6's Selection has size() alone (doc.find('img').length is undefined there).
   size() {
     return this.nodes.length;
   }
   find(selector) {
-    return new Selection(uniq(this.nodes.flatMap((n) => selectAll(selector, n))));
+    return this.derive(uniq(this.nodes.flatMap((n) => selectAll(selector, n))));
   }
   attr(name, fallback) {
     const n = this.nodes.find(isTag);
@@ -100,7 +68,7 @@ export class Selection {
     return this.nodes.map((n) => textContent(n)).join('');
   }
   html() {
-    return this.nodes.length ? getInnerHTML(this.nodes[0]) : undefined;
+    return this.nodes.length ? innerHTML(this.nodes[0]) : undefined;
   }
   val() {
     const n = this.nodes.find(isTag);
@@ -120,28 +88,30 @@ export class Selection {
     return key === undefined ? all : all[key];
   }
   first() {
-    return new Selection(this.nodes.slice(0, 1));
+    return this.derive(this.nodes.slice(0, 1));
   }
   last() {
-    return new Selection(this.nodes.slice(-1));
+    return this.derive(this.nodes.slice(-1));
   }
   eq(i) {
-    return new Selection(this.nodes.slice(i < 0 ? i : i, i < 0 ? i + 1 || undefined : i + 1));
+    return this.derive(this.nodes.slice(i < 0 ? i : i, i < 0 ? i + 1 || undefined : i + 1));
   }
   slice(start, end) {
-    return new Selection(this.nodes.slice(start, end));
+    return this.derive(this.nodes.slice(start, end));
   }
+  // All the elements without an index; k6 takes -length for none.
   get(i) {
-    const n = this.nodes[i < 0 ? this.nodes.length + i : i];
-    return n && isTag(n) ? new Element(n) : undefined;
+    const n = this.nodes.length;
+    if (i === undefined) return this.nodes.map((node) => toElement(node, this.url));
+    return i < n && i > -n ? toElement(this.nodes[i < 0 ? n + i : i], this.url) : undefined;
   }
   toArray() {
-    return this.nodes.map((n) => new Selection([n]));
+    return this.nodes.map((n) => this.derive([n]));
   }
   // each() and map() with a callback that waits (it makes a request) await it in turn.
   each(fn) {
     for (let i = 0; i < this.nodes.length; i++) {
-      const r = fn(i, new Element(this.nodes[i]));
+      const r = fn(i, toElement(this.nodes[i], this.url));
       if (isWait(r)) return waiting(this.eachFrom(fn, i, r));
     }
     return this;
@@ -149,7 +119,7 @@ export class Selection {
   async eachFrom(fn, i, pending) {
     await pending;
     for (let k = i + 1; k < this.nodes.length; k++) {
-      const r = fn(k, new Element(this.nodes[k]));
+      const r = fn(k, toElement(this.nodes[k], this.url));
       if (isWait(r)) await r;
     }
     return this;
@@ -157,7 +127,7 @@ export class Selection {
   map(fn) {
     const out = [];
     for (let i = 0; i < this.nodes.length; i++) {
-      const r = fn(i, new Selection([this.nodes[i]]));
+      const r = fn(i, this.derive([this.nodes[i]]));
       if (isWait(r)) return waiting(this.mapFrom(fn, i, r, out));
       if (r !== undefined && r !== null) out.push(r);
     }
@@ -167,38 +137,38 @@ export class Selection {
     const first = await pending;
     if (first !== undefined && first !== null) out.push(first);
     for (let k = i + 1; k < this.nodes.length; k++) {
-      let r = fn(k, new Selection([this.nodes[k]]));
+      let r = fn(k, this.derive([this.nodes[k]]));
       if (isWait(r)) r = await r;
       if (r !== undefined && r !== null) out.push(r);
     }
     return out;
   }
   filter(selector) {
-    if (typeof selector === 'function') return new Selection(this.nodes.filter((n, i) => selector(i, new Selection([n]))));
-    return new Selection(this.nodes.filter((n) => test(n, selector)));
+    if (typeof selector === 'function') return this.derive(this.nodes.filter((n, i) => selector(i, this.derive([n]))));
+    return this.derive(this.nodes.filter((n) => test(n, selector)));
   }
   not(selector) {
-    return new Selection(this.nodes.filter((n) => !test(n, selector)));
+    return this.derive(this.nodes.filter((n) => !test(n, selector)));
   }
   is(selector) {
     return this.nodes.some((n) => test(n, selector));
   }
   has(selector) {
-    return new Selection(this.nodes.filter((n) => selectAll(selector, n).length > 0));
+    return this.derive(this.nodes.filter((n) => selectAll(selector, n).length > 0));
   }
   children(selector) {
-    return new Selection(elementsOf(this.nodes.flatMap((n) => getChildren(n) || [])).filter((n) => test(n, selector)));
+    return this.derive(elementsOf(this.nodes.flatMap((n) => getChildren(n) || [])).filter((n) => test(n, selector)));
   }
   contents() {
-    return new Selection(this.nodes.flatMap((n) => getChildren(n) || []));
+    return this.derive(this.nodes.flatMap((n) => getChildren(n) || []));
   }
   parent(selector) {
-    return new Selection(uniq(this.nodes.map(getParent).filter((n) => n && isTag(n) && test(n, selector))));
+    return this.derive(uniq(this.nodes.map(getParent).filter((n) => n && isTag(n) && test(n, selector))));
   }
   parents(selector) {
     const out = [];
     for (const n of this.nodes) for (let p = getParent(n); p && isTag(p); p = getParent(p)) if (test(p, selector)) out.push(p);
-    return new Selection(uniq(out));
+    return this.derive(uniq(out));
   }
   closest(selector) {
     const out = [];
@@ -210,28 +180,28 @@ export class Selection {
         }
       }
     }
-    return new Selection(uniq(out));
+    return this.derive(uniq(out));
   }
   siblings(selector) {
-    return new Selection(uniq(this.nodes.flatMap((n) => elementsOf(getChildren(getParent(n)) || []).filter((s) => s !== n && test(s, selector)))));
+    return this.derive(uniq(this.nodes.flatMap((n) => elementsOf(getChildren(getParent(n)) || []).filter((s) => s !== n && test(s, selector)))));
   }
   next(selector) {
-    return new Selection(this.nodes.map((n) => nextElement(n, 1)).filter((n) => n && test(n, selector)));
+    return this.derive(this.nodes.map((n) => nextElement(n, 1)).filter((n) => n && test(n, selector)));
   }
   prev(selector) {
-    return new Selection(this.nodes.map((n) => nextElement(n, -1)).filter((n) => n && test(n, selector)));
+    return this.derive(this.nodes.map((n) => nextElement(n, -1)).filter((n) => n && test(n, selector)));
   }
   nextAll(selector) {
-    return new Selection(uniq(this.nodes.flatMap((n) => around(n, 1).filter((s) => test(s, selector)))));
+    return this.derive(uniq(this.nodes.flatMap((n) => around(n, 1).filter((s) => test(s, selector)))));
   }
   prevAll(selector) {
-    return new Selection(uniq(this.nodes.flatMap((n) => around(n, -1).filter((s) => test(s, selector)))));
+    return this.derive(uniq(this.nodes.flatMap((n) => around(n, -1).filter((s) => test(s, selector)))));
   }
   serializeArray() {
     const fields = this.find('input[name], select[name], textarea[name]').nodes;
     return fields
       .filter((n) => !((n.attribs.type === 'checkbox' || n.attribs.type === 'radio') && !('checked' in n.attribs)))
-      .map((n) => ({ name: n.attribs.name, value: new Selection([n]).val() ?? '' }));
+      .map((n) => ({ name: n.attribs.name, value: this.derive([n]).val() ?? '' }));
   }
   serializeObject() {
     const out = {};
@@ -270,8 +240,28 @@ function parseData(v) {
 }
 
 export function parseHTML(text) {
+  return pageAt(text, '');
+}
+
+/** The document of `text`, whose elements resolve their URLs against `url` (res.html()). */
+export function pageAt(text, url) {
   if (parseDocument === undefined) throw new Error('parseHTML: the HTML parser was not loaded (no module of the script names html, clickLink or submitForm)');
-  return new Selection([parseDocument(String(text))]);
+  // As an HTML5 parser (Go's, k6's) reads a page and htmlparser2 does not: a CR or CR LF is a
+  // line feed, and the line feed that opens a pre, a textarea or a listing is not text.
+  const html = String(text).replace(/\r\n?/g, '\n');
+  const doc = parseDocument(html);
+  if (OPENS_WITH_NEWLINE.test(html)) for (const n of lib.findAll((e) => NEWLINE_DROPPED.has(e.name), doc.children)) dropFirstNewline(n);
+  return new Selection([doc], url);
+}
+
+const OPENS_WITH_NEWLINE = /<(pre|textarea|listing)\b[^>]*>\n/i;
+const NEWLINE_DROPPED = new Set(['pre', 'textarea', 'listing']);
+
+function dropFirstNewline(node) {
+  const first = node.children[0];
+  if (first?.type !== 'text' || !first.data.startsWith('\n')) return;
+  first.data = first.data.slice(1);
+  if (first.data === '') node.children.shift();
 }
 
 export function htmlModule() {

@@ -3,7 +3,7 @@
 // clickLink() and submitForm() on k6/html.
 
 import { gjson } from './gjson.js';
-import { parseHTML } from './html.js';
+import { pageAt } from './html.js';
 import { SpanText } from '../span-text.js';
 import { setCookiePair } from './cookies.js';
 
@@ -231,7 +231,7 @@ export class Response {
   /** The body as a k6/html Selection (of the document, or of `selector` in it). */
   html(selector) {
     if (this.body === null || this.body === undefined) throw new Error(nullBody('HTML'));
-    const doc = parseHTML(bodyText(this.body));
+    const doc = pageAt(bodyText(this.body), this.url);
     return selector === undefined ? doc : doc.find(selector);
   }
 
