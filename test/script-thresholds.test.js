@@ -33,7 +33,7 @@ async function runScript(source) {
 }
 
 test('an abortOnFail threshold on a metric with no sample yet does not stop the run: its first check comes after the first evaluations', async () => {
-  // The first check comes 1.5 s in, after the evaluation at 1 s, which once found the checks'
+  // The first check comes 2.5 s in, after the evaluation at 2 s, which once found the checks'
   // rate 0 (no check yet) below 0.9 and stopped the run with no request made.
   const r = await runScript(`import http from 'k6/http';
 import { check, sleep } from 'k6';
@@ -42,7 +42,7 @@ export const options = {
   thresholds: { checks: [{ threshold: 'rate>0.9', abortOnFail: true }], 'http_reqs{name:later}': [{ threshold: 'count>0', abortOnFail: true }] },
 };
 export default function () {
-  sleep(1.5);
+  sleep(2.5);
   check(http.get(__ENV.BASE, { tags: { name: 'later' } }), { 'is 200': (r) => r.status === 200 });
 }
 `);
@@ -82,4 +82,29 @@ export default function () { http.get(__ENV.BASE); }
 `);
   assert.equal(r.code, 99, r.stderr);
   assert.equal(r.stderr, "loadtest run: thresholds on metrics 'http_reqs, http_reqs{status:200}' have been crossed\n");
+});
+
+test("a Rate's thresholds pass while it has no sample, as k6's (it has no rate to compare); a Counter's do not", async () => {
+  const r = await runScript(`import http from 'k6/http';
+export const options = { iterations: 1, thresholds: { checks: ['rate>0.9'], 'http_reqs{name:none}': ['count>0'] } };
+export default function () { http.get(__ENV.BASE); }
+`);
+  assert.equal(r.code, 99, r.stderr);
+  assert.match(r.stdout, /✓ 'rate>0\.9' rate=0\.00%/);
+  assert.match(r.stdout, /✗ 'count>0' count=0/);
+  assert.match(r.stderr, /thresholds on metrics 'http_reqs\{name:none\}' have been crossed/);
+});
+
+test('abortOnFail is evaluated every 2 s, as k6\'s engine: a rate failing from its first sample stops the run no sooner', async () => {
+  const r = await runScript(`import { Rate } from 'k6/metrics';
+import { sleep } from 'k6';
+const failing = new Rate('failing');
+export const options = { vus: 1, duration: '60s', thresholds: { failing: [{ threshold: 'rate>0.5', abortOnFail: true }] } };
+export default function () { failing.add(0); console.log(Date.now()); sleep(0.1); }
+`);
+  assert.equal(r.code, 99, r.stderr);
+  const times = [...r.stderr.matchAll(/msg=(\d+) source=console/g)].map((m) => Number(m[1]));
+  assert.ok(times.length > 1, r.stderr);
+  // Evaluated each second, it stopped some 0.9 s after the first sample.
+  assert.ok(times.at(-1) - times[0] >= 1500, `${times.at(-1) - times[0]} ms`);
 });

@@ -33,7 +33,7 @@ export class H2Client extends DriverSide {
   /** As OriginClient.send, for a request with `frames()`: its HTTP/2 frames. */
   send(request) {
     return new Promise((resolve) => {
-      const job = { index: 0, request, resolve, fresh: false, startedAt: 0, shape: null, result: null };
+      const job = { index: 0, request, resolve, fresh: false, shape: null, result: null };
       job.index = this.jobs.add(job);
       this.queue.push(job);
       this.timeout = request.timeout;
@@ -73,8 +73,6 @@ export class H2Client extends DriverSide {
       conn.tlsMs = spare.tlsMs;
       conn.readyAt = now;
       conn.peer = peerOf(this.origin.host, this.origin.port, true, spare.session);
-      // The requests that waited for it began when it did.
-      for (const job of this.jobs.values()) if (job.fresh) job.startedAt = spare.startedAt;
       return spare.socket;
     }
     return this.origin.h2Adapter.connect(this.origin.host, this.origin.port, conn);
@@ -109,7 +107,7 @@ export class H2Client extends DriverSide {
       bytesIn: conn.responseBytes,
       peer: conn.peer || NO_PEER,
       proto: 'HTTP/2.0',
-      start: job.startedAt > 0 && job.startedAt < start ? job.startedAt : start,
+      start: ready > start ? ready : start, // blocked's end: when it had its connection (client.js)
       timings: timingsOf(job.fresh ? conn.connectMs : 0, job.fresh ? conn.tlsMs : 0, first - (sent > ready ? sent : ready), end - first),
     };
     this.finish(job, fillBody(result, r, conn.bodyChunks, true));

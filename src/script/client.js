@@ -167,12 +167,11 @@ export class OriginClient extends DriverSide {
     }
     // The connection's job object is its own, made once and filled for each request (it is the
     // connection's only until proceed() hands the result on).
-    const job = conn.jobSlot || (conn.jobSlot = { request: null, resolve: null, executor: null, claimed: false, connectMs: 0, tlsMs: 0, startedAt: 0, result: null, answer: null });
+    const job = conn.jobSlot || (conn.jobSlot = { request: null, resolve: null, executor: null, claimed: false, connectMs: 0, tlsMs: 0, result: null, answer: null });
     job.request = request;
     job.claimed = false;
     job.connectMs = 0;
     job.tlsMs = 0;
-    job.startedAt = 0;
     job.result = null;
     const promise = new Promise(job.executor || (job.executor = (resolve) => (job.resolve = resolve)));
     conn.job = job;
@@ -206,7 +205,6 @@ export class OriginClient extends DriverSide {
       if (job) {
         job.connectMs = spare.connectMs;
         job.tlsMs = spare.tlsMs;
-        job.startedAt = spare.startedAt;
       }
       conn.readyAt = now;
       conn.peer = peerOf(this.host, this.port, true, spare.session);
@@ -247,7 +245,9 @@ export class OriginClient extends DriverSide {
     result.cookied = parser.cookied; // whether the head has a Set-Cookie to look for
     result.bytesIn = conn.responseBytes;
     result.peer = conn.peer || NO_PEER;
-    result.start = job.startedAt > 0 && job.startedAt < start ? job.startedAt : start;
+    // When the request had its connection, where its `blocked` ends: as k6's (Go's GotConn),
+    // after a new connection's connecting and TLS.
+    result.start = ready > start ? ready : start;
     result.timings = timingsOf(job.connectMs, job.tlsMs, first - (sent > ready ? sent : ready), end - first);
     // What the parser kept may be in the adapter's read buffer: decoded (or copied) now, unless
     // the read is the response's own for good and its text waits until the script reads it.

@@ -113,7 +113,7 @@ export class Metric {
     this.isTime = Boolean(isTime);
     this.sink = new Sink(type);
     this.subs = []; // { name, tags: [[key, value]], sink }
-    this.thresholds = []; // its thresholds' sources, filled by thresholds.js
+    this.thresholds = []; // its thresholds as k6's --out json lists them, filled by thresholds.js
     this.outId = -1; // its number in --out's queue (src/script/sample-queue.js), once it has one
     this.custom = false; // made by the script (k6/metrics), not one of k6's
   }

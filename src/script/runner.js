@@ -414,7 +414,7 @@ function startScenarios(factory, run, plan) {
   });
 }
 
-// Thresholds with abortOnFail, evaluated each second. With --cores each child watches its own
+// Thresholds with abortOnFail, evaluated every 2 s (k6's engine's thresholdsRate). With --cores each child watches its own
 // share (the parent's figures come at the end). As k6's metrics engine: a metric with no sample
 // yet is left out (a check's rate is not 0 before the first check), and the run stops when a
 // threshold with abortOnFail has failed (past its delayAbortEval), naming every metric whose
@@ -425,7 +425,7 @@ function watchThresholds(run, thresholds) {
     const elapsed = performance.now() - run.shared.testStartedAt;
     const failed = evaluateThresholds(thresholds.filter((t) => t.sink.count > 0), elapsed / 1000).filter((t) => !t.ok);
     if (failed.some((t) => t.abortOnFail && elapsed >= t.delayAbortEvalMs)) run.shared.abort(thresholdsAbort(failed));
-  }, 1000);
+  }, 2000);
 }
 
 const ABORTED_BY_THRESHOLDS = 'at least one has abortOnFail enabled, stopping test prematurely';

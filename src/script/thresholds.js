@@ -1,7 +1,7 @@
 // Thresholds in k6's syntax: { 'http_req_duration': ['p(95)<200'], 'http_req_duration{status:200}':
 // [{ threshold: 'avg<100', abortOnFail: true, delayAbortEval: '10s' }], 'checks': ['rate>0.99'] }.
 
-import { parseDuration } from './duration.js';
+import { parseDuration, formatDuration } from './duration.js';
 import { COUNTER, GAUGE, RATE, TREND } from './metrics.js';
 
 const EXPRESSION = /^\s*(avg|min|max|med|count|rate|value|p\(\d+(?:\.\d+)?\))\s*(<=|>=|===|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/;
@@ -30,8 +30,10 @@ export function parseThresholds(spec, registry) {
       const agg = e[1];
       const kind = agg.startsWith('p(') ? 'p' : agg;
       if (!ALLOWED[metric.type].includes(kind)) throw new Error(`threshold on ${key}: '${agg}' does not apply to a ${metric.type} (use ${ALLOWED[metric.type].join(', ')})`);
-      // The metric's own thresholds, as k6's --out json lists them with it (not its sub-metrics').
-      if (m[2] === undefined) metric.thresholds.push(t.threshold);
+      const delayAbortEvalMs = t.delayAbortEval ? parseDuration(t.delayAbortEval, `threshold on ${key}: delayAbortEval`) : 0;
+      // The metric's own thresholds, as k6's --out json lists them with it (not its sub-metrics'):
+      // one that aborts in its long form, its delay in Go's form.
+      if (m[2] === undefined) metric.thresholds.push(t.abortOnFail ? { threshold: t.threshold, abortOnFail: true, delayAbortEval: t.delayAbortEval ? formatDuration(delayAbortEvalMs) : null } : t.threshold);
       out.push({
         key,
         metricName: key,
@@ -42,7 +44,7 @@ export function parseThresholds(spec, registry) {
         sink,
         metricType: metric.type,
         abortOnFail: Boolean(t.abortOnFail),
-        delayAbortEvalMs: t.delayAbortEval ? parseDuration(t.delayAbortEval, `threshold on ${key}: delayAbortEval`) : 0,
+        delayAbortEvalMs,
       });
     }
   }
@@ -58,11 +60,14 @@ function actual(t, seconds) {
 
 const OPS = { '<': (a, b) => a < b, '<=': (a, b) => a <= b, '>': (a, b) => a > b, '>=': (a, b) => a >= b, '==': (a, b) => a === b, '===': (a, b) => a === b, '!=': (a, b) => a !== b };
 
-/** Each threshold with `ok` and its `actual` value now. */
+/**
+ * Each threshold with `ok` and its `actual` value now. As k6's: a Rate without a sample has no
+ * rate to compare (its 0 is only shown), and its thresholds pass.
+ */
 export function evaluateThresholds(thresholds, seconds) {
   return thresholds.map((t) => {
     const a = actual(t, seconds);
-    return { ...t, actual: a, ok: OPS[t.op](a, t.value) };
+    return { ...t, actual: a, ok: (t.metricType === RATE && t.sink.count === 0) || OPS[t.op](a, t.value) };
   });
 }
 

@@ -11,7 +11,7 @@ export function metricsModule(vu) {
         const registry = vu.shared.registry;
         // The script's own (not a built-in one of the same name): the --html page lists them apart.
         const made = !registry.metrics.has(String(name));
-        this.metric = registry.get(String(name), type, type === TREND && Boolean(isTime));
+        this.metric = registry.get(String(name), type, Boolean(isTime)); // k6: any type, any truthy value
         if (made) this.metric.custom = true;
       }
       add(value, tags) {
