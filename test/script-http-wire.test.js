@@ -42,7 +42,7 @@ async function run(source) {
     assert.equal(r.code, 0, r.stderr);
     // logrus quotes a message only when it must.
     const lines = [...r.stderr.matchAll(/msg=(?:"((?:[^"\\]|\\.)*)"|(\S*)) source=console/g)].map((m) => (m[2] !== undefined ? m[2] : JSON.parse(`"${m[1]}"`)));
-    return { ...r, lines, seen: server.seen };
+    return { ...r, lines, seen: server.seen, base: server.url.replace(/\/$/, '') };
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -169,4 +169,24 @@ export default function () {
     ],
   );
   assert.equal(r.seen[3].headers.authorization, `Basic ${btoa('u:p')}`);
+});
+
+test("a URL is a string or http.url's, whose JSON is k6's (name, url, clean_url); anything else fails as k6's invalid URL, shown as Go prints it", async () => {
+  const r = await run(`import http from 'k6/http';
+export default function () {
+  for (const u of [{ href: __ENV.BASE + '/get' }, 123, null]) { const res = http.get(u); console.log(res.status, res.error, res.error_code); }
+  console.log(JSON.stringify(http.url\`http://u:p@127.0.0.1:1/x\`), JSON.stringify(http.url\`http://127.0.0.1:1/items/\${5}\`), String(http.url\`http://127.0.0.1:1/\`));
+  http.get(http.url\`\${__ENV.BASE}/items/\${7}\`);
+}`);
+  // k6 v1.3.0's lines.
+  assert.deepEqual(r.lines.slice(0, 3), [
+    `0 invalid URL: '#map[href:${r.base}/get]' 1020`,
+    "0 invalid URL: '#123' 1020",
+    "0 invalid URL: '#<nil>' 1020",
+  ]);
+  assert.equal(
+    r.lines[3],
+    '{"name":"http://****:****@127.0.0.1:1/x","url":"http://u:p@127.0.0.1:1/x","clean_url":"http://****:****@127.0.0.1:1/x"} {"name":"http://127.0.0.1:1/items/${}","url":"http://127.0.0.1:1/items/5","clean_url":"http://127.0.0.1:1/items/5"} [object Object]',
+  );
+  assert.deepEqual(r.seen.map((q) => q.path), ['/items/7']);
 });

@@ -12,7 +12,8 @@ export function goValue(v) {
   if (typeof v === 'number') return goNumber(v);
   if (typeof v === 'string') return v;
   if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
-  if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+  // An object k6 exports as a map of its own properties (a class's instance too).
+  if (typeof v === 'object' && !(v instanceof Date) && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer)) {
     return `map[${Object.keys(v).sort().map((k) => `${k}:${goValue(v[k])}`).join(' ')}]`;
   }
   return String(v);

@@ -15,12 +15,13 @@ import { timingsOf } from '../timings.js';
 import { bodyOf, fileOf, hasHeader, timeoutMs, RESPONSE_TYPES } from './http-params.js';
 import { compressionOf, compressed, decompressed } from './content-encoding.js';
 import { TLS_CONSTANTS } from './tls-constants.js';
-import { parsedURL, infoOf } from './request-url.js';
+import { parsedURL, infoOf, taggedURL, TaggedURL } from './request-url.js';
 import { bytesOf } from './request-bytes.js';
 import { SpanText } from '../span-text.js';
 import { NO_PEER } from '../peer.js';
 import { isRequestEntry } from '../tag-sets.js';
 import { digestChallenge, digestAuthorization } from './digest.js';
+import { goValue } from './go-value.js';
 
 // Read once: on node 20 the global `performance` is an accessor, a getter's call at each read.
 const { performance } = globalThis;
@@ -74,16 +75,7 @@ export function httpModule(vu) {
       if (fn !== null && typeof fn !== 'function') throw new Error('setResponseCallback takes expectedStatuses(...) or null');
       vu.responseCallback = fn;
     },
-    url: (strings, ...values) => {
-      // http.url`http://host/${id}`: the URL, with the template as its name tag.
-      let url = '';
-      let name = '';
-      strings.forEach((s, i) => {
-        url += s + (i < values.length ? values[i] : '');
-        name += s + (i < values.length ? '${}' : '');
-      });
-      return { url, name, toString: () => url };
-    },
+    url: taggedURL,
     file: fileOf,
     ...TLS_CONSTANTS,
   };
@@ -224,9 +216,16 @@ class Exchange {
   // A URL object ({ url, name }), a body or params.
   configure(urlArg, body, params) {
     const vu = this.vu;
-    if (urlArg && typeof urlArg === 'object' && typeof urlArg.url === 'string') {
+    if (urlArg instanceof TaggedURL) {
       this.nameTag = urlArg.name;
       urlArg = urlArg.url;
+    } else if (typeof urlArg !== 'string') {
+      // As k6: a URL is a string or http.url's, and anything else (an object with an href, a
+      // number) is refused, shown as Go prints what k6 made of it.
+      const error = `invalid URL: '#${goValue(urlArg)}'`;
+      if (vu.options.throw) throw new Error(error);
+      this.refused(error);
+      return;
     }
     if (!this.parse(urlArg)) return;
     // The params k6 parses and may find wrong: a failed response too (code 0), no request.

@@ -70,3 +70,25 @@ export function infoOf(url) {
   }
   return i;
 }
+
+/** http.url`http://host/${id}`: the URL, with the template as its name tag. */
+export function taggedURL(strings, ...values) {
+  let url = '';
+  let name = '';
+  strings.forEach((s, i) => {
+    url += s + (i < values.length ? values[i] : '');
+    name += s + (i < values.length ? '${}' : '');
+  });
+  return new TaggedURL(url, name);
+}
+
+// http.url's value, k6's URL: its JSON its name, url and clean_url (the URL with its
+// credentials masked, and the name when the template has no value in it).
+export class TaggedURL {
+  constructor(url, name) {
+    this.name = name;
+    this.url = url;
+    this.clean_url = maskedURL(url);
+    if (url === name) this.name = this.clean_url;
+  }
+}
