@@ -1,5 +1,7 @@
 // k6/data: SharedArray, built once by the first VU that asks for it and shared, frozen, by all.
 
+import { goError } from './host-error.js';
+
 const deepFreeze = (v) => {
   if (v && typeof v === 'object' && !Object.isFrozen(v)) {
     Object.freeze(v);
@@ -8,18 +10,33 @@ const deepFreeze = (v) => {
   return v;
 };
 
+// As k6's: setting an index or the length (push too) is a TypeError of its own words, where a
+// frozen array's would be the engine's.
+const IMMUTABLE = {
+  set() {
+    throw new TypeError('SharedArray is immutable');
+  },
+  defineProperty() {
+    throw new TypeError('SharedArray is immutable');
+  },
+  deleteProperty() {
+    throw new TypeError('SharedArray is immutable');
+  },
+};
+
 export function dataModule(vu) {
   const arrays = vu.shared.arrays;
   class SharedArray {
     constructor(name, fn) {
-      if (vu.initDone) throw new Error(`new SharedArray('${name}'): only in the init context`);
-      if (typeof fn !== 'function') throw new Error('SharedArray takes a name and a function that returns an array');
+      // k6's errors, in its order (a Go error thrown: a GoError).
+      if (vu.initDone) throw goError('new SharedArray must be called in the init context');
+      if (String(name) === '') throw goError("empty name provided to SharedArray's constructor");
+      if (typeof fn !== 'function') throw goError("a function is expected as the second argument of SharedArray's constructor");
       let data = arrays.get(name);
       if (data === undefined) {
         data = fn();
-        if (data instanceof Promise) throw new Error(`SharedArray '${name}': the function must return an array, not a promise (it may not make requests)`);
-        if (!Array.isArray(data)) throw new Error(`SharedArray '${name}': the function must return an array`);
-        data = deepFreeze(JSON.parse(JSON.stringify(data)));
+        if (!Array.isArray(data)) throw goError('only arrays can be made into SharedArray');
+        data = new Proxy(deepFreeze(JSON.parse(JSON.stringify(data))), IMMUTABLE);
         arrays.set(name, data);
       }
       return data;
