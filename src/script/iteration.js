@@ -161,7 +161,7 @@ function begin(vu, s, run) {
   const options = run.shared.options;
   vu.busy = true;
   vu.scenario = s;
-  vu.iteration++;
+  vu.iter++;
   vu.iterationInScenario++;
   vu.iterationInInstance++;
   vu.scenarioIteration = s.iterationsStarted++;

@@ -439,6 +439,7 @@ export const abortedByThresholds = (message) => typeof message === 'string' && m
 // exception (or its timeout) comes after the summary, and is the run's exit code.
 async function teardown(run, plan) {
   const { first, exports0, options } = plan;
+  first.pastRun = true; // for handleSummary() too: k6/execution's instance is gone
   if (run.child || typeof exports0.teardown !== 'function' || options.noTeardown) return;
   try {
     await withinTime(inGroup(first, 'teardown', () => exports0.teardown(run.data === undefined ? undefined : JSON.parse(run.dataJson))), plan.teardownMs, 'teardown');

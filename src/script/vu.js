@@ -72,7 +72,8 @@ export class VU {
     this.id = id;
     this.options = shared.options;
     this.env = shared.env;
-    this.iteration = -1; // __ITER: this VU's iterations in its scenario, from 0
+    this.iter = -1; // __ITER (the getter below): this VU's iterations in its scenario, from 0
+    this.pastRun = false; // VU 0 in teardown() and handleSummary() (k6/execution's instance is gone)
     this.clockAt = 0; // the clock as its last iteration ended, for the next in the same turn (iteration.js)
     this.iterationInInstance = -1;
     this.iterationInScenario = -1;
@@ -326,6 +327,13 @@ export class VU {
 
   warnOnce(message) {
     this.shared.state.warn(message);
+  }
+
+  // __ITER, which k6 defines in an iteration only: a ReferenceError in the init code, setup()
+  // and teardown(), as there.
+  get iteration() {
+    if (this.iter < 0) throw new ReferenceError('__ITER is not defined');
+    return this.iter;
   }
 
   close() {

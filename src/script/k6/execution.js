@@ -1,12 +1,32 @@
 // k6/execution: where the VU, its scenario and the test stand.
 
 import { consolidatedOptions } from '../scenarios.js';
+import { goError } from './host-error.js';
+
+// As k6's: what each part says outside the iteration that has it (GoErrors). The scenario is an
+// iteration's; the VU and the test's options are not there in the init code; the instance's
+// figures are there in setup() and the iterations only.
+const NO_SCENARIO = 'getting scenario information outside of the VU context is not supported';
+const NO_VU = 'getting VU information in the init context is not supported';
+const NO_OPTIONS = 'getting test options in the init context is not supported';
+const NO_INSTANCE = 'getting instance information in the init context is not supported';
 
 export function executionModule(vu) {
   const shared = vu.shared;
   // exec.vu.tags reads the VU's tags as its samples have them now (options.tags, the scenario's,
   // the group), as k6's does, and writes the VU's own (vu.userTags): a change makes its tags anew.
   const changed = (result) => (vu.userTagsVersion++, result);
+  const scenario = () => {
+    if (vu.scenario === null) throw goError(NO_SCENARIO);
+    return vu.scenario;
+  };
+  const inVU = () => {
+    if (!vu.initDone) throw goError(NO_VU);
+  };
+  const instance = () => {
+    if (!vu.initDone || vu.pastRun) throw goError(NO_INSTANCE);
+    return shared;
+  };
   const current = (key) => {
     const now = vu.currentTags();
     return typeof key === 'string' && Object.hasOwn(now, key) ? now[key] : undefined;
@@ -24,69 +44,83 @@ export function executionModule(vu) {
     deleteProperty: (target, key) => changed(Reflect.deleteProperty(target, key)),
     defineProperty: (target, key, d) => changed(Reflect.defineProperty(target, key, 'value' in d ? { ...d, value: tagValue(key, d.value) } : d)),
   });
+  const metrics = { tags, metadata: {} };
   let consolidated = null;
   let consolidatedFrom = null;
   const api = {
     vu: {
       get idInTest() {
+        inVU();
         return vu.id;
       },
       get idInInstance() {
+        inVU();
         return vu.id;
       },
+      // 0 in setup() and teardown(), as k6's.
       get iterationInInstance() {
-        return vu.iterationInInstance;
+        inVU();
+        return Math.max(0, vu.iterationInInstance);
       },
       get iterationInScenario() {
-        return vu.iterationInScenario;
+        inVU();
+        return Math.max(0, vu.iterationInScenario);
       },
-      tags,
-      metrics: { tags, metadata: {} },
+      get tags() {
+        inVU();
+        return tags;
+      },
+      get metrics() {
+        inVU();
+        return metrics;
+      },
     },
     scenario: {
       get name() {
-        return vu.scenario ? vu.scenario.name : '';
+        return scenario().name;
       },
       get executor() {
-        return vu.scenario ? vu.scenario.executor : '';
+        return scenario().executor;
       },
       get startTime() {
-        return vu.scenario ? vu.scenario.startedAt : 0;
+        return scenario().startedAt;
       },
       get progress() {
-        return vu.scenario ? vu.scenario.progress() : 0;
+        return scenario().progress();
       },
       get iterationInInstance() {
+        scenario();
         return vu.scenarioIteration;
       },
       // With --cores, unique across the children: theirs interleave.
       get iterationInTest() {
-        const s = vu.scenario;
+        const s = scenario();
         const seg = shared.segment;
-        if (!seg || !s) return vu.scenarioIteration;
+        if (!seg) return vu.scenarioIteration;
         return s.iterationOffset !== undefined ? s.iterationOffset + vu.scenarioIteration : vu.scenarioIteration * seg.count + seg.index;
       },
     },
     instance: {
       get vusActive() {
-        return shared.vusActive;
+        return instance().vusActive;
       },
       get vusInitialized() {
-        return shared.vusInitialized;
+        return instance().vusInitialized;
       },
       get iterationsCompleted() {
-        return shared.iterationsCompleted;
+        return instance().iterationsCompleted;
       },
       get iterationsInterrupted() {
-        return shared.iterationsInterrupted;
+        return instance().iterationsInterrupted;
       },
       get currentTestRunDuration() {
-        return shared.testStartedAt ? performance.now() - shared.testStartedAt : 0;
+        return instance().testStartedAt ? performance.now() - shared.testStartedAt : 0;
       },
     },
     test: {
       // As k6 consolidated them (the shortcuts made a scenario), made once the options are known.
       get options() {
+        if (!vu.initDone) throw goError(NO_OPTIONS);
         if (consolidated === null || consolidatedFrom !== shared.options) {
           consolidatedFrom = shared.options;
           consolidated = consolidatedOptions(shared.options);

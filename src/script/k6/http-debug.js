@@ -27,6 +27,6 @@ const rank = (name) => ({ host: 0, 'user-agent': 1 })[name.toLowerCase()] ?? 2;
 function debugLine(vu, msg) {
   const secrets = vu.shared.secrets;
   const scenario = vu.scenario ? vu.scenario.name : '';
-  const fields = [['group', vu.groupPath], ['iter', vu.iteration], ['scenario', scenario], ['source', 'http-debug'], ['vu', vu.id]];
+  const fields = [['group', vu.groupPath], ['iter', vu.iter], ['scenario', scenario], ['source', 'http-debug'], ['vu', vu.id]];
   globalThis.console.error(logEntry('info', msg, fields, secrets ? (text) => secrets.redact(text) : undefined));
 }
