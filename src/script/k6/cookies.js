@@ -2,6 +2,8 @@
 // new http.CookieJar(). Cookies are kept by domain and path (RFC 6265 5.1.3 and 5.1.4 matching),
 // set from Set-Cookie or with set(), and sent in one Cookie header.
 
+import { GO_LOG } from './console.js';
+
 export class CookieJar {
   constructor() {
     this.cookies = []; // { name, value, domain, hostOnly, path, expires, secure }
@@ -75,12 +77,12 @@ export class CookieJar {
 
   /**
    * The Cookie header for `url` with a request's own cookies ({ name: value | { value, replace } }),
-   * as k6 writes it: the request's own first, then the jar's but those it replaces. `log(text)`:
-   * where Go's warning of a byte a cookie may not hold goes.
+   * as k6 writes it: the request's own first, then the jar's but those it replaces. `console`:
+   * the script's, where Go's warning of a byte a cookie may not hold goes.
    */
-  cookieHeader(url, own, log) {
+  cookieHeader(url, own, console) {
     if (this.cookies.length === 0 && !own) return ''; // the common case: nothing to send
-    return this.headerFor(url, own, log);
+    return this.headerFor(url, own, console && console[GO_LOG]);
   }
 
   headerFor(url, own, log) {

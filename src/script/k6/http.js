@@ -6,7 +6,6 @@
 
 import { encodeH2Request } from '../../http2/request.js';
 import { CookieJar, sentCookies } from './cookies.js';
-import { GO_LOG } from './console.js';
 import { Response, MAKE_REQUEST, canonicalName, k6ErrorText, responseErrorCode } from './http-response.js';
 import { waiting } from '../wait.js';
 import { DialError } from './dialer.js';
@@ -350,7 +349,7 @@ const ZERO_TIMINGS = Object.freeze({ duration: 0, blocked: 0, looking_up: 0, con
 function once(ex, userHeaders, expected, follow) {
   const { url, bytes: body } = ex;
   const info = infoOf(url);
-  const sentCookies = ex.jar.cookieHeader(url, ex.params.cookies, ex.vu.console[GO_LOG]);
+  const sentCookies = ex.jar.cookieHeader(url, ex.params.cookies, ex.vu.console);
   const request = new Request(ex, info, userHeaders, sentCookies, body, expected, follow);
   if (ex.first === null) ex.first = request;
   request.bytes = bytesOf(request, info, sentCookies === '' && !info.auth, userHeaders === NO_PARAMS);
