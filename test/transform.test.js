@@ -609,3 +609,27 @@ export default function () {
   const { code } = transformModule(source, 'iife.js');
   assert.deepEqual(await callsOf(code, { later: true }), ['get /a', 'get /b/1', 'get /c', 'get /s', 'sleep 800']);
 });
+
+test("a function of the script named as a global taken to return at once (open, fail) is its own, and waits; so does a method named join (a Phoenix channel's), wherever it is defined", async () => {
+  const source = `import http from 'k6/http'
+import { sleep } from 'k6'
+const open = (u) => http.get(u)
+function fail(n) { return http.get('/fail/' + n) }
+const channel = globalThis.channel
+export default function () {
+  sleep(open('/a').status)
+  sleep(fail(2).status)
+  sleep(channel.join('/room').status)
+  sleep(['x', 'y'].join('-').length)
+}
+`;
+  const { code } = transformModule(source, 'names.js');
+  // A channel of another module, whose join() makes a request.
+  globalThis.channel = { join: (u) => http_.get(u) };
+  const http_ = { get: () => waiting(Promise.resolve({ status: 3 })) };
+  try {
+    assert.deepEqual(await callsOf(code, { later: true }), ['get /a', 'sleep 200', 'get /fail/2', 'sleep 200', 'sleep 3', 'sleep 3']);
+  } finally {
+    delete globalThis.channel;
+  }
+});

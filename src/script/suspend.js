@@ -34,9 +34,10 @@ import { ancestor as walkAncestor, full as walkFull, base as walkBase } from 'ac
 // Methods taken to return at once whatever object they are called on: names of String, Array,
 // Number, RegExp and k6's Response and Selection methods that a helper of a script hardly
 // defines to make requests (`get`, `set`, `add`, `send`, `log` are not among them: an API
-// client has such methods).
+// client has such methods; nor is `join`, a channel's in Phoenix and chat clients whose
+// join() holds a WebSocket session: besughi/elixir-k6's Channel).
 const SYNC_METHODS = new Set([
-  'toUpperCase', 'toLowerCase', 'trim', 'trimStart', 'trimEnd', 'split', 'join', 'slice', 'substring', 'substr',
+  'toUpperCase', 'toLowerCase', 'trim', 'trimStart', 'trimEnd', 'split', 'slice', 'substring', 'substr',
   'indexOf', 'lastIndexOf', 'includes', 'startsWith', 'endsWith', 'replace', 'replaceAll', 'match', 'matchAll',
   'test', 'exec', 'push', 'pop', 'shift', 'unshift', 'splice', 'concat', 'reverse', 'fill', 'at', 'charAt',
   'charCodeAt', 'codePointAt', 'padStart', 'padEnd', 'repeat', 'toString', 'toFixed', 'toPrecision',
@@ -152,6 +153,9 @@ function makeAsync(fn, edits, mark) {
 // `named`: a method taken to return at once by its name (see drivenFunctions).
 function callsThatMayWait(ast, waitingObjects) {
   const found = [];
+  // A global's name the script gives a function of its own (`const open = (u) => ws.connect(u,
+  // ...)`) is that function's, which may wait.
+  const declared = declaredNames(ast);
   const contextOf = (ancestors) => {
     for (let i = ancestors.length - 2; i >= 0; i--) {
       const a = ancestors[i];
@@ -169,7 +173,7 @@ function callsThatMayWait(ast, waitingObjects) {
     ast,
     {
       CallExpression(node, _state, ancestors) {
-        const wait = mayWait(node, waitingObjects);
+        const wait = mayWait(node, waitingObjects, declared);
         const named = wait ? null : methodName(node);
         if (!wait && named === null) return;
         const ctx = contextOf(ancestors);
@@ -182,9 +186,9 @@ function callsThatMayWait(ast, waitingObjects) {
 }
 
 // Whether a call may wait, from its callee's name alone (see the top of the file).
-function mayWait(call, waitingObjects) {
+function mayWait(call, waitingObjects, declared) {
   const c = call.callee;
-  if (c.type === 'Identifier') return !SYNC_GLOBALS.has(c.name);
+  if (c.type === 'Identifier') return !SYNC_GLOBALS.has(c.name) || declared.has(c.name);
   if (c.type === 'MemberExpression' && !c.computed && c.property.type === 'Identifier') {
     const o = c.object;
     if (o.type === 'Identifier' && waitingObjects.has(o.name)) return true;
@@ -193,6 +197,28 @@ function mayWait(call, waitingObjects) {
     return !SYNC_METHODS.has(c.property.name);
   }
   return true;
+}
+
+// Every name the module binds, in any scope: its declarations, imports, parameters and catch
+// clauses.
+function declaredNames(ast) {
+  const names = new Set();
+  const bind = (pattern) => {
+    if (!pattern) return;
+    if (pattern.type === 'Identifier') names.add(pattern.name);
+    else if (pattern.type === 'ObjectPattern') for (const p of pattern.properties) bind(p.type === 'RestElement' ? p.argument : p.value);
+    else if (pattern.type === 'ArrayPattern') for (const e of pattern.elements) bind(e);
+    else if (pattern.type === 'RestElement') bind(pattern.argument);
+    else if (pattern.type === 'AssignmentPattern') bind(pattern.left);
+  };
+  walkFull(ast, (node) => {
+    if (node.type === 'VariableDeclarator') bind(node.id);
+    else if (node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') bind(node.id);
+    else if (node.type === 'ImportSpecifier' || node.type === 'ImportDefaultSpecifier' || node.type === 'ImportNamespaceSpecifier') bind(node.local);
+    else if (node.type === 'CatchClause') bind(node.param);
+    if (FUNCTION.has(node.type)) for (const p of node.params) bind(p);
+  });
+  return names;
 }
 
 // The name a call of a method is by, when that name alone would take it to return at once.
