@@ -7,7 +7,8 @@ import { RunState } from './run-state.js';
 import { VU, loadModules } from './vu.js';
 import { Network } from './client.js';
 import { scenariosOf, segmentOf } from './scenarios.js';
-import { checkOptions, numberOption, k6Names } from './options.js';
+import { checkOptions, numberOption } from './options.js';
+import { consolidated } from './option-tiers.js';
 import { dialerOf } from './k6/dialer.js';
 import { rpsLimiter } from './k6/rps.js';
 import { parseDuration } from './duration.js';
@@ -49,53 +50,6 @@ export class ScriptRunError extends Error {
     super(message);
     this.code = code;
   }
-}
-
-/** The options `flags` (k6's command line) give over the script's own: flags win. */
-export function withFlags(options, flags) {
-  const o = { ...options };
-  const shortcut = flags.vus !== undefined || flags.duration !== undefined || flags.iterations !== undefined || flags.stages !== undefined;
-  if (shortcut) {
-    // As k6: a shortcut on the command line replaces the script's scenarios.
-    delete o.scenarios;
-    if (flags.stages !== undefined) {
-      o.stages = flags.stages;
-      delete o.duration;
-      delete o.iterations;
-    }
-    if (flags.duration !== undefined) {
-      o.duration = flags.duration;
-      if (flags.iterations === undefined) delete o.iterations;
-      delete o.stages;
-    }
-    if (flags.iterations !== undefined) {
-      o.iterations = flags.iterations;
-      if (flags.duration === undefined) delete o.duration;
-      delete o.stages;
-    }
-    if (flags.vus !== undefined) o.vus = flags.vus;
-  }
-  for (const k of ['summaryTrendStats', 'noThresholds', 'insecureSkipTLSVerify', 'maxRedirects', 'userAgent', 'discardResponseBodies', 'httpDebug', 'noConnectionReuse', 'noVUConnectionReuse', 'throw', 'rps', 'batch', 'batchPerHost', 'minIterationDuration', 'blacklistIPs', 'blockHostnames', 'noSetup', 'noTeardown']) {
-    if (flags[k] !== undefined) o[k] = flags[k];
-  }
-  // As k6 (lib/options.go Apply): --tag's tags replace the options' whole.
-  if (flags.tags) o.tags = { ...flags.tags };
-  // A fresh object: `delete` leaves V8's in dictionary mode, where each of the reads a request
-  // and an iteration make of the options is a hash look-up.
-  return { ...o };
-}
-
-// --config's options under the script's, as k6 orders them: the script's scenarios or shortcuts
-// (vus, duration, iterations, stages) replace the file's whole, with k6's warning.
-function withConfig(config, options, state) {
-  if (!config) return options;
-  const shape = ['scenarios', 'vus', 'duration', 'iterations', 'stages'];
-  const o = { ...k6Names(config) };
-  if (shape.some((k) => options[k] !== undefined) && shape.some((k) => o[k] !== undefined)) {
-    if (o.scenarios !== undefined && options.scenarios === undefined) state.warn('script level configuration overrode scenarios configuration entirely');
-    for (const k of shape) delete o[k];
-  }
-  return { ...o, ...options };
 }
 
 /**
@@ -221,7 +175,7 @@ async function init(factory, run) {
   const { shared, state, registry, facilities, segment, remote } = run;
   const first = new VU(shared, 0);
   const exports0 = await initVU(factory, first);
-  const options = withFlags(k6Names(withConfig(run.flags.config, exports0.options || {}, state)), run.flags);
+  const options = consolidated(exports0.options || {}, run.flags, (m) => state.warn(m));
   shared.options = options;
   first.options = options;
   shared.globalTags = options.tags ? { ...options.tags } : {};

@@ -1,0 +1,49 @@
+// How k6 v1.3.0 takes a run's options and ends it, each checked beside k6 on the same script:
+// which tier's shape wins (--vus alone keeps the script's scenarios; -d, -i, -s and the K6_*
+// variables replace them, with k6's warning), setup()'s data in --summary-export, test.abort()
+// in setup(), teardown() and the init code, the iterations a maxDuration drops, the K6_*
+// variables and --no-color.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnScript } from './servers.js';
+
+const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+
+// Runs `source` as a script with `args` before it; `env` adds to (or, undefined, takes from) the
+// environment. Resolves to { code, stdout, stderr, logs, dir } (logs: what console.log said).
+async function run(source, args = [], env = {}, keep = null) {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-k6opts-'));
+  try {
+    const path = join(dir, 'test.js');
+    writeFileSync(path, source);
+    const r = await spawnScript(CLI, ['run', '-q', ...args.map((a) => a.replace('DIR', dir)), path], { timeoutMs: 60000, env });
+    const logs = [...r.stderr.matchAll(/level=info msg=(?:"((?:[^"\\]|\\.)*)"|(\S+)) source=console/g)].map((m) => (m[2] !== undefined ? m[2] : JSON.parse(`"${m[1]}"`)));
+    const kept = keep && existsSync(join(dir, keep)) ? readFileSync(join(dir, keep), 'utf8') : null;
+    return { ...r, logs, kept };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const lines = (stderr) => stderr.split('\n').filter((l) => l.startsWith('loadtest run: '));
+
+test('--vus alone keeps the script\'s scenarios and shape; -i replaces its scenarios with k6\'s warning', async () => {
+  const scenarios = "export const options = { scenarios: { a: { executor: 'per-vu-iterations', vus: 2, iterations: 2 } } };\nexport default function () { console.log(`vu=${__VU}`); }\n";
+  // k6 v1.3.0: 4 iterations of VUs 1 and 2, nothing said.
+  let r = await run(scenarios, ['--vus', '3']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.logs.sort(), ['vu=1', 'vu=1', 'vu=2', 'vu=2']);
+  assert.deepEqual(lines(r.stderr), []);
+  // k6: level=warning msg="\"cli\" level configuration overrode scenarios configuration entirely"
+  r = await run(scenarios, ['-i', '2']);
+  assert.deepEqual(r.logs, ['vu=1', 'vu=1']);
+  assert.deepEqual(lines(r.stderr), ['loadtest run: "cli" level configuration overrode scenarios configuration entirely']);
+  // The script's duration kept, its VUs the flag's: three VUs for 300ms.
+  r = await run("export const options = { vus: 1, duration: '300ms' };\nexport default function () { if (__ITER === 0) console.log(`vu=${__VU}`); }\n", ['--vus', '3']);
+  assert.deepEqual(r.logs.sort(), ['vu=1', 'vu=2', 'vu=3']);
+});
