@@ -47,3 +47,16 @@ test('--vus alone keeps the script\'s scenarios and shape; -i replaces its scena
   r = await run("export const options = { vus: 1, duration: '300ms' };\nexport default function () { if (__ITER === 0) console.log(`vu=${__VU}`); }\n", ['--vus', '3']);
   assert.deepEqual(r.logs.sort(), ['vu=1', 'vu=2', 'vu=3']);
 });
+
+test('--summary-export has setup()\'s data as k6 writes it: an object, a primitive, null; none without a value or setup()', async () => {
+  const cases = [['{ foo: \'bar\', n: [1, 2] }', { foo: 'bar', n: [1, 2] }], ['42', 42], ['\'text\'', 'text'], ['null', null], ['undefined', undefined]];
+  for (const [value, expected] of cases) {
+    const r = await run(`export function setup() { return ${value}; }\nexport default function () {}\n`, ['--summary-export', 'DIR/export.json'], {}, 'export.json');
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.kept);
+    assert.equal('setup_data' in doc, expected !== undefined, value);
+    assert.deepEqual(doc.setup_data, expected);
+  }
+  const r = await run('export default function () {}\n', ['--summary-export', 'DIR/export.json'], {}, 'export.json');
+  assert.deepEqual(Object.keys(JSON.parse(r.kept)).sort(), ['metrics', 'root_group']);
+});
