@@ -60,3 +60,47 @@ test('--summary-export has setup()\'s data as k6 writes it: an object, a primiti
   const r = await run('export default function () {}\n', ['--summary-export', 'DIR/export.json'], {}, 'export.json');
   assert.deepEqual(Object.keys(JSON.parse(r.kept)).sort(), ['metrics', 'root_group']);
 });
+
+test('exec.test.abort() in setup(): no iteration, no teardown(), the summary and --summary-export still made, k6\'s line and exit 108', async () => {
+  const source = `import exec from 'k6/execution';
+export const options = { vus: 1, iterations: 1 };
+export function setup() { console.log('setup'); exec.test.abort('Application is down'); console.log('after'); }
+export default function () { console.log('default'); }
+export function teardown() { console.log('teardown'); }
+export function handleSummary(data) { console.log('summary ' + JSON.stringify(data.setup_data)); return { stdout: 'SUMMARY\\n' }; }
+`;
+  // k6 v1.3.0: setup, the summary, then level=error msg="test aborted: Application is down"; 108.
+  const r = await run(source, ['--summary-export', 'DIR/export.json'], {}, 'export.json');
+  assert.equal(r.code, 108, r.stderr);
+  assert.deepEqual(r.logs, ['setup', 'summary undefined']);
+  assert.equal(r.stdout, 'SUMMARY\n');
+  assert.deepEqual(lines(r.stderr), ['loadtest run: test aborted: Application is down']);
+  assert.ok(JSON.parse(r.kept).metrics.data_sent);
+});
+
+test('exec.test.abort() in teardown() and in a VU\'s init code: exit 108 with k6\'s line; the first init\'s: no summary', async () => {
+  let r = await run("import exec from 'k6/execution';\nexport default function () {}\nexport function teardown() { exec.test.abort('stop in teardown'); }\n", ['--summary-export', 'DIR/export.json'], {}, 'export.json');
+  assert.equal(r.code, 108, r.stderr);
+  assert.match(r.stdout, /iterations\.+: 1 /);
+  assert.deepEqual(lines(r.stderr), ['loadtest run: test aborted: stop in teardown']);
+  assert.equal(JSON.parse(r.kept).metrics.iterations.count, 1);
+  // k6: no setup() or teardown(), handleSummary() called, exit 108.
+  const init = `import exec from 'k6/execution';
+export const options = { vus: 2, iterations: 2 };
+if (__VU === 2) exec.test.abort('in init of VU 2');
+export function setup() { console.log('setup'); }
+export default function () { console.log('default'); }
+export function teardown() { console.log('teardown'); }
+export function handleSummary() { console.log('summary'); return { stdout: 'SUMMARY\\n' }; }
+`;
+  r = await run(init);
+  assert.equal(r.code, 108, r.stderr);
+  assert.deepEqual(r.logs, ['summary']);
+  assert.deepEqual(lines(r.stderr), ['loadtest run: test aborted: in init of VU 2']);
+  // k6: "could not initialize ...: test aborted: in init at ...", no summary, exit 108.
+  r = await run("import exec from 'k6/execution';\nexec.test.abort('in init');\nexport default function () {}\n", ['--summary-export', 'DIR/export.json'], {}, 'export.json');
+  assert.equal(r.code, 108, r.stderr);
+  assert.equal(r.stdout, '');
+  assert.equal(r.kept, null);
+  assert.deepEqual(lines(r.stderr), ['loadtest run: test aborted: in init']);
+});

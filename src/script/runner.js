@@ -4,7 +4,7 @@
 
 import { Registry } from './metrics.js';
 import { RunState } from './run-state.js';
-import { VU, loadModules } from './vu.js';
+import { VU, Interruption, loadModules } from './vu.js';
 import { Network } from './client.js';
 import { scenariosOf, segmentOf } from './scenarios.js';
 import { checkOptions, numberOption } from './options.js';
@@ -72,9 +72,16 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
   await loadModules(facilities);
   const run = newRun(facilities, flags, hooks, segment, remote, secrets);
   const plan = await init(factory, run);
-  await setup(run, plan, startAt);
-  await scenarios(factory, run, plan);
-  await teardown(run, plan);
+  // As k6: test.abort() in a VU's init code or in setup() ends the run there (no teardown()),
+  // its summary still made; in the scenarios, teardown() still runs.
+  if (run.aborted === null) await setup(run, plan, startAt);
+  if (run.aborted === null) {
+    await scenarios(factory, run, plan);
+    await teardown(run, plan);
+  } else if (run.startTime === 0) {
+    run.startTime = Date.now();
+    run.shared.testStartedAt = performance.now() - run.shared.setupMs;
+  }
   // k6's test run: from setup()'s start to teardown()'s end (the rates of its summary).
   const elapsedMs = performance.now() - run.shared.testStartedAt;
   for (const vu of [plan.first, ...plan.vus]) {
@@ -174,7 +181,9 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
 async function init(factory, run) {
   const { shared, state, registry, facilities, segment, remote } = run;
   const first = new VU(shared, 0);
-  const exports0 = await initVU(factory, first);
+  const exports0 = await initVU(factory, first, run);
+  // Aborted while k6 reads the options: no run and no summary.
+  if (exports0 === null) throw new ScriptRunError(run.aborted, EXIT.scriptAborted);
   const options = consolidated(exports0.options || {}, run.flags, (m) => state.warn(m));
   shared.options = options;
   first.options = options;
@@ -219,12 +228,18 @@ async function init(factory, run) {
   const vus = [];
   for (let k = 1; k <= total; k++) {
     const vu = new VU(shared, run.idOf(k));
-    vu.exports = await initVU(factory, vu);
+    vu.exports = await initVU(factory, vu, run);
+    if (vu.exports === null) {
+      // A --cores child: the parent ends the run (without its summary: the children's figures never came).
+      if (run.child) throw new ScriptRunError(run.aborted, EXIT.scriptAborted);
+      break;
+    }
     vus.push(vu);
   }
-  shared.vusInitialized = total;
-  if (remote === null) registry.add(state.vusMax, total, shared.globalTags);
-  else await remote.prepare({ scenarios: list, options });
+  shared.vusInitialized = vus.length;
+  if (remote === null) {
+    if (run.aborted === null) registry.add(state.vusMax, total, shared.globalTags);
+  } else await remote.prepare({ scenarios: list, options });
   first.initDone = true;
   return { first, exports0, options, scenarios: list, thresholds, vus, nextId: total + 1, setupMs, teardownMs };
 }
@@ -246,6 +261,11 @@ async function setup(run, plan, startAt) {
         r = await withinTime(inGroup(first, 'setup', () => exports0.setup()), plan.setupMs, 'setup');
       } catch (err) {
         if (err instanceof ScriptRunError) throw err;
+        if (run.aborted !== null) {
+          // test.abort(): the run ends here, its summary made.
+          run.shared.setupMs = performance.now() - t0;
+          return;
+        }
         throw new ScriptRunError(`setup() failed: ${messageOf(err)}`, EXIT.scriptException);
       }
       run.data = r === undefined ? undefined : JSON.parse(JSON.stringify(r), sortedKeys);
@@ -346,7 +366,8 @@ function startScenarios(factory, run, plan) {
       warn: (m) => state.warn(m),
       newVU: async () => {
         const vu = new VU(shared, run.idOf(plan.nextId++));
-        vu.exports = await initVU(factory, vu);
+        vu.exports = await initVU(factory, vu, run);
+        if (vu.exports === null) throw new ScriptRunError(run.aborted, EXIT.scriptAborted);
         vu.initDone = true;
         shared.vusInitialized++;
         registry.add(state.vusMax, shared.vusInitialized, shared.globalTags);
@@ -397,6 +418,7 @@ async function teardown(run, plan) {
   try {
     await withinTime(inGroup(first, 'teardown', () => exports0.teardown(run.data === undefined ? undefined : JSON.parse(run.dataJson))), plan.teardownMs, 'teardown');
   } catch (err) {
+    if (run.aborted !== null && err instanceof Interruption) return; // test.abort(): exit 108
     run.teardownFailure = err instanceof ScriptRunError ? err : new ScriptRunError(`teardown() failed: ${messageOf(err)}`, EXIT.scriptException);
   }
 }
@@ -437,12 +459,14 @@ async function inGroup(vu, name, fn) {
   }
 }
 
-async function initVU(factory, vu) {
+// A VU's exports; null when its init code aborted the test (exec.test.abort()).
+async function initVU(factory, vu, run) {
   try {
     const exports = await factory(vu);
-    return exports;
+    return run.aborted === null ? exports : null;
   } catch (err) {
     if (err instanceof ScriptRunError) throw err;
+    if (run.aborted !== null) return null;
     throw new ScriptRunError(`the init context of VU ${vu.id} failed: ${messageOf(err)}`, EXIT.scriptException);
   }
 }
