@@ -104,3 +104,22 @@ export function handleSummary() { console.log('summary'); return { stdout: 'SUMM
   assert.equal(r.kept, null);
   assert.deepEqual(lines(r.stderr), ['loadtest run: test aborted: in init']);
 });
+
+test('dropped_iterations: what maxDuration leaves of per-vu-iterations (a sample per VU) and shared-iterations (one), with the run\'s tags and the scenario\'s name', async () => {
+  const source = `import { sleep } from 'k6';
+export const options = {
+  tags: { run: 'r1' },
+  scenarios: {
+    p: { executor: 'per-vu-iterations', vus: 2, iterations: 5, maxDuration: '1s', gracefulStop: '0s', tags: { own: 'x' } },
+    s: { executor: 'shared-iterations', vus: 2, iterations: 12, maxDuration: '1s', gracefulStop: '0s', exec: 'other' },
+  },
+};
+export default function () { sleep(0.4); }
+export function other() { sleep(0.4); }
+`;
+  // k6 v1.3.0 (--out json): 2 and 2 for p's VUs (3 of 5 begun each), 6 for s (6 of 12 begun).
+  const r = await run(source, ['--out', 'json=DIR/out.json'], {}, 'out.json');
+  assert.equal(r.code, 0, r.stderr);
+  const points = r.kept.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'Point' && l.metric === 'dropped_iterations');
+  assert.deepEqual(points.map((p) => [p.data.value, p.data.tags]), [[2, { run: 'r1', scenario: 'p' }], [2, { run: 'r1', scenario: 'p' }], [6, { run: 'r1', scenario: 's' }]]);
+});

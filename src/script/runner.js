@@ -362,7 +362,7 @@ function startScenarios(factory, run, plan) {
           if (hooks.onVUs) hooks.onVUs(shared.vusActive);
         }
       },
-      dropped: () => state.dropped(droppedTags),
+      dropped: (n) => state.dropped(droppedTags, n),
       warn: (m) => state.warn(m),
       newVU: async () => {
         const vu = new VU(shared, run.idOf(plan.nextId++));
