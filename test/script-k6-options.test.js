@@ -21,7 +21,8 @@ async function run(source, args = [], env = {}, keep = null) {
   try {
     const path = join(dir, 'test.js');
     writeFileSync(path, source);
-    const r = await spawnScript(CLI, ['run', '-q', ...args.map((a) => a.replace('DIR', dir)), path], { timeoutMs: 60000, env });
+    const inDir = (a) => (typeof a === 'string' ? a.replace('DIR', dir) : a);
+    const r = await spawnScript(CLI, ['run', '-q', ...args.map(inDir), path], { timeoutMs: 60000, env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, inDir(v)])) });
     const logs = [...r.stderr.matchAll(/level=info msg=(?:"((?:[^"\\]|\\.)*)"|(\S+)) source=console/g)].map((m) => (m[2] !== undefined ? m[2] : JSON.parse(`"${m[1]}"`)));
     const kept = keep && existsSync(join(dir, keep)) ? readFileSync(join(dir, keep), 'utf8') : null;
     return { ...r, logs, kept };
@@ -122,4 +123,49 @@ export function other() { sleep(0.4); }
   assert.equal(r.code, 0, r.stderr);
   const points = r.kept.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'Point' && l.metric === 'dropped_iterations');
   assert.deepEqual(points.map((p) => [p.data.value, p.data.tags]), [[2, { run: 'r1', scenario: 'p' }], [2, { run: 'r1', scenario: 'p' }], [6, { run: 'r1', scenario: 's' }]]);
+});
+
+test('K6_* variables: over the script\'s options, under the flags; K6_ITERATIONS replaces the scenarios with k6\'s "env" warning, K6_VUS alone keeps them', async () => {
+  const scenarios = "export const options = { scenarios: { a: { executor: 'per-vu-iterations', vus: 1, iterations: 1 } }, summaryTrendStats: ['avg'] };\nexport default function () { console.log(`vu=${__VU}`); }\nexport function handleSummary(d) { return { stdout: JSON.stringify(d.options.summaryTrendStats) }; }\n";
+  // k6 v1.3.0: the warning, then 3 iterations shared by 2 VUs.
+  let r = await run(scenarios, [], { K6_VUS: '2', K6_ITERATIONS: '3', K6_SUMMARY_TREND_STATS: 'max,p(99)' });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.logs.length, 3);
+  assert.deepEqual(lines(r.stderr), ['loadtest run: "env" level configuration overrode scenarios configuration entirely']);
+  assert.equal(r.stdout, '["max","p(99)"]');
+  r = await run(scenarios, [], { K6_VUS: '3' });
+  assert.deepEqual(r.logs, ['vu=1']);
+  assert.deepEqual(lines(r.stderr), []);
+  // The flags win: -i over K6_DURATION (whose duration goes), --summary-trend-stats over its variable.
+  r = await run(scenarios, ['-i', '2', '--summary-trend-stats', 'min'], { K6_DURATION: '5s', K6_SUMMARY_TREND_STATS: 'max' });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.logs, ['vu=1', 'vu=1']);
+  assert.equal(r.stdout, '["min"]');
+  // k6: envconfig's error, exit 104 (booleans are true or false alone).
+  r = await run(scenarios, [], { K6_NO_SETUP: '1' });
+  assert.equal(r.code, 104);
+  assert.deepEqual(lines(r.stderr), ["loadtest run: K6_NO_SETUP: true or false, not '1'"]);
+  r = await run(scenarios, [], { K6_THRESHOLDS: 'http_req_duration:p(95)<200' });
+  assert.equal(r.code, 104);
+  assert.match(r.stderr, /^loadtest run: K6_THRESHOLDS is not supported by loadtest run \(.+\): unset it\n$/);
+  r = await run(scenarios, [], { K6_HOSTS: 'a.test=127.0.0.1' });
+  assert.equal(r.code, 0);
+  assert.deepEqual(lines(r.stderr), ['loadtest run: K6_HOSTS is ignored, as k6 v1.3 ignores it: give the hosts option']);
+});
+
+test('K6_NO_THRESHOLDS, K6_SUMMARY_EXPORT, K6_OUT for their flags; __ENV has the system\'s variables unless --include-system-env-vars=false', async () => {
+  const source = "export const options = { iterations: 1, thresholds: { iterations: ['count>5'] } };\nexport default function () { console.log(`FOO=${__ENV.FOO} BAR=${__ENV.BAR}`); }\n";
+  let r = await run(source, ['-e', 'BAR=2'], { FOO: '1', K6_NO_THRESHOLDS: 'true', K6_SUMMARY_EXPORT: 'DIR/export.json' }, 'export.json');
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.kept).metrics.iterations.count, 1);
+  assert.deepEqual(r.logs, ['FOO=1 BAR=2']);
+  r = await run(source, ['--include-system-env-vars=false', '-e', 'BAR=2'], { FOO: '1' });
+  assert.equal(r.code, 99, r.stderr);
+  assert.deepEqual(r.logs, ['FOO=undefined BAR=2']);
+  r = await run(source, ['--include-system-env-vars'], { FOO: '1', K6_INCLUDE_SYSTEM_ENV_VARS: 'false', K6_OUT: 'json=DIR/out.json' }, 'out.json');
+  assert.deepEqual(r.logs, ['FOO=1 BAR=undefined']);
+  assert.match(r.kept, /"metric":"iterations","type":"Point"/);
+  r = await run(source, [], { FOO: '1', K6_INCLUDE_SYSTEM_ENV_VARS: 'maybe' });
+  assert.equal(r.code, 2);
+  assert.deepEqual(lines(r.stderr), ["loadtest run: env var 'K6_INCLUDE_SYSTEM_ENV_VARS' is not a valid boolean value: 'maybe'"]);
 });

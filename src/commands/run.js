@@ -18,6 +18,7 @@ import { parseShard, shardFromEnv } from '../run/options.js';
 import { wantsDistribution } from '../distribute/flags.js';
 import { parseSecretSources, loadSecretSources } from '../script/secret-sources.js';
 import { Secrets } from '../script/secrets.js';
+import { withEnv, EnvError } from './run-env.js';
 
 const WORKER = pathOf(new URL('../script/worker.js', import.meta.url));
 
@@ -29,6 +30,7 @@ Runs a k6 script (an ES module with export default function and export const opt
   -i, --iterations N             iterations shared by the VUs
   -s, --stage D:N                a ramping-vus stage (repeat the flag for more)
   -e, --env K=V                  a variable of __ENV (repeat)
+      --include-system-env-vars[=false]  the system's variables in __ENV (k6 run's default: yes)
   -c, --config F                 k6's options as JSON, under the script's (as k6's --config)
       --tag K=V                  a tag on every sample (repeat)
   -q, --quiet                    no progress line (on stderr, as a load run's)
@@ -55,12 +57,14 @@ Runs a k6 script (an ES module with export default function and export const opt
       --start-at MS              start at this wall-clock time, epoch ms (ours)
       --result F                 this shard's figures, for loadtest merge (ours)
       --on swarm|kubernetes --shards N   the run as N shards there, merged (ours; doc/distributed.md)
+k6's K6_* variables (K6_VUS, K6_DURATION, ...) as k6 takes them: over the script's options,
+under the flags (doc/scripts.md#environment-variables).
 Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 108 aborted.`;
 
 const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'html', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result', 'config',
   'http-debug', 'rps', 'batch', 'batch-per-host', 'min-iteration-duration', 'blacklist-ip', 'block-hostnames', 'user-agent', 'max-redirects', 'summary-mode', 'secret-source'];
 // mri reads --no-thresholds as thresholds: false.
-const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown'];
+const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown', 'include-system-env-vars'];
 const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help', w: 'throw', c: 'config' };
 
 class UsageError extends Error {}
@@ -154,6 +158,8 @@ function flagsOf(argv) {
   const known = new Set([...STRING_FLAGS, ...BOOLEAN_FLAGS, ...Object.keys(ALIASES), '_']);
   for (const k of Object.keys(args)) if (!known.has(k)) throw new UsageError(`unknown flag ${k.length === 1 ? '-' : '--'}${k} (see loadtest run --help)`);
   if (args.help) return { help: true };
+  // K6_* variables for the flags not given, and the options' own tier (k6's precedence).
+  const env = withEnv(args, envVar);
   // --dashboard [PORT]: a value that is not a port is the next argument (the script), given back.
   let dashboard = null;
   if (args.dashboard !== undefined) {
@@ -217,6 +223,8 @@ function flagsOf(argv) {
     }
   }
   k6OptionFlags(args, flags, whole);
+  if (Object.keys(env.options).length) flags.envOptions = env.options;
+  if (!env.systemEnv) flags.systemEnv = false;
   for (const k of Object.keys(flags)) if (flags[k] === undefined) delete flags[k];
   let secretSources;
   try {
@@ -253,6 +261,8 @@ function flagsOf(argv) {
     html: html === undefined ? null : String(html),
     outs,
     secretSources,
+    noColor: env.noColor,
+    envWarnings: env.warnings,
   };
 }
 
@@ -276,12 +286,13 @@ export async function runCommand(argv) {
   try {
     cli = flagsOf(argv);
   } catch (err) {
-    return fail(err.message, 2);
+    return fail(err.message, err instanceof EnvError ? err.code : 2);
   }
   if (cli.help) {
     writeText('stdout', USAGE + '\n');
     return exit(0);
   }
+  for (const w of cli.envWarnings) say(w);
   if (cli.summaryMode === 'legacy' && !cli.noSummary) {
     writeText('stderr', 'loadtest run: the "legacy" summary mode has been deprecated, and will be removed by k6 v2.0. Please, migrate to either "compact" or "full" as soon as possible.\n');
   }

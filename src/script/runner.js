@@ -143,7 +143,8 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
     registry,
     state,
     options: {},
-    env: { ...facilities.env, ...(flags.env || {}) },
+    // As `k6 run`: the system's variables, unless --include-system-env-vars=false, under -e's.
+    env: { ...(flags.systemEnv === false ? {} : facilities.env), ...(flags.env || {}) },
     globalTags: {},
     arrays: new Map(),
     facilities,
