@@ -169,3 +169,17 @@ test('K6_NO_THRESHOLDS, K6_SUMMARY_EXPORT, K6_OUT for their flags; __ENV has the
   assert.equal(r.code, 2);
   assert.deepEqual(lines(r.stderr), ["loadtest run: env var 'K6_INCLUDE_SYSTEM_ENV_VARS' is not a valid boolean value: 'maybe'"]);
 });
+
+test('--no-color, NO_COLOR (even empty) and K6_NO_COLOR (not empty) make handleSummary\'s options.noColor true, as k6; the output off a terminal is the same', async () => {
+  const source = 'export default function () {}\nexport function handleSummary(d) { return { stdout: String(d.options.noColor) }; }\n';
+  // The harness sets NO_COLOR=1 for every run: undefined takes it away.
+  const cases = [[[], {}, 'false'], [[], { NO_COLOR: '' }, 'true'], [[], { K6_NO_COLOR: '' }, 'false'], [[], { K6_NO_COLOR: '0' }, 'true'], [['--no-color'], {}, 'true']];
+  for (const [args, env, expected] of cases) {
+    const r = await run(source, args, { NO_COLOR: undefined, ...env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, expected, JSON.stringify([args, env]));
+  }
+  const plain = await run('export default function () {}\n', ['--no-color'], { NO_COLOR: undefined });
+  assert.match(plain.stdout, /iterations\.+: 1 /);
+  assert.doesNotMatch(plain.stdout, /\x1b/);
+});

@@ -43,6 +43,7 @@ Runs a k6 script (an ES module with export default function and export const opt
       --summary-mode M           k6 v1's summary: compact (the default), full (also each group
                                  and scenario), legacy (k6 v0's) or disabled
       --insecure-skip-tls-verify certificates not checked
+      --no-color                 no colour (as NO_COLOR or K6_NO_COLOR; handleSummary's options.noColor)
       --secret-source S          k6/secrets' source (repeat): mock=K=V,... or file=PATH, each
                                  with name=NAME and default; their values hidden in the log
   k6's options as flags (doc/scripts.md#options): --http-debug[=full], --no-connection-reuse,
@@ -63,8 +64,8 @@ Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 
 
 const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'html', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result', 'config',
   'http-debug', 'rps', 'batch', 'batch-per-host', 'min-iteration-duration', 'blacklist-ip', 'block-hostnames', 'user-agent', 'max-redirects', 'summary-mode', 'secret-source'];
-// mri reads --no-thresholds as thresholds: false.
-const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown', 'include-system-env-vars'];
+// mri reads --no-thresholds as thresholds: false (k6's --no-color as color: false).
+const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown', 'include-system-env-vars', 'color'];
 const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help', w: 'throw', c: 'config' };
 
 class UsageError extends Error {}
@@ -414,7 +415,7 @@ export async function runCommand(argv) {
         // Our progress line, as a load run shows it (on stderr: stdout is the summary's).
         onStart: (h) => {
           handle = h;
-          const io = { terminal, write: writeText, ci: envVar('CI'), color: wantsColor('stderr') };
+          const io = { terminal, write: writeText, ci: envVar('CI'), color: wantsColor('stderr') && !cli.noColor };
           stopProgress = startProgress(h, { quiet: cli.quiet, stream: 'stderr' }, io);
         },
       },
@@ -432,6 +433,8 @@ export async function runCommand(argv) {
   if (out) await out.close();
   // Each distinct message once (as it came), then how often each came.
   for (const [message, n] of result.messages) if (n > 1) say(`${n} times: ${message}`);
+  // As k6: handleSummary() is told of --no-color, K6_NO_COLOR or NO_COLOR.
+  result.data.options.noColor = cli.noColor;
   await writeOutputs(cli, result, say);
   if (cli.result !== null) {
     const { shardResult } = await import('../script/shards.js');
@@ -524,7 +527,7 @@ async function writeOutputs(cli, result, say) {
     }
     // As k6: no result (or an exception) is the summary printed as if there were no handleSummary.
     if (out === null || out === undefined) {
-      writeText('stdout', summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: wantsColor('stdout') }));
+      writeText('stdout', summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: wantsColor('stdout') && !cli.noColor }));
     } else if (typeof out === 'object') {
       for (const [where, content] of Object.entries(out)) {
         const text = typeof content === 'string' ? content : content instanceof ArrayBuffer ? new Uint8Array(content) : JSON.stringify(content);
@@ -534,7 +537,7 @@ async function writeOutputs(cli, result, say) {
       }
     }
   } else {
-    writeText('stdout', summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: wantsColor('stdout') }));
+    writeText('stdout', summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: wantsColor('stdout') && !cli.noColor }));
   }
   if (cli.summaryExport) {
     const { legacyExport } = await import('../script/legacy-export.js');
