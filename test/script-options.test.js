@@ -254,9 +254,13 @@ test('-c/--config: k6 options as JSON under the script\'s own; a file that canno
     assert.equal(r.code, 0, r.stderr);
     assert.equal(server.requests, 4);
     assert.equal(server.connections, 4, 'the file\'s noConnectionReuse');
-    // The script's shape replaces the file's whole, as in k6.
-    r = await runScript(plain.replace('export default', 'export const options = { iterations: 1 }\nexport default'), ['-c', config], server);
+    // The script's iterations replace the file's, its vus alone the file's vus, as in k6 (the
+    // file's 2 VUs for the script's 1 iteration: k6 v1.3.0 refuses it, exit 104).
+    r = await runScript(plain.replace('export default', 'export const options = { iterations: 1, vus: 1 }\nexport default'), ['-c', config], server);
     assert.equal(r.code, 0, r.stderr);
+    assert.equal(server.requests, 5);
+    r = await runScript(plain.replace('export default', 'export const options = { iterations: 1 }\nexport default'), ['-c', config], server);
+    assert.equal(r.code, 104, r.stderr);
     assert.equal(server.requests, 5);
     writeFileSync(config, '{ "vus": 2, ');
     r = await runScript(plain, ['-c', config], server);

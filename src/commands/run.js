@@ -18,6 +18,7 @@ import { parseShard, shardFromEnv } from '../run/options.js';
 import { wantsDistribution } from '../distribute/flags.js';
 import { parseSecretSources, loadSecretSources } from '../script/secret-sources.js';
 import { Secrets } from '../script/secrets.js';
+import { withEnv, EnvError } from './run-env.js';
 
 const WORKER = pathOf(new URL('../script/worker.js', import.meta.url));
 
@@ -29,6 +30,7 @@ Runs a k6 script (an ES module with export default function and export const opt
   -i, --iterations N             iterations shared by the VUs
   -s, --stage D:N                a ramping-vus stage (repeat the flag for more)
   -e, --env K=V                  a variable of __ENV (repeat)
+      --include-system-env-vars[=false]  the system's variables in __ENV (k6 run's default: yes)
   -c, --config F                 k6's options as JSON, under the script's (as k6's --config)
       --tag K=V                  a tag on every sample (repeat)
   -q, --quiet                    no progress line (on stderr, as a load run's)
@@ -41,6 +43,7 @@ Runs a k6 script (an ES module with export default function and export const opt
       --summary-mode M           k6 v1's summary: compact (the default), full (also each group
                                  and scenario), legacy (k6 v0's) or disabled
       --insecure-skip-tls-verify certificates not checked
+      --no-color                 no colour (as NO_COLOR or K6_NO_COLOR; handleSummary's options.noColor)
       --secret-source S          k6/secrets' source (repeat): mock=K=V,... or file=PATH, each
                                  with name=NAME and default; their values hidden in the log
   k6's options as flags (doc/scripts.md#options): --http-debug[=full], --no-connection-reuse,
@@ -55,12 +58,14 @@ Runs a k6 script (an ES module with export default function and export const opt
       --start-at MS              start at this wall-clock time, epoch ms (ours)
       --result F                 this shard's figures, for loadtest merge (ours)
       --on swarm|kubernetes --shards N   the run as N shards there, merged (ours; doc/distributed.md)
+k6's K6_* variables (K6_VUS, K6_DURATION, ...) as k6 takes them: over the script's options,
+under the flags (doc/scripts.md#environment-variables).
 Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 108 aborted.`;
 
 const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'html', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result', 'config',
   'http-debug', 'rps', 'batch', 'batch-per-host', 'min-iteration-duration', 'blacklist-ip', 'block-hostnames', 'user-agent', 'max-redirects', 'summary-mode', 'secret-source'];
-// mri reads --no-thresholds as thresholds: false.
-const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown'];
+// mri reads --no-thresholds as thresholds: false (k6's --no-color as color: false).
+const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown', 'include-system-env-vars', 'color'];
 const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help', w: 'throw', c: 'config' };
 
 class UsageError extends Error {}
@@ -154,6 +159,8 @@ function flagsOf(argv) {
   const known = new Set([...STRING_FLAGS, ...BOOLEAN_FLAGS, ...Object.keys(ALIASES), '_']);
   for (const k of Object.keys(args)) if (!known.has(k)) throw new UsageError(`unknown flag ${k.length === 1 ? '-' : '--'}${k} (see loadtest run --help)`);
   if (args.help) return { help: true };
+  // K6_* variables for the flags not given, and the options' own tier (k6's precedence).
+  const env = withEnv(args, envVar);
   // --dashboard [PORT]: a value that is not a port is the next argument (the script), given back.
   let dashboard = null;
   if (args.dashboard !== undefined) {
@@ -217,6 +224,8 @@ function flagsOf(argv) {
     }
   }
   k6OptionFlags(args, flags, whole);
+  if (Object.keys(env.options).length) flags.envOptions = env.options;
+  if (!env.systemEnv) flags.systemEnv = false;
   for (const k of Object.keys(flags)) if (flags[k] === undefined) delete flags[k];
   let secretSources;
   try {
@@ -253,6 +262,8 @@ function flagsOf(argv) {
     html: html === undefined ? null : String(html),
     outs,
     secretSources,
+    noColor: env.noColor,
+    envWarnings: env.warnings,
   };
 }
 
@@ -276,12 +287,13 @@ export async function runCommand(argv) {
   try {
     cli = flagsOf(argv);
   } catch (err) {
-    return fail(err.message, 2);
+    return fail(err.message, err instanceof EnvError ? err.code : 2);
   }
   if (cli.help) {
     writeText('stdout', USAGE + '\n');
     return exit(0);
   }
+  for (const w of cli.envWarnings) say(w);
   if (cli.summaryMode === 'legacy' && !cli.noSummary) {
     writeText('stderr', 'loadtest run: the "legacy" summary mode has been deprecated, and will be removed by k6 v2.0. Please, migrate to either "compact" or "full" as soon as possible.\n');
   }
@@ -403,7 +415,7 @@ export async function runCommand(argv) {
         // Our progress line, as a load run shows it (on stderr: stdout is the summary's).
         onStart: (h) => {
           handle = h;
-          const io = { terminal, write: writeText, ci: envVar('CI'), color: wantsColor('stderr') };
+          const io = { terminal, write: writeText, ci: envVar('CI'), color: wantsColor('stderr') && !cli.noColor };
           stopProgress = startProgress(h, { quiet: cli.quiet, stream: 'stderr' }, io);
         },
       },
@@ -421,6 +433,8 @@ export async function runCommand(argv) {
   if (out) await out.close();
   // Each distinct message once (as it came), then how often each came.
   for (const [message, n] of result.messages) if (n > 1) say(`${n} times: ${message}`);
+  // As k6: handleSummary() is told of --no-color, K6_NO_COLOR or NO_COLOR.
+  result.data.options.noColor = cli.noColor;
   await writeOutputs(cli, result, say);
   if (cli.result !== null) {
     const { shardResult } = await import('../script/shards.js');
@@ -513,7 +527,7 @@ async function writeOutputs(cli, result, say) {
     }
     // As k6: no result (or an exception) is the summary printed as if there were no handleSummary.
     if (out === null || out === undefined) {
-      writeText('stdout', summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: wantsColor('stdout') }));
+      writeText('stdout', summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: wantsColor('stdout') && !cli.noColor }));
     } else if (typeof out === 'object') {
       for (const [where, content] of Object.entries(out)) {
         const text = typeof content === 'string' ? content : content instanceof ArrayBuffer ? new Uint8Array(content) : JSON.stringify(content);
@@ -523,7 +537,7 @@ async function writeOutputs(cli, result, say) {
       }
     }
   } else {
-    writeText('stdout', summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: wantsColor('stdout') }));
+    writeText('stdout', summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: wantsColor('stdout') && !cli.noColor }));
   }
   if (cli.summaryExport) {
     const { legacyExport } = await import('../script/legacy-export.js');

@@ -12,7 +12,10 @@ export function legacyExport(data) {
     if (m.thresholds) v.thresholds = Object.fromEntries(Object.entries(m.thresholds).map(([k, t]) => [k, !t.ok]));
     metrics[name] = v;
   }
-  return { root_group: byName(data.root_group), metrics };
+  const out = { root_group: byName(data.root_group), metrics };
+  // As k6: setup()'s data as the VUs got it (null too); none without setup() or a value.
+  if (data.setup_data !== undefined) out.setup_data = data.setup_data;
+  return out;
 }
 
 // The legacy export's groups and checks are objects keyed by name, not lists.

@@ -145,9 +145,9 @@ export class RunState {
     this.registry.add(this.iterations, 1, tags);
   }
 
-  dropped(tags) {
+  dropped(tags, n = 1) {
     if (this.droppedIterations === null) this.droppedIterations = this.registry.get('dropped_iterations', COUNTER);
-    this.registry.add(this.droppedIterations, 1, tags);
+    this.registry.add(this.droppedIterations, n, tags);
   }
 
   /** What a --cores child sends besides its metrics: counters, the groups and checks, messages. */

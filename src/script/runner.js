@@ -4,10 +4,11 @@
 
 import { Registry } from './metrics.js';
 import { RunState } from './run-state.js';
-import { VU, loadModules } from './vu.js';
+import { VU, Interruption, loadModules } from './vu.js';
 import { Network } from './client.js';
 import { scenariosOf, segmentOf } from './scenarios.js';
-import { checkOptions, numberOption, k6Names } from './options.js';
+import { checkOptions, numberOption } from './options.js';
+import { consolidated } from './option-tiers.js';
 import { dialerOf } from './k6/dialer.js';
 import { rpsLimiter } from './k6/rps.js';
 import { parseDuration } from './duration.js';
@@ -51,53 +52,6 @@ export class ScriptRunError extends Error {
   }
 }
 
-/** The options `flags` (k6's command line) give over the script's own: flags win. */
-export function withFlags(options, flags) {
-  const o = { ...options };
-  const shortcut = flags.vus !== undefined || flags.duration !== undefined || flags.iterations !== undefined || flags.stages !== undefined;
-  if (shortcut) {
-    // As k6: a shortcut on the command line replaces the script's scenarios.
-    delete o.scenarios;
-    if (flags.stages !== undefined) {
-      o.stages = flags.stages;
-      delete o.duration;
-      delete o.iterations;
-    }
-    if (flags.duration !== undefined) {
-      o.duration = flags.duration;
-      if (flags.iterations === undefined) delete o.iterations;
-      delete o.stages;
-    }
-    if (flags.iterations !== undefined) {
-      o.iterations = flags.iterations;
-      if (flags.duration === undefined) delete o.duration;
-      delete o.stages;
-    }
-    if (flags.vus !== undefined) o.vus = flags.vus;
-  }
-  for (const k of ['summaryTrendStats', 'noThresholds', 'insecureSkipTLSVerify', 'maxRedirects', 'userAgent', 'discardResponseBodies', 'httpDebug', 'noConnectionReuse', 'noVUConnectionReuse', 'throw', 'rps', 'batch', 'batchPerHost', 'minIterationDuration', 'blacklistIPs', 'blockHostnames', 'noSetup', 'noTeardown']) {
-    if (flags[k] !== undefined) o[k] = flags[k];
-  }
-  // As k6 (lib/options.go Apply): --tag's tags replace the options' whole.
-  if (flags.tags) o.tags = { ...flags.tags };
-  // A fresh object: `delete` leaves V8's in dictionary mode, where each of the reads a request
-  // and an iteration make of the options is a hash look-up.
-  return { ...o };
-}
-
-// --config's options under the script's, as k6 orders them: the script's scenarios or shortcuts
-// (vus, duration, iterations, stages) replace the file's whole, with k6's warning.
-function withConfig(config, options, state) {
-  if (!config) return options;
-  const shape = ['scenarios', 'vus', 'duration', 'iterations', 'stages'];
-  const o = { ...k6Names(config) };
-  if (shape.some((k) => options[k] !== undefined) && shape.some((k) => o[k] !== undefined)) {
-    if (o.scenarios !== undefined && options.scenarios === undefined) state.warn('script level configuration overrode scenarios configuration entirely');
-    for (const k of shape) delete o[k];
-  }
-  return { ...o, ...options };
-}
-
 /**
  * Runs `factory` (the script's transformed module: src/script/transform.js). `facilities`:
  * { resolve(host), adapterFor({ hostname, tls, insecure }), open(path, mode), hash, hmac,
@@ -118,9 +72,16 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
   await loadModules(facilities);
   const run = newRun(facilities, flags, hooks, segment, remote, secrets);
   const plan = await init(factory, run);
-  await setup(run, plan, startAt);
-  await scenarios(factory, run, plan);
-  await teardown(run, plan);
+  // As k6: test.abort() in a VU's init code or in setup() ends the run there (no teardown()),
+  // its summary still made; in the scenarios, teardown() still runs.
+  if (run.aborted === null) await setup(run, plan, startAt);
+  if (run.aborted === null) {
+    await scenarios(factory, run, plan);
+    await teardown(run, plan);
+  } else if (run.startTime === 0) {
+    run.startTime = Date.now();
+    run.shared.testStartedAt = performance.now() - run.shared.setupMs;
+  }
   // k6's test run: from setup()'s start to teardown()'s end (the rates of its summary).
   const elapsedMs = performance.now() - run.shared.testStartedAt;
   for (const vu of [plan.first, ...plan.vus]) {
@@ -182,7 +143,8 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
     registry,
     state,
     options: {},
-    env: { ...facilities.env, ...(flags.env || {}) },
+    // As `k6 run`: the system's variables, unless --include-system-env-vars=false, under -e's.
+    env: { ...(flags.systemEnv === false ? {} : facilities.env), ...(flags.env || {}) },
     globalTags: {},
     arrays: new Map(),
     facilities,
@@ -220,8 +182,10 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
 async function init(factory, run) {
   const { shared, state, registry, facilities, segment, remote } = run;
   const first = new VU(shared, 0);
-  const exports0 = await initVU(factory, first);
-  const options = withFlags(k6Names(withConfig(run.flags.config, exports0.options || {}, state)), run.flags);
+  const exports0 = await initVU(factory, first, run);
+  // Aborted while k6 reads the options: no run and no summary.
+  if (exports0 === null) throw new ScriptRunError(run.aborted, EXIT.scriptAborted);
+  const options = consolidated(exports0.options || {}, run.flags, (m) => state.warn(m));
   shared.options = options;
   first.options = options;
   shared.globalTags = options.tags ? { ...options.tags } : {};
@@ -265,12 +229,18 @@ async function init(factory, run) {
   const vus = [];
   for (let k = 1; k <= total; k++) {
     const vu = new VU(shared, run.idOf(k));
-    vu.exports = await initVU(factory, vu);
+    vu.exports = await initVU(factory, vu, run);
+    if (vu.exports === null) {
+      // A --cores child: the parent ends the run (without its summary: the children's figures never came).
+      if (run.child) throw new ScriptRunError(run.aborted, EXIT.scriptAborted);
+      break;
+    }
     vus.push(vu);
   }
-  shared.vusInitialized = total;
-  if (remote === null) registry.add(state.vusMax, total, shared.globalTags);
-  else await remote.prepare({ scenarios: list, options });
+  shared.vusInitialized = vus.length;
+  if (remote === null) {
+    if (run.aborted === null) registry.add(state.vusMax, total, shared.globalTags);
+  } else await remote.prepare({ scenarios: list, options });
   first.initDone = true;
   return { first, exports0, options, scenarios: list, thresholds, vus, nextId: total + 1, setupMs, teardownMs };
 }
@@ -292,6 +262,11 @@ async function setup(run, plan, startAt) {
         r = await withinTime(inGroup(first, 'setup', () => exports0.setup()), plan.setupMs, 'setup');
       } catch (err) {
         if (err instanceof ScriptRunError) throw err;
+        if (run.aborted !== null) {
+          // test.abort(): the run ends here, its summary made.
+          run.shared.setupMs = performance.now() - t0;
+          return;
+        }
         throw new ScriptRunError(`setup() failed: ${messageOf(err)}`, EXIT.scriptException);
       }
       run.data = r === undefined ? undefined : JSON.parse(JSON.stringify(r), sortedKeys);
@@ -388,11 +363,12 @@ function startScenarios(factory, run, plan) {
           if (hooks.onVUs) hooks.onVUs(shared.vusActive);
         }
       },
-      dropped: () => state.dropped(droppedTags),
+      dropped: (n) => state.dropped(droppedTags, n),
       warn: (m) => state.warn(m),
       newVU: async () => {
         const vu = new VU(shared, run.idOf(plan.nextId++));
-        vu.exports = await initVU(factory, vu);
+        vu.exports = await initVU(factory, vu, run);
+        if (vu.exports === null) throw new ScriptRunError(run.aborted, EXIT.scriptAborted);
         vu.initDone = true;
         shared.vusInitialized++;
         registry.add(state.vusMax, shared.vusInitialized, shared.globalTags);
@@ -444,6 +420,7 @@ async function teardown(run, plan) {
   try {
     await withinTime(inGroup(first, 'teardown', () => exports0.teardown(run.data === undefined ? undefined : JSON.parse(run.dataJson))), plan.teardownMs, 'teardown');
   } catch (err) {
+    if (run.aborted !== null && err instanceof Interruption) return; // test.abort(): exit 108
     run.teardownFailure = err instanceof ScriptRunError ? err : new ScriptRunError(`teardown() failed: ${messageOf(err)}`, EXIT.scriptException);
   }
 }
@@ -484,12 +461,14 @@ async function inGroup(vu, name, fn) {
   }
 }
 
-async function initVU(factory, vu) {
+// A VU's exports; null when its init code aborted the test (exec.test.abort()).
+async function initVU(factory, vu, run) {
   try {
     const exports = await factory(vu);
-    return exports;
+    return run.aborted === null ? exports : null;
   } catch (err) {
     if (err instanceof ScriptRunError) throw err;
+    if (run.aborted !== null) return null;
     throw new ScriptRunError(`the init context of VU ${vu.id} failed: ${messageOf(err)}`, EXIT.scriptException);
   }
 }

@@ -15,5 +15,8 @@ export async function run(s, ctx) {
   clearTimeout(timer);
   timeUp = true;
   await graceful(ctx.running, s.gracefulStopMs, vus);
+  // As k6: the iterations maxDuration left to each VU are dropped, a sample of each VU's count
+  // (none when the run was aborted).
+  if (!ctx.stopped) for (const vu of vus) if (done.get(vu) < s.iterations) ctx.dropped(s.iterations - done.get(vu));
   ctx.active(-vus.length);
 }

@@ -16,5 +16,8 @@ export async function run(s, ctx) {
   timeUp = true;
   clearTimeout(timer);
   await graceful(ctx.running, s.gracefulStopMs, vus);
+  // As k6: the iterations maxDuration left untaken are dropped, in one sample (none when the
+  // run was aborted).
+  if (!ctx.stopped && taken < s.iterations) ctx.dropped(s.iterations - taken);
   ctx.active(-vus.length);
 }
