@@ -100,7 +100,6 @@ const REFUSED = {
   K6_CSV_FILENAME: '--out csv=FILE names the file',
   K6_CSV_SAVE_INTERVAL: '--out csv writes as it goes',
   K6_CSV_TIME_FORMAT: "--out csv's time is k6's default (unix seconds)",
-  SSLKEYLOGFILE: 'TLS keys are not logged here',
 };
 
 /**
@@ -116,8 +115,12 @@ export function withEnv(args, envVar) {
   if (args['summary-export'] === undefined && given(envVar('K6_SUMMARY_EXPORT'))) args['summary-export'] = envVar('K6_SUMMARY_EXPORT');
   if (args.out === undefined && given(envVar('K6_OUT'))) args.out = envVar('K6_OUT').split(',');
   if (args.config === undefined && given(envVar('K6_CONFIG'))) args.config = envVar('K6_CONFIG');
-  // k6 ignores K6_HOSTS (its type reads no text): said, not refused.
-  const warnings = envVar('K6_HOSTS') === undefined ? [] : ['K6_HOSTS is ignored, as k6 v1.3 ignores it: give the hosts option'];
+  // k6 ignores K6_HOSTS (its type reads no text): said, not refused. SSLKEYLOGFILE, which k6
+  // honors, is said too: it is often set for every program (a browser's keys for Wireshark), and
+  // a run refused for it would stop for nothing the test asked.
+  const warnings = [];
+  if (envVar('K6_HOSTS') !== undefined) warnings.push('K6_HOSTS is ignored, as k6 v1.3 ignores it: give the hosts option');
+  if (given(envVar('SSLKEYLOGFILE'))) warnings.push("SSLKEYLOGFILE is not honored: a script's TLS keys are not logged here");
   return {
     options: envOptions(envVar),
     warnings,
