@@ -183,3 +183,27 @@ test('--no-color, NO_COLOR (even empty) and K6_NO_COLOR (not empty) make handleS
   assert.match(plain.stdout, /iterations\.+: 1 /);
   assert.doesNotMatch(plain.stdout, /\x1b/);
 });
+
+test("k6's flags of CI scripts: --no-usage-report taken, --summary-time-unit as the option, -v shows console.debug, --compatibility-mode experimental_enhanced taken and base refused", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-flags-'));
+  try {
+    const path = join(dir, 'test.js');
+    writeFileSync(path, `export const options = { iterations: 1 };
+import { Trend } from 'k6/metrics';
+const t = new Trend('t_time', true);
+export default function () { console.debug('dbg', 1); t.add(1500); }
+`);
+    const run = (...args) => spawnScript(CLI, ['run', '-q', ...args, path], { timeoutMs: 60000 });
+    const r = await run('--no-usage-report', '--summary-time-unit=ms', '-v', '--compatibility-mode=experimental_enhanced');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /t_time\.+: avg=1500\.00ms min=1500\.00ms/); // k6 v1.3.0 prints the same
+    assert.match(r.stderr, /level=debug msg="dbg 1" source=console/);
+    const quiet = await run();
+    assert.doesNotMatch(quiet.stderr, /dbg/);
+    const base = await run('--compatibility-mode', 'base');
+    assert.equal(base.code, 2);
+    assert.match(base.stderr, /^loadtest run: --compatibility-mode 'base': extended or experimental_enhanced here/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -93,7 +93,7 @@ const REFUSED = {
   K6_WEB_DASHBOARD: ['false', "k6's web dashboard is not here (loadtest's: --dashboard)"],
   K6_PROFILING_ENABLED: 'no pprof here',
   K6_TYPE: ['js', 'a script here, not an archive'],
-  K6_COMPATIBILITY_MODE: ['extended', "the runtime's JavaScript is the script's"],
+  K6_COMPATIBILITY_MODE: [['extended', 'experimental_enhanced'], "the runtime's JavaScript is the script's, TypeScript too"],
   K6_TRACES_OUTPUT: ['none', 'no traces output here'],
   K6_LOG_OUTPUT: ['stderr', 'the log goes to stderr here'],
   K6_LOG_FORMAT: ['', "k6's default text format only here"],
@@ -136,7 +136,7 @@ export function envOptions(envVar) {
     const v = envVar(name);
     if (v === undefined) continue;
     const [ok, reason] = Array.isArray(why) ? why : [null, why];
-    if (v !== ok) throw new EnvError(`${name} is not supported by loadtest run (${reason}): unset it`);
+    if (Array.isArray(ok) ? !ok.includes(v) : v !== ok) throw new EnvError(`${name} is not supported by loadtest run (${reason}): unset it`);
   }
   const o = {};
   for (const [name, [key, parse]] of Object.entries(OPTIONS)) {

@@ -44,6 +44,10 @@ Runs a k6 script (an ES module with export default function and export const opt
                                  and scenario), legacy (k6 v0's) or disabled
       --insecure-skip-tls-verify certificates not checked
       --no-color                 no colour (as NO_COLOR or K6_NO_COLOR; handleSummary's options.noColor)
+      --summary-time-unit U      the summary's times in s, ms or us (k6's summaryTimeUnit)
+  -v, --verbose                  console.debug's lines too (level=debug)
+      --no-usage-report          as k6's (loadtest never reports usage)
+      --compatibility-mode M     extended (the default) or experimental_enhanced: both here
       --secret-source S          k6/secrets' source (repeat): mock=K=V,... or file=PATH, each
                                  with name=NAME and default; their values hidden in the log
   k6's options as flags (doc/scripts.md#options): --http-debug[=full], --no-connection-reuse,
@@ -63,10 +67,15 @@ under the flags (doc/scripts.md#environment-variables).
 Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 108 aborted.`;
 
 const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'html', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result', 'config',
-  'http-debug', 'rps', 'batch', 'batch-per-host', 'min-iteration-duration', 'blacklist-ip', 'block-hostnames', 'user-agent', 'max-redirects', 'summary-mode', 'secret-source'];
+  'http-debug', 'rps', 'batch', 'batch-per-host', 'min-iteration-duration', 'blacklist-ip', 'block-hostnames', 'user-agent', 'max-redirects', 'summary-mode', 'secret-source',
+  'summary-time-unit', 'compatibility-mode'];
 // mri reads --no-thresholds as thresholds: false (k6's --no-color as color: false).
-const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown', 'include-system-env-vars', 'color'];
-const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help', w: 'throw', c: 'config' };
+// --no-usage-report: loadtest reports nothing anywhere, as k6 with it.
+const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown', 'include-system-env-vars', 'color', 'usage-report', 'verbose'];
+const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help', w: 'throw', c: 'config', v: 'verbose' };
+// k6's --compatibility-mode: the script's JavaScript is the runtime's, TypeScript too (k6's
+// experimental_enhanced); k6's `base` (ES5.1 without its extensions) is not done here.
+const COMPATIBILITY_MODES = ['extended', 'experimental_enhanced'];
 
 class UsageError extends Error {}
 
@@ -127,6 +136,10 @@ function k6OptionFlags(args, flags, whole) {
   if (args['blacklist-ip'] !== undefined) flags.blacklistIPs = commaList(args['blacklist-ip']);
   if (args['block-hostnames'] !== undefined) flags.blockHostnames = commaList(args['block-hostnames']);
   if (args['user-agent'] !== undefined) flags.userAgent = String(last(args['user-agent']));
+  if (args['summary-time-unit'] !== undefined) flags.summaryTimeUnit = String(last(args['summary-time-unit']));
+  const mode = last(args['compatibility-mode']);
+  if (mode !== undefined && !COMPATIBILITY_MODES.includes(String(mode))) throw new UsageError(`--compatibility-mode '${mode}': extended or experimental_enhanced here (k6's base is not)`);
+  if (args.verbose) flags.verbose = true;
   if (args.config !== undefined) flags.configFile = String(last(args.config));
 }
 

@@ -170,7 +170,7 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
     httpDebug: '',
     minIterationMs: 0,
     secrets,
-    console: scriptConsole(undefined, (text) => secrets.redact(text)),
+    console: scriptConsole(undefined, (text) => secrets.redact(text), Boolean(flags.verbose)),
   };
   run.flags = flags;
   return run;

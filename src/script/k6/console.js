@@ -1,7 +1,7 @@
 // console in a script, as k6 gives it: each call one line of its log on stderr, in the logfmt k6
 // (logrus) writes when stderr is not a terminal, so that stdout holds only the summary or what
 // handleSummary() writes there. console.log and info are level info, warn warning, error
-// error; console.debug is k6's -v only, dropped here. The arguments are joined with spaces, a
+// error; console.debug is k6's -v only (here too). The arguments are joined with spaces, a
 // string as it is, an Error as its text ('Error: oops', as k6 v1.3; v0.49 gave {}), anything
 // else as k6 hands sobek's value over: JSON (a function null), or its text when JSON has none;
 // a Go error of k6's (k6/secrets' rejections) as its text. A run's secrets are hidden in the
@@ -59,10 +59,11 @@ export function logLine(level, args, redact = same) {
  * The console a script sees (every VU the same one); `write(line)` puts a line on stderr,
  * `redact(text)` hides the run's secrets in it.
  */
-export function scriptConsole(write = (line) => globalThis.console.error(line), redact = same) {
+export function scriptConsole(write = (line) => globalThis.console.error(line), redact = same, verbose = false) {
   const out = {};
   for (const [method, level] of Object.entries(LEVELS)) out[method] = (...args) => write(logLine(level, args, redact));
-  out.debug = () => {};
+  // console.debug: k6's -v only.
+  out.debug = verbose ? (...args) => write(logLine('debug', args, redact)) : () => {};
   out[GO_LOG] = (text) => write(logEntry('info', `${goLogTime()} ${text}`, [], redact));
   return out;
 }
