@@ -190,3 +190,22 @@ export default function () {
   );
   assert.deepEqual(r.seen.map((q) => q.path), ['/items/7']);
 });
+
+test("init code: http.cookieJar() refused with k6's GoError (exit 107); open() takes a file: URL, as import.meta.resolve() gives one", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-init-'));
+  try {
+    writeFileSync(join(dir, 'x.csv'), 'a,b\n1,2\n');
+    const jar = join(dir, 'jar.js');
+    writeFileSync(jar, `import http from 'k6/http';\nconst jar = http.cookieJar();\nexport default function () {}\n`);
+    const r = await spawnScript(CLI, ['run', '-q', '--iterations', '1', jar], { timeoutMs: 60000 });
+    assert.equal(r.code, 107);
+    assert.match(r.stderr, /Making cookie jars in the init context is not supported at jar\.js:2:/);
+    const opened = join(dir, 'open.js');
+    writeFileSync(opened, `const text = open(import.meta.resolve('./x.csv'));\nexport default function () { console.log('len ' + text.length); }\n`);
+    const o = await spawnScript(CLI, ['run', '-q', '--iterations', '1', opened], { timeoutMs: 60000 });
+    assert.equal(o.code, 0, o.stderr);
+    assert.match(o.stderr, /msg="len 8" source=console/); // k6 v1.3.0's
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

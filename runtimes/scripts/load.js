@@ -179,7 +179,9 @@ export function scriptFacilities(scriptPath) {
     // transformed module is written beside the original), or the script's.
     open(path, mode, from) {
       const dir = typeof from === 'string' && from.startsWith('file:') ? dirname(fileURLToPath(from)) : base;
-      const full = resolvePath(dir, String(path));
+      // A file: URL too (what import.meta.resolve() gives), as k6 takes it.
+      const text = String(path);
+      const full = text.startsWith('file://') ? fileURLToPath(text) : resolvePath(dir, text);
       const key = `${full}\0${mode === 'b' ? 'b' : 't'}`;
       if (!files.has(key)) {
         let data;
