@@ -33,6 +33,20 @@ const unsupported = (spec) => GONE[spec] ?? `module '${spec}' is not supported h
 
 export class ScriptError extends Error {}
 
+// webpack's devtool 'eval' (its development default) runs each module of a bundle from a string
+// given to eval(): code this transform never sees, so k6's globals (__ENV, __VU) are not bound
+// in it and its requests are not waited for. k6 runs it; here it is refused, with the build
+// setting that makes a bundle this can run, rather than run with its responses unread.
+const EVAL_BUNDLE = /__webpack_require__/;
+function refuseEvalBundle(source, ast, where) {
+  if (!EVAL_BUNDLE.test(source) || !/\beval\(/.test(source)) return;
+  let found = null;
+  walkFull(ast, (node) => {
+    if (found === null && node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'eval' && node.arguments[0]?.type === 'Literal' && typeof node.arguments[0].value === 'string') found = node;
+  });
+  if (found !== null) throw new ScriptError(`${where(found)}: a webpack bundle whose modules run from eval() strings (devtool 'eval', webpack's development default): build it with devtool: false, or mode: 'production'`);
+}
+
 /**
  * Transforms one module's source. `name`: its file name for errors; `sibling(specifier)`: the
  * specifier a relative import of a user module becomes (its own transformed file).
@@ -65,6 +79,7 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   }
   const edits = new Edits(source);
   const where = (node) => `${name}:${node.loc.start.line}:${node.loc.start.column + 1}`;
+  refuseEvalBundle(source, ast, where);
   // A `#!` line is allowed only at a file's very start, where the factory's head now goes.
   if (source.startsWith('#!')) edits.blank(0, source.indexOf('\n') < 0 ? source.length : source.indexOf('\n'));
   if (stripTypes !== null) elideTypeImports(ast);
