@@ -78,3 +78,25 @@ export default function () {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('require() of https:// modules, as a bundle that keeps jslib out requires them (k6 loads them too): an ES module and a UMD one; and of a local ES module', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-remote-require-'));
+  const server = await moduleServer();
+  try {
+    const env = { NODE_EXTRA_CA_CERTS: CA, DENO_CERT: CA, LOADTEST_CACHE: join(dir, 'cache') };
+    writeFileSync(join(dir, 'esm.js'), 'export function twice(x) { return 2 * x }\n');
+    const script = join(dir, 'bundle.js');
+    writeFileSync(script, `var utils = require("https://localhost:${server.port}/k6-utils/1.4.0/index.js");
+var papa = require("https://localhost:${server.port}/papaparse/5.1.1/index.js");
+var local = require("./esm.js");
+exports.options = { iterations: 1 };
+exports.default = function () { console.log(utils.randomIntBetween(3, 9), utils.randomItem(['x']), papa.parse('a,1\\nb,2').data.length, local.twice(4)); };
+`);
+    const r = await spawnScript(CLI, ['run', '-q', script], { env, timeoutMs: 60000 });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual([...r.stderr.matchAll(/msg="([^"]*)"/g)].map((m) => m[1]), ['3 x 2 8']);
+  } finally {
+    await server.close().catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -191,16 +191,20 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
       if (spec.startsWith('k6')) {
         if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: ${unsupported(spec)}`);
         edits.replace(node.start, node.end, `${VU}.module(${JSON.stringify(spec)})`);
-      } else if (spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) {
+      } else if (spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/') || spec.startsWith('https://')) {
         if (spec.endsWith('.json')) throw new ScriptError(`${where(node)}: '${spec}' cannot be required: read JSON with JSON.parse(open('${spec}'))`);
-        // As k6: the path as written, no extension added (k6 v1.3 cannot open './util').
+        // As k6: the path as written, no extension added (k6 v1.3 cannot open './util'); a
+        // remote module too (a bundle that keeps jslib out requires https://jslib.k6.io/...).
+        // A CommonJS module runs at its first require; an ES module's instance, which takes a
+        // wait to make, is made before this module's body, as an import's.
         const local = `__loadtest_m${moduleIndex++}`;
         imports.push(spec);
         importedAt.set(spec, where(node));
         head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
-        edits.replace(node.start, node.end, `${VU}.commonJS(${local})`);
+        inside.push(`const ${local}r = ${local}.__loadtest_cjs ? null : (await ${VU}.load(${local}));`);
+        edits.replace(node.start, node.end, `(${local}r ?? ${VU}.commonJS(${local}))`);
       } else {
-        throw new ScriptError(`${where(node)}: '${spec}' cannot be required: only k6's modules and the script's own files can be`);
+        throw new ScriptError(`${where(node)}: '${spec}' cannot be required: only k6's modules, the script's own files and https:// modules can be`);
       }
     },
   });
@@ -233,8 +237,10 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
     // to its first wait); what an import of it sees: module.exports as the default, its
     // properties as names.
     // A `return` at the top ends the body, not the factory: the body is then a function of its own.
+    // The ES modules it requires are made first (`inside`): a module that requires this one sees
+    // its exports once they are.
     const [bodyStart, bodyEnd] = topReturn === null ? ['', ''] : ['await (async () => { ', '\n})();'];
-    const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop; let ${T}, ${W} = ${VU}.isWait, exports = module.exports; return (async () => { ${bodyStart}`;
+    const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop; let ${T}, ${W} = ${VU}.isWait, exports = module.exports; return (async () => { ${inside.join(' ')} ${bodyStart}`;
     const suffix = `${bodyEnd}\nreturn Object.assign({ default: module.exports }, module.exports);\n})(); }\n`;
     return { code: assemble(source, prefix, edits, suffix), imports, importedAt };
   }

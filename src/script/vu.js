@@ -155,15 +155,12 @@ export class VU {
   }
 
   /**
-   * A require of one of the script's own modules: its module.exports at once, as CommonJS gives
-   * it (what the module's body has set before its first wait, which is all of it unless its
-   * top level makes a request).
+   * A require of one of the script's own CommonJS modules: its module.exports at once, as
+   * CommonJS gives it (what the module's body has set before its first wait, which is all of it
+   * unless its top level makes a request). A required ES module's names were made before the
+   * requiring module's body (src/script/transform.js), as an import's.
    */
   commonJS(namespace) {
-    if (!namespace.__loadtest_cjs) {
-      // An ES module's instance is a promise: an import of it, not a require, gives its names.
-      throw new Error('an ES module (one with import or export) cannot be required: import it instead');
-    }
     let module = this.required.get(namespace);
     if (module === undefined) {
       module = { exports: {} };
