@@ -39,7 +39,6 @@ const MODULES = {
   'k6/timers': timersModule,
   'k6/ws': wsModule,
   'k6/experimental/websockets': websocketsModule,
-  'k6/websockets': websocketsModule,
   'k6/experimental/fs': fsModule,
   'k6/experimental/csv': csvModule,
   'k6/experimental/streams': streamsModule,

@@ -156,9 +156,14 @@ export function encodeFrame(opcode, payload, mask, fin = true) {
   return out;
 }
 
-/** A close frame's payload: the status code, big-endian. */
-export function closePayload(code) {
-  return new Uint8Array([code >>> 8, code & 255]);
+/** A close frame's payload: the status code, big-endian, then the reason in UTF-8. */
+export function closePayload(code, reason = '') {
+  const text = encoder.encode(reason);
+  const out = new Uint8Array(2 + text.length);
+  out[0] = code >>> 8;
+  out[1] = code & 255;
+  out.set(text, 2);
+  return out;
 }
 
 /**

@@ -1,4 +1,4 @@
-// k6/experimental/websockets (k6/websockets since k6 v1.6): the browser's WebSocket, on the same
+// k6/experimental/websockets (k6/websockets from k6 v1.6, not v1.3): the browser's WebSocket, on the same
 // session as k6/ws (src/script/k6/ws.js). The constructor returns at once; the iteration ends
 // after the socket has closed (the VU's event loop: src/script/event-loop.js).
 
@@ -29,23 +29,29 @@ export function websocketsModule(vu) {
           this.protocol = session.response.headers['Sec-Websocket-Protocol'] || '';
           this.dispatch('open', {});
         });
-        socket.on('message', (data) => this.dispatch('message', { data, timestamp: Date.now() }));
-        socket.on('binaryMessage', (data) => this.dispatch('message', { data: this.binaryType === 'arraybuffer' ? data : new Blob([data]), timestamp: Date.now() }));
+        socket.on('message', (data) => this.dispatch('message', { data, origin: this.url }));
+        socket.on('binaryMessage', (data) => this.dispatch('message', { data: this.binaryType === 'arraybuffer' ? data : new Blob([data]), origin: this.url }));
         socket.on('ping', () => this.dispatch('ping', {}));
         socket.on('pong', () => this.dispatch('pong', {}));
-        socket.on('error', (e) => this.dispatch('error', { error: e.error() }));
+        socket.on('error', (e) => {
+          // k6's error events come as the connection ends: closed already for the listeners.
+          this.readyState = CLOSED;
+          this.dispatch('error', { error: e.error() });
+        });
         socket.on('close', (code) => {
           this.readyState = CLOSED;
           // k6 v1.3's close event carries no code.
           this.dispatch('close', {});
         });
-      }));
+      }, true));
       this.socket = null;
       vu.loop.track(
-        session.run().then((res) => {
-          if (res.error || res.status !== 101) {
+        session.run().then(() => {
+          // Never opened: k6's error event says why in Go's words (the dial's, or 'websocket:
+          // bad handshake' for an upgrade refused), then the close event.
+          if (session.failure !== null && this.readyState === CONNECTING) {
             this.readyState = CLOSED;
-            this.dispatch('error', { error: res.error || `unexpected status ${res.status}` });
+            this.dispatch('error', { error: session.failure });
             this.dispatch('close', {});
           }
         }),
@@ -58,8 +64,9 @@ export function websocketsModule(vu) {
       this.listeners.get(type).push(fn);
     }
 
+    // k6's event: its type, target and time (milliseconds since the epoch, with a fraction).
     dispatch(type, fields) {
-      const event = { type, target: this, ...fields };
+      const event = { type, target: this, timestamp: performance.timeOrigin + performance.now(), ...fields };
       const own = this[`on${type}`];
       if (typeof own === 'function') vu.loop.call(own.bind(this), [event]);
       for (const fn of this.listeners.get(type) || []) vu.loop.call(fn, [event]);
@@ -78,11 +85,12 @@ export function websocketsModule(vu) {
       this.session.emit('ws_msgs_sent', 'counter', 1);
     }
 
-    close(code = 1000) {
+    close(code, reason) {
       if (this.readyState !== OPEN) return;
       this.readyState = CLOSING;
-      // Unlike k6/ws's, the browser's close ends with the server's close frame.
-      this.session.startClose(code);
+      // Unlike k6/ws's, the browser's close ends with the server's close frame. As k6's: code
+      // 0 or none is 1000, and the reason goes with it.
+      this.session.startClose(Number(code) || 1000, reason === undefined ? '' : String(reason));
       this.session.emit('ws_msgs_sent', 'counter', 1);
     }
   }

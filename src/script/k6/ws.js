@@ -12,6 +12,7 @@ import { indexOfHeadEnd } from '../../http1/proxy.js';
 import { canonicalName } from './http-response.js';
 import { waiting } from '../wait.js';
 import { goError } from './http.js';
+import { BAD_HANDSHAKE, RefusedBody, abnormalClose, closeError } from './ws-failures.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -31,8 +32,11 @@ export function wsModule(vu) {
 }
 
 export class Session {
-  constructor(vu, url, params, callback) {
+  // browser: k6/experimental/websockets' session (src/script/k6/websockets.js), whose samples
+  // are named and whose failed connection has no session duration.
+  constructor(vu, url, params, callback, browser = false) {
     this.vu = vu;
+    this.browser = browser;
     this.url = url;
     this.params = params;
     this.callback = callback;
@@ -47,13 +51,20 @@ export class Session {
     this.open = false;
     this.closing = false;
     this.closeCode = 1006;
+    this.peerClosed = false; // the server's close frame came
+    this.reset = false; // the connection was reset while open
+    // Why the connection failed before it opened, in Go's words (k6/experimental/websockets'
+    // error event); k6/ws's result gives it only when no response came.
+    this.failure = null;
+    this.refusal = null; // a refused upgrade's body being read (ws-failures.js)
     this.pingsAt = [];
     // Bytes on the wire both ways, handshake included: the VU's at the session's end, counted in
     // data_sent and data_received at the iteration's end, as k6's dialer counts them.
     this.bytesOut = 0;
     this.bytesIn = 0;
     this.tags = null;
-    this.response = { url, status: 0, headers: {}, body: null, error: '' };
+    // As k6/ws's: the url only once open, the body '' (a refused upgrade's, else none).
+    this.response = { url: '', status: 0, headers: {}, body: '', error: '' };
   }
 
   metric(name, type, isTime = false) {
@@ -76,6 +87,9 @@ export class Session {
     const tls = u.protocol === 'wss:';
     const port = u.port ? Number(u.port) : tls ? 443 : 80;
     this.tags = { ...vu.tags(), url: this.url, ...(this.params.tags || {}) };
+    // k6/experimental/websockets names its samples by the URL, and a name the script gives is
+    // their url too.
+    if (this.browser) this.tags.url = this.tags.name ??= this.url;
     this.start = performance.now();
     let to;
     try {
@@ -101,8 +115,19 @@ export class Session {
   }
 
   failed(reason) {
-    this.response.error = reason;
+    this.failure = this.response.error = reason;
+    this.countFailed();
     return this.response;
+  }
+
+  // As k6: a connection that failed (refused, an upgrade refused) is a session too, timed to
+  // its failure; k6/ws's has a duration as well.
+  countFailed() {
+    if (this.cut) return;
+    const took = performance.now() - this.start;
+    this.emit('ws_sessions', 'counter', 1);
+    this.emit('ws_connecting', 'trend', took, true);
+    if (!this.browser) this.emit('ws_session_duration', 'trend', took, true);
   }
 
   // The socket's handlers (src/socket.js).
@@ -110,52 +135,81 @@ export class Session {
     if (this.done === null) return; // closed by the script: what comes after is not read
     this.bytesIn += chunk.length;
     if (this.open) return this.parser.execute(chunk);
+    if (this.refusal !== null) return this.refusal.feed(chunk);
     // The handshake's answer, then frames: perhaps in the same read.
     const bytes = this.head === null ? chunk.slice() : joinChunks([this.head, chunk]);
     const end = indexOfHeadEnd(bytes);
     if (end < 0) {
       this.head = bytes;
       if (bytes.length > MAX_HEAD) {
-        this.response.error = 'websocket upgrade: response head too large';
+        this.failure = this.response.error = 'websocket upgrade: response head too large';
         this.socket.destroy();
         this.finish();
       }
       return;
     }
     this.head = null;
-    this.upgraded(decoder.decode(bytes.subarray(0, end)));
+    this.upgraded(decoder.decode(bytes.subarray(0, end)), bytes);
     if (this.open && end + 4 < bytes.length) this.parser.execute(bytes, end + 4);
   }
 
-  upgraded(headText) {
+  upgraded(headText, bytes) {
     const lines = headText.split('\r\n');
     this.response.status = Number((/^HTTP\/1\.\d (\d{3})/.exec(lines[0]) || [])[1] || 0);
     for (const line of lines.slice(1)) {
       const colon = line.indexOf(':');
       if (colon > 0) this.response.headers[canonicalName(line.slice(0, colon).trim())] = line.slice(colon + 1).trim();
     }
-    this.tags.status = String(this.response.status);
-    this.tags.subproto = this.response.headers['Sec-Websocket-Protocol'] || '';
     const why = checkHandshake(headText, this.key);
-    if (why !== null) {
-      this.response.error = why;
-      this.socket.destroy();
-      return this.finish();
+    if (this.response.status !== 0) {
+      this.tags.status = String(this.response.status);
+      // k6/experimental/websockets takes the subprotocol from the connection it did not get.
+      this.tags.subproto = (why === null || !this.browser ? this.response.headers['Sec-Websocket-Protocol'] : '') || '';
     }
+    if (why !== null) return this.refused(why, bytes);
     this.open = true;
+    this.response.url = this.url;
     this.emit('ws_connecting', 'trend', performance.now() - this.start, true);
     this.emit('ws_sessions', 'counter', 1);
     this.call(this.callback, [this.api()]);
     this.fire('open', []);
   }
 
+  // As k6 (gorilla): an upgrade answered but refused gives the response with its body, and no
+  // error in k6/ws's result; one not HTTP gives no response.
+  refused(why, bytes) {
+    if (this.response.status === 0) {
+      this.failure = this.response.error = why;
+      this.socket.destroy();
+      return this.finish();
+    }
+    this.failure = BAD_HANDSHAKE;
+    this.refusal = new RefusedBody((body) => {
+      this.response.body = body;
+      if (this.socket) this.socket.destroy();
+      this.socket = null;
+      this.finish();
+    });
+    this.refusal.feed(bytes);
+  }
+
   error(err) {
-    if (!this.open && !this.response.error) this.response.error = goError(err.code || err.message, this.target);
-    else this.fire('error', [{ error: () => err.code || err.message }]);
+    if (!this.open) {
+      if (this.failure === null) this.failure = this.response.error = goError(err.code || err.message, this.target);
+    } else if (this.done !== null && !this.peerClosed) {
+      // Not an end of file, so not a close to gorilla: k6/ws closes with 1001, and its close
+      // frame, written to the reset connection, is the error (Go's words without the addresses).
+      this.reset = true;
+      this.closeCode = 1001;
+      if (!this.browser) this.fire('error', [{ error: () => 'write: broken pipe' }]);
+    }
   }
 
   close() {
     this.socket = null;
+    if (this.refusal !== null) return this.refusal.end();
+    // Closed with no close frame from the server: gorilla's unexpected EOF, an error.
+    if (this.open && this.done !== null && !this.peerClosed && !this.reset) this.fire('error', [abnormalClose()]);
     this.finish();
   }
 
@@ -182,6 +236,8 @@ export class Session {
         this.emit('ws_session_duration', 'trend', performance.now() - this.start, true);
         this.fire('close', [this.closeCode]);
       }
+    } else {
+      this.countFailed();
     }
     const done = this.done;
     this.done = null;
@@ -207,6 +263,9 @@ export class Session {
       this.fire('pong', []);
     } else if (opcode === OP_CLOSE) {
       this.closeCode = payload.length >= 2 ? (payload[0] << 8) | payload[1] : 1005;
+      this.peerClosed = true;
+      const error = closeError(this.closeCode, decoder.decode(payload.subarray(2)));
+      if (error !== null) this.fire('error', [error]);
       if (!this.closing) this.write(OP_CLOSE, payload.length >= 2 ? payload.subarray(0, 2) : new Uint8Array(0));
       this.closing = true;
       if (this.socket) this.socket.end();
@@ -220,11 +279,11 @@ export class Session {
   }
 
   /** Sends the close frame; the session ends when the server's close frame comes (false: too late). */
-  startClose(code) {
+  startClose(code, reason = '') {
     if (!this.open || this.closing) return false;
     this.closing = true;
     this.closeCode = code;
-    this.write(OP_CLOSE, closePayload(code));
+    this.write(OP_CLOSE, closePayload(code, reason));
     return true;
   }
 
