@@ -338,8 +338,10 @@ export class Session {
         if (!s.startClose(code)) return;
         const socket = s.socket;
         s.socket = null;
-        if (socket !== null) socket.end();
+        // Ended first: Bun's end() may report the connection closed at once, which must not
+        // read as the server gone without its close frame (an error).
         s.finish();
+        if (socket !== null) socket.end();
       },
       setTimeout(fn, ms) {
         const t = setTimeout(() => {
