@@ -274,8 +274,10 @@ export class Session {
 
   onFrameError(reason) {
     this.fire('error', [{ error: () => reason }]);
-    if (this.socket) this.socket.destroy();
-    this.finish();
+    const socket = this.socket;
+    this.socket = null;
+    this.finish(); // first, as close() in the API: Bun may report the connection closed at once
+    if (socket) socket.destroy();
   }
 
   /** Sends the close frame; the session ends when the server's close frame comes (false: too late). */
