@@ -2,7 +2,7 @@
 // child of --cores (src/script/worker.js) alike: the k6 modules' facilities (sockets, DNS, files,
 // hashes) and --out's writer, a thread of its own.
 
-import { scriptFacilities, pickAdapter, resolveHost, preferSmallHeap, md5Hex, openLogFile, startThread, pathOf, requireProtobuf, afterReads } from '../index.js';
+import { scriptFacilities, pickAdapter, resolveHost, preferSmallHeap, md5Hex, openLogFile, startThread, pathOf, requireProtobuf, afterReads, onUnhandledRejection } from '../index.js';
 import { CSV_HEADER } from '../../src/script/sample-lines.js';
 import { SampleQueue } from '../../src/script/sample-queue.js';
 import { VERSION } from '../../src/version.js';
@@ -19,6 +19,7 @@ export function facilitiesOf(script) {
     version: VERSION,
     resolve: resolveHost,
     afterReads,
+    onUnhandledRejection,
     // ca, cert, key: PEM text (k6/net/grpc's connect() tls param).
     adapterFor: ({ hostname, tls, insecure, alpn = null, ca = null, cert = null, key = null }) => {
       if (!tls) return pickAdapter();

@@ -71,12 +71,16 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
   await loadHTML();
   await loadModules(facilities);
   const run = newRun(facilities, flags, hooks, segment, remote, secrets);
+  // As k6: a promise of the script's rejected with no handler is logged, and the run goes on.
+  if (facilities.onUnhandledRejection) facilities.onUnhandledRejection((reason) => run.state.warn(`Uncaught (in promise) ${messageOf(reason)}`));
   const plan = await init(factory, run);
   // As k6: test.abort() in a VU's init code or in setup() ends the run there (no teardown()),
   // its summary still made; in the scenarios, teardown() still runs.
   if (run.aborted === null) await setup(run, plan, startAt);
   if (run.aborted === null) {
     await scenarios(factory, run, plan);
+    // A turn of the event loop: a rejection the last iterations left unhandled is told now.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     await teardown(run, plan);
   } else if (run.startTime === 0) {
     run.startTime = Date.now();
