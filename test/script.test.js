@@ -1286,3 +1286,23 @@ export default async function () {
     { 'users.csv': 'name,age\na,1\nb,2\n"c, the third",3\n' },
   );
 });
+
+test('k6/experimental/csv keeps a byte-order mark in the first field, as k6 v1.3.0 (a file saved by Excel: its first key is "\\ufeffx")', async () => {
+  await withScript(
+    `import { open } from 'k6/experimental/fs';
+import csv from 'k6/experimental/csv';
+export const options = { iterations: 1 };
+const all = await csv.parse(await open('./bom.csv'), {});
+const parser = new csv.Parser(await open('./bom.csv'), { asObjects: true });
+export default async function () {
+  const { value } = await parser.next();
+  console.log(JSON.stringify([all[0][0].length, Object.keys(value).includes('\\ufeffx')]));
+}`,
+    async ({ run }) => {
+      const r = await run('-q');
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /msg="\[2,true\]" source=console/);
+    },
+    { 'bom.csv': '\ufeffx,y\n1,2\n' },
+  );
+});

@@ -3,7 +3,8 @@
 // Options as k6's: delimiter (','), skipFirstLine, fromLine, toLine (0-based lines), asObjects
 // (records as objects keyed by the header line).
 
-const decoder = new TextDecoder();
+// A byte-order mark stays in the first field, as k6 (Go) reads the bytes.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** RFC 4180 records of `text`: quoted fields, doubled quotes, CRLF or LF line ends. */
 export function csvRecords(text, delimiter = ',') {
