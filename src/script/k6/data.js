@@ -1,6 +1,6 @@
 // k6/data: SharedArray, built once by the first VU that asks for it and shared, frozen, by all.
 
-import { goError } from './host-error.js';
+import { thrownGoError } from './host-error.js';
 
 const deepFreeze = (v) => {
   if (v && typeof v === 'object' && !Object.isFrozen(v)) {
@@ -29,13 +29,13 @@ export function dataModule(vu) {
   class SharedArray {
     constructor(name, fn) {
       // k6's errors, in its order (a Go error thrown: a GoError).
-      if (vu.initDone) throw goError('new SharedArray must be called in the init context');
-      if (String(name) === '') throw goError("empty name provided to SharedArray's constructor");
-      if (typeof fn !== 'function') throw goError("a function is expected as the second argument of SharedArray's constructor");
+      if (vu.initDone) throw thrownGoError('new SharedArray must be called in the init context');
+      if (String(name) === '') throw thrownGoError("empty name provided to SharedArray's constructor");
+      if (typeof fn !== 'function') throw thrownGoError("a function is expected as the second argument of SharedArray's constructor");
       let data = arrays.get(name);
       if (data === undefined) {
         data = fn();
-        if (!Array.isArray(data)) throw goError('only arrays can be made into SharedArray');
+        if (!Array.isArray(data)) throw thrownGoError('only arrays can be made into SharedArray');
         data = new Proxy(deepFreeze(JSON.parse(JSON.stringify(data))), IMMUTABLE);
         arrays.set(name, data);
       }

@@ -1,7 +1,7 @@
 // k6/execution: where the VU, its scenario and the test stand.
 
 import { consolidatedOptions } from '../scenarios.js';
-import { goError } from './host-error.js';
+import { thrownGoError } from './host-error.js';
 
 // As k6's: what each part says outside the iteration that has it (GoErrors). The scenario is an
 // iteration's; the VU and the test's options are not there in the init code; the instance's
@@ -17,14 +17,14 @@ export function executionModule(vu) {
   // the group), as k6's does, and writes the VU's own (vu.userTags): a change makes its tags anew.
   const changed = (result) => (vu.userTagsVersion++, result);
   const scenario = () => {
-    if (vu.scenario === null) throw goError(NO_SCENARIO);
+    if (vu.scenario === null) throw thrownGoError(NO_SCENARIO);
     return vu.scenario;
   };
   const inVU = () => {
-    if (!vu.initDone) throw goError(NO_VU);
+    if (!vu.initDone) throw thrownGoError(NO_VU);
   };
   const instance = () => {
-    if (!vu.initDone || vu.pastRun) throw goError(NO_INSTANCE);
+    if (!vu.initDone || vu.pastRun) throw thrownGoError(NO_INSTANCE);
     return shared;
   };
   const current = (key) => {
@@ -120,7 +120,7 @@ export function executionModule(vu) {
     test: {
       // As k6 consolidated them (the shortcuts made a scenario), made once the options are known.
       get options() {
-        if (!vu.initDone) throw goError(NO_OPTIONS);
+        if (!vu.initDone) throw thrownGoError(NO_OPTIONS);
         if (consolidated === null || consolidatedFrom !== shared.options) {
           consolidatedFrom = shared.options;
           consolidated = consolidatedOptions(shared.options);

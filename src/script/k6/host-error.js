@@ -14,7 +14,7 @@ export function hostError(message) {
 export const isHostError = (v) => made.has(v);
 
 /** An error a Go function of k6's throws into the script (common.Throw): String(e) 'GoError: ...'. */
-export function goError(message) {
+export function thrownGoError(message) {
   const e = new Error(message);
   e.name = 'GoError';
   return e;

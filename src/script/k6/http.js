@@ -21,7 +21,7 @@ import { NO_PEER } from '../peer.js';
 import { isRequestEntry } from '../tag-sets.js';
 import { digestChallenge, digestAuthorization } from './digest.js';
 import { goValue } from './go-value.js';
-import { goError as hostGoError } from './host-error.js';
+import { thrownGoError } from './host-error.js';
 
 // Read once: on node 20 the global `performance` is an accessor, a getter's call at each read.
 const { performance } = globalThis;
@@ -66,7 +66,7 @@ export function httpModule(vu) {
     asyncRequest: (method, url, body, params) => vu.loop.track(send(vu, String(method).toUpperCase(), url, body, params)),
     batch: (requests) => waiting(batch(vu, requests)),
     cookieJar: () => {
-      if (!vu.initDone) throw hostGoError('Making cookie jars in the init context is not supported'); // k6's
+      if (!vu.initDone) throw thrownGoError('Making cookie jars in the init context is not supported'); // k6's
       vu.jar.handedOut = true; // the script holds it: the next iteration's is a new one
       return vu.jar;
     },
