@@ -1,13 +1,13 @@
 // The memory a --feed holds: a CSV of ROWS rows (4 columns, as a data-driven run's users file)
 // parsed as a run parses it, and the heap it keeps, against the file's size. Run beside an older
-// feed.js to compare (FEED=/path/to/src/run/feed.js):
+// feed.js to compare (FEED=/path/to/src/requests/feed.js):
 //   node --expose-gc bench/feed-memory.js [ROWS]
 //   bun bench/feed-memory.js [ROWS]
 //   deno run -A --v8-flags=--expose-gc bench/feed-memory.js [ROWS]
 // SHARE=N: what each of N --cores children keeps.
 const rows = Number((globalThis.Deno ? Deno.args : process.argv.slice(2))[0] || 1000000);
 const env = (k) => (globalThis.Deno ? Deno.env.get(k) : process.env[k]);
-const { parseFeed } = await import(env('FEED') || '../src/run/feed.js');
+const { parseFeed } = await import(env('FEED') || '../src/requests/feed.js');
 
 const gc = () => {
   if (globalThis.Bun) globalThis.Bun.gc(true);

@@ -11,9 +11,9 @@
 import { bench, do_not_optimize, group, run } from 'mitata';
 import { ResponseParser } from '../src/http1/parser.js';
 import { Histogram } from '../src/run/histogram.js';
-import { RequestLog } from '../src/run/request-log.js';
-import { createRequests } from '../src/run/requests.js';
-import { parseFeed, feedOrder } from '../src/run/feed.js';
+import { RequestLog } from '../src/outputs/request-log.js';
+import { createRequests } from '../src/requests/requests.js';
+import { parseFeed, feedOrder } from '../src/requests/feed.js';
 import { FrameParser as H2FrameParser, writeHeader } from '../src/http2/frames.js';
 import { HpackDecoder } from '../src/http2/hpack.js';
 

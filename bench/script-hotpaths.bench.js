@@ -7,12 +7,12 @@
 // state.request() allocates nothing but what its callers hand it.
 
 import { bench, do_not_optimize, group, run } from 'mitata';
-import { Registry } from '../src/script/metrics.js';
-import { RunState } from '../src/script/run-state.js';
-import { Response } from '../src/script/k6/http-response.js';
-import { parsedURL } from '../src/script/k6/request-url.js';
-import { VU } from '../src/script/vu.js';
-import { peerOf } from '../src/script/peer.js';
+import { Registry } from '../src/script/metrics/metrics.js';
+import { RunState } from '../src/script/metrics/run-state.js';
+import { Response } from '../src/script/k6/http/http-response.js';
+import { parsedURL } from '../src/script/k6/http/request-url.js';
+import { VU } from '../src/script/vu/vu.js';
+import { peerOf } from '../src/script/net/peer.js';
 
 const PEER = peerOf('127.0.0.1', 8089, false, null);
 

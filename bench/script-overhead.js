@@ -9,7 +9,7 @@
 import process from 'node:process';
 import { loadScript, pickAdapter } from '../runtimes/index.js';
 import { facilitiesOf, openOutputs } from '../runtimes/scripts/host.js';
-import { transformModule } from '../src/script/transform.js';
+import { transformModule } from '../src/script/transform/transform.js';
 import { runScript } from '../src/script/runner.js';
 import { prepare } from '../src/index.js';
 import { Run } from '../src/run/run.js';

@@ -7,10 +7,10 @@
 //   node bench/summary-vs-k6.js [RUNS] [MIRROR_GIT_DIR]
 import { execFileSync } from 'node:child_process';
 import process from 'node:process';
-import { summaryText } from '../src/script/summary.js';
-import { summaryReport } from '../src/script/summary-report.js';
-import { Breakdown } from '../src/script/breakdown.js';
-import { Metric } from '../src/script/metrics.js';
+import { summaryText } from '../src/script/summary/summary.js';
+import { summaryReport } from '../src/script/summary/summary-report.js';
+import { Breakdown } from '../src/script/summary/breakdown.js';
+import { Metric } from '../src/script/metrics/metrics.js';
 
 const RUNS = Number(process.argv[2] || 300);
 const MIRROR = process.argv[3] || '/work/.mirror/grafana+k6/repo';

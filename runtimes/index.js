@@ -26,7 +26,7 @@ function detect() {
 export const runtime = detect();
 
 // How a scripted run's VUs send the requests they made in one turn together, once its reads are
-// handled (src/script/client.js, Network.later): node's and bun's check phase. Deno resolves
+// handled (src/script/net/client.js, Network.later): node's and bun's check phase. Deno resolves
 // every read of a turn before it runs their continuations, in one drain of microtasks: a
 // microtask queued by the first request made goes after the others' (setImmediate there costs
 // a 1-VU loop a tenth of its rate). A write made at once costs Deno a wake of the server that

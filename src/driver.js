@@ -90,7 +90,7 @@ export class Driver {
     this.connectAt = 0;
     this.readyAt = 0;
     this.number = 0;
-    this.peer = null; // a script's connection, once up: who answers (src/script/peer.js)
+    this.peer = null; // a script's connection, once up: who answers (src/script/net/peer.js)
   }
 
   drop() {

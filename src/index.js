@@ -7,13 +7,13 @@ import { configure, parseUrl, number, parseShard, DEFAULT_CONCURRENCY, firstList
 import { Run } from './run/run.js';
 import { runOnCores, shareOf } from './run/cores.js';
 import { makeResult } from './run/result.js';
-import { RequestLog, LOG_HEADER } from './run/request-log.js';
+import { RequestLog, LOG_HEADER } from './outputs/request-log.js';
 import { metricsText, childrenText } from './results/metrics-text.js';
 import { serveMetrics } from '../runtimes/run-servers/metrics.js';
 import { serveDashboard } from '../runtimes/run-servers/dashboard.js';
-import { runSeconds } from './results/dashboard-seconds.js';
+import { runSeconds } from './results/html/dashboard-seconds.js';
 import { formatReport } from './results/report.js';
-import { htmlReport } from './results/html-report.js';
+import { htmlReport } from './results/html/html-report.js';
 import { VERSION } from './version.js';
 import { parseProxy, proxyFromEnv } from './http1/proxy.js';
 import { runtime, envVar, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile, openFiles, openLogFile, requireProtobuf } from '../runtimes/index.js';
@@ -246,7 +246,7 @@ async function startMetrics(run, options, hooks, render = null) {
 }
 
 /**
- * options.logFile: the run logs each request that ends to that file (src/run/request-log.js),
+ * options.logFile: the run logs each request that ends to that file (src/outputs/request-log.js),
  * made anew with its header, or appended to by a child of --cores (options.logAppend) whose
  * parent made it. Resolves to the RequestLog to close() after the run, or null.
  */

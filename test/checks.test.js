@@ -1,4 +1,4 @@
-// Captures and checks on a response (src/run/checks.js): specs validated with one-line errors,
+// Captures and checks on a response (src/requests/checks.js): specs validated with one-line errors,
 // values taken from the JSON body, a header or a regex, checks with short stable reasons, any
 // split of the head and body bytes, and the body parsed once however many read it.
 
@@ -14,7 +14,7 @@ import {
   runCaptures,
   runChecks,
   checkAndCapture,
-} from '../src/run/checks.js';
+} from '../src/requests/checks.js';
 
 const encoder = new TextEncoder();
 const bytes = (s) => encoder.encode(s);

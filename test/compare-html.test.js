@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareHtml } from '../src/compare/html.js';
 import { compareMarkdown } from '../src/compare/markdown.js';
-import { escapeHtml } from '../src/results/svg-chart.js';
+import { escapeHtml } from '../src/results/html/svg-chart.js';
 import { welchTest, stars, median } from '../src/compare/welch.js';
 import { CHROMIUM, CHROMIUM_OWN, countingProxy, openInChromium } from './chromium.js';
 import { oneRuntimeAnd } from './scope.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import net from 'node:net';
 import { serveDashboard } from '../runtimes/run-servers/dashboard.js';
-import { dashboardPage } from '../src/results/dashboard-page.js';
+import { dashboardPage } from '../src/results/html/dashboard-page.js';
 import { CHROMIUM, CHROMIUM_OWN } from './chromium.js';
 import { fileURLToPath } from 'node:url';
 import { runCommand, sleep, rawServer, ok, startScript, until, paced } from './servers.js';

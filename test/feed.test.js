@@ -1,9 +1,9 @@
-// Data-driven requests' parsers (src/run/feed.js): CSV by RFC 4180, JSON and NDJSON rows, the
+// Data-driven requests' parsers (src/requests/feed.js): CSV by RFC 4180, JSON and NDJSON rows, the
 // --urls list, and the order in which a run takes a feed's rows.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseFeed, parseUrlList, feedOrder } from '../src/run/feed.js';
+import { parseFeed, parseUrlList, feedOrder } from '../src/requests/feed.js';
 
 const csv = (text) => parseFeed(text, 'ids.csv');
 const fails = (fn, message) =>

@@ -43,7 +43,7 @@ test('src/ holds the two doors and the interfaces at its top, the rest in folder
   const top = files.filter((f) => !f.includes('/')).sort();
   assert.deepEqual(top, ['cli.js', 'driver.js', 'index.js', 'socket.js', 'version.js']);
   const folders = [...new Set(files.filter((f) => f.includes('/')).map((f) => f.split('/')[0]))].sort();
-  assert.deepEqual(folders, ['commands', 'compare', 'distribute', 'grpc', 'http1', 'http2', 'results', 'run', 'script', 'websocket']);
+  assert.deepEqual(folders, ['commands', 'compare', 'distribute', 'grpc', 'http1', 'http2', 'outputs', 'requests', 'results', 'run', 'script', 'websocket']);
 });
 
 test('protocols import nothing from the run, results, commands or runtimes', () => {
@@ -66,7 +66,7 @@ test('results import nothing of the client loop, the protocols or the commands',
 });
 
 test('only the doors, the commands and the --cores children import runtimes/; the core names no runtime', () => {
-  const allowed = (f) => DOORS.includes(f) || f.startsWith('commands/') || f === 'compare/command.js' || f === 'run/worker.js' || f === 'script/worker.js' || f === 'script/out-thread.js';
+  const allowed = (f) => DOORS.includes(f) || f.startsWith('commands/') || f === 'compare/command.js' || f === 'run/worker.js' || f === 'script/worker.js' || f === 'outputs/out-thread.js';
   for (const file of files) {
     const body = text(file);
     if (!allowed(file)) {

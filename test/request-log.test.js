@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import http2 from 'node:http2';
 import { loadTest, prepare } from '../src/index.js';
-import { RequestLog, LOG_COLUMNS } from '../src/run/request-log.js';
+import { RequestLog, LOG_COLUMNS } from '../src/outputs/request-log.js';
 import { rawServer, spawnScript, ok, until } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));

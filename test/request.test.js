@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeRequest } from '../src/http1/request.js';
-import { createRequests } from '../src/run/requests.js';
+import { createRequests } from '../src/requests/requests.js';
 import { configure } from '../src/run/options.js';
 
 const text = (bytes) => new TextDecoder().decode(bytes);

@@ -3,8 +3,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SampleQueue, SampleStream } from '../src/script/sample-queue.js';
-import { SampleLines, CSV_HEADER } from '../src/script/sample-lines.js';
+import { SampleQueue, SampleStream } from '../src/outputs/sample-queue.js';
+import { SampleLines, CSV_HEADER } from '../src/outputs/sample-lines.js';
 
 const decoder = new TextDecoder();
 

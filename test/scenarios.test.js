@@ -1,10 +1,10 @@
-// A script's scenarios and options (src/script/scenarios.js, options.js), as k6 v1.3 reads them.
+// A script's scenarios and options (src/script/scenarios/scenarios.js, options.js), as k6 v1.3 reads them.
 
 // The options' checks are the core's pure logic: under node (scope.js).
 import { oneRuntimeTest as test } from './scope.js';
 import assert from 'node:assert/strict';
-import { scenariosOf } from '../src/script/scenarios.js';
-import { checkOptions } from '../src/script/options.js';
+import { scenariosOf } from '../src/script/scenarios/scenarios.js';
+import { checkOptions } from '../src/script/scenarios/options.js';
 
 test('whole numbers given as strings of digits are numbers, as k6 parses them (every __ENV value is a string)', () => {
   const [open] = scenariosOf({ scenarios: { a: { executor: 'constant-arrival-rate', rate: '20', timeUnit: '1s', duration: '1s', preAllocatedVUs: '2', maxVUs: '+4' } } });
@@ -44,7 +44,7 @@ test("k6's options: each honored or refused in one line; at the value that asks 
 });
 
 test("option names whatever their case, as k6 reads them (Go's encoding/json); a stage without duration or target is 0", async () => {
-  const { k6Names } = await import('../src/script/options.js');
+  const { k6Names } = await import('../src/script/scenarios/options.js');
   assert.deepEqual(k6Names({ VUs: 2, Iterations: 4, myThing: 1 }), { vus: 2, iterations: 4, myThing: 1 });
   assert.deepEqual(k6Names({ vus: 3, VUs: 2 }), { vus: 3 }, 'the exact name wins');
   const [c] = scenariosOf({ scenarios: { c: { Executor: 'constant-arrival-rate', rate: 2, TimeUnit: '1s', duration: '1s', preAllocatedVus: 2, maxVus: 3 } } });

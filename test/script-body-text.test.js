@@ -1,5 +1,5 @@
 // A scripted response's text: a response read in one go is decoded in one call and cut where its
-// head ends (src/script/client.js, the parser's span); what a script sees must be what the head
+// head ends (src/script/net/client.js, the parser's span); what a script sees must be what the head
 // and the body decoded apart give, whatever the bytes: ASCII, UTF-8 past ASCII in the body or in
 // a header, a byte-order mark (kept, as k6 v1.3 keeps it), bytes that are not UTF-8, a binary
 // body, a body that comes in a later read or in chunks. And Set-Cookie, which the parser now

@@ -1,11 +1,11 @@
-// A run's check counts (src/script/run-state.js): in their group and by name, as the summary and a
+// A run's check counts (src/script/metrics/run-state.js): in their group and by name, as the summary and a
 // --cores parent read them, whatever order checks, groups and merged children come in. The
 // records of the check counted last are kept at hand; these sequences switch names, groups and
 // results at random so that a record kept too long would count in the wrong place.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RunState } from '../src/script/run-state.js';
-import { Registry } from '../src/script/metrics.js';
+import { RunState } from '../src/script/metrics/run-state.js';
+import { Registry } from '../src/script/metrics/metrics.js';
 import { mulberry32 } from './random.js';
 
 const GROUPS = ['', '::a', '::a::b', '::c'];

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnScript } from './servers.js';
 import { startHttpbin } from './httpbin.js';
-import { contentEncodingOf, compressionOf } from '../src/script/k6/content-encoding.js';
+import { contentEncodingOf, compressionOf } from '../src/script/net/content-encoding.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const pem = (name) => readFileSync(new URL(`./tls/${name}.pem`, import.meta.url), 'utf8');

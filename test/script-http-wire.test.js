@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rawServer, spawnScript } from './servers.js';
-import { goForm, goValue, goType } from '../src/script/k6/go-value.js';
+import { goForm, goValue, goType } from '../src/script/k6/http/go-value.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 

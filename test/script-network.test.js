@@ -1,12 +1,12 @@
 // A VU's HTTP/1.1 requests made in one turn go out together once the turn's reads are handled
-// (src/script/client.js, Network.later with the runtime's afterReads): none is written before,
+// (src/script/net/client.js, Network.later with the runtime's afterReads): none is written before,
 // each reads the clock as it is written, a closed client's is not written at all; with a
 // microtask for afterReads (Deno) the requests made by the continuations of reads resolved
 // together go out together; without afterReads each goes out at once.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Network, OriginClient } from '../src/script/client.js';
+import { Network, OriginClient } from '../src/script/net/client.js';
 
 const encoder = new TextEncoder();
 const RESPONSE = encoder.encode('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');

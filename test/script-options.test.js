@@ -1,4 +1,4 @@
-// k6's options that shape a script's requests (src/script/k6/dialer.js, k6/rps.js, k6/http.js,
+// k6's options that shape a script's requests (src/script/k6/http/dialer.js, k6/rps.js, k6/http.js,
 // iteration.js), as options and as k6 run's flags, against a server that counts what it sees:
 // connections, requests at once, Connection and Cookie headers, when each request came.
 
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rawServer, spawnScript } from './servers.js';
-import { rpsLimiter } from '../src/script/k6/rps.js';
+import { rpsLimiter } from '../src/script/k6/http/rps.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const respond = (status, body, extra = '') => `HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Not Found'}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
@@ -159,7 +159,7 @@ export function teardown(t0) { console.log(String(Date.now() - t0)) }
 `;
   const elapsed = (r) => Number(consoleLines(r.stderr).at(-1));
   // At most 20 a second: the sixth request goes 5 gaps of 50 ms after the first at the earliest,
-  // less the millisecond a turn may be taken early (src/script/k6/rps.js), a millisecond a timer
+  // less the millisecond a turn may be taken early (src/script/k6/http/rps.js), a millisecond a timer
   // may fire early by the loop's cached clock and one of Date.now()'s rounding.
   let server = await counting();
   try {

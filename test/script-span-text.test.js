@@ -1,5 +1,5 @@
 // A response's head and text body read in one go (the parser's span), decoded in one call and cut
-// where the head ends (src/script/span-text.js): now, or, in a read the runtime never writes
+// where the head ends (src/script/net/span-text.js): now, or, in a read the runtime never writes
 // again (Bun's), when the script first reads the Response's head or body. Whatever the bytes,
 // each must be what the head and the body decoded apart give (the body every byte, a byte-order
 // mark kept, as Go keeps it); and a Response whose text waits must show the same fields as one
@@ -7,10 +7,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SpanText, spanInto } from '../src/script/span-text.js';
-import { Response } from '../src/script/k6/http-response.js';
+import { SpanText, spanInto } from '../src/script/net/span-text.js';
+import { Response } from '../src/script/k6/http/http-response.js';
 import { mulberry32 } from './random.js';
-import { NO_PEER } from '../src/script/peer.js';
+import { NO_PEER } from '../src/script/net/peer.js';
 
 const encoder = new TextEncoder();
 const apart = { head: new TextDecoder(), body: new TextDecoder('utf-8', { ignoreBOM: true }) };

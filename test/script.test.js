@@ -1030,7 +1030,7 @@ export default function () { if (__ITER % 1000 === 999) throw new Error('every t
 
 test("a VU whose iterations each read a response never waits for a timer's turn between them", async () => {
   // Iterations that never wait let the event loop take a turn every 10 ms (a setTimeout of 0,
-  // from src/script/iteration.js: a millisecond and more of each ten lost to one VU); a response
+  // from src/script/vu/iteration.js: a millisecond and more of each ten lost to one VU); a response
   // read came in such a turn already. The script counts the run's timers of 0 made there.
   await withScript(
     `import http from 'k6/http';
@@ -1055,7 +1055,7 @@ export function teardown() { console.log('yields ' + globalThis.__yields.count);
 });
 
 test("an iteration steps its function's generator itself: the same values, exceptions and order as through a promise, whichever generator waits first", async () => {
-  // src/script/iteration.js steps the first generator that waits during the call (most often
+  // src/script/vu/iteration.js steps the first generator that waits during the call (most often
   // the function's own); the others, and any called while one is still stepped, go through
   // wait.js's resume(). A job the function queued runs before its iteration ends, as it did.
   await withScript(

@@ -7,8 +7,8 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTest } from '../src/index.js';
-import { parseSequence, entryPicker } from '../src/run/sequence.js';
-import { harRequests } from '../src/run/har.js';
+import { parseSequence, entryPicker } from '../src/requests/sequence.js';
+import { harRequests } from '../src/requests/har.js';
 import { rawServer, ok, spawnScript } from './servers.js';
 
 const perPath = (server) => {

@@ -1,4 +1,4 @@
-// The script transform (src/script/transform.js) on code written without semicolons: a call it
+// The script transform (src/script/transform/transform.js) on code written without semicolons: a call it
 // rewrites at the start of a line must not continue the line above. Generated programs put each
 // kind of call that is rewritten after each kind of statement that could be continued, in each
 // place a statement may stand; the transformed module keeps the original's statements, one for
@@ -12,14 +12,14 @@ import { full as walkFull } from 'acorn-walk';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { transformModule, ScriptError } from '../src/script/transform.js';
-import { loops } from '../src/script/loops.js';
-import { drive, made, waiting, isWait, waits } from '../src/script/wait.js';
+import { transformModule, ScriptError } from '../src/script/transform/transform.js';
+import { loops } from '../src/script/eventloop/loops.js';
+import { drive, made, waiting, isWait, waits } from '../src/script/eventloop/wait.js';
 
-// What the transformed code asks of its VU besides the k6 modules (src/script/vu.js).
+// What the transformed code asks of its VU besides the k6 modules (src/script/vu/vu.js).
 const HELPERS = { loops, drive, made, isWait, waits, reexported: (x) => x, loop: new EventLoop() };
 import { mulberry32 } from './random.js';
-import { EventLoop } from '../src/script/event-loop.js';
+import { EventLoop } from '../src/script/eventloop/event-loop.js';
 
 // Statements whose last token an opening parenthesis would continue (a call of what came before).
 const BEFORE = [
@@ -76,7 +76,7 @@ const parse = (code) => Parser.parse(code, { ecmaVersion: 'latest', sourceType: 
 
 // The number of statements in each block and each case below the top level, in source order
 // (empty statements left out: the transform may write a semicolon of its own). A function the
-// transform drives (src/script/suspend.js) counts as written: the block that returns
+// transform drives (src/script/transform/suspend.js) counts as written: the block that returns
 // VU.drive(...) is its own, and the generator's body is the function's (or, for an arrow
 // function whose body was an expression, none).
 const isDrive = (n) => n && n.type === 'CallExpression' && n.callee.type === 'MemberExpression' && n.callee.object.name === '__loadtest_vu' && n.callee.property.name === 'drive';
@@ -324,7 +324,7 @@ export default function () { http.get('/status/' + c.get('/x').status) }
   assert.deepEqual(await callsOf(code), ['get /api/x', 'get /status/200']);
 });
 
-// What the transform guarantees (src/script/suspend.js): code that does not wait at run time
+// What the transform guarantees (src/script/transform/suspend.js): code that does not wait at run time
 // behaves exactly as written. Each program runs twice with the same stand-ins, once as written
 // and once transformed, and must leave the same log: getters, setters, constructors, a sort
 // comparator, a replacer, a Proxy's trap, `arguments`, a function expression that names itself,

@@ -1,4 +1,4 @@
-// --dashboard [PORT]: the run's live page (src/results/dashboard-page.js) and its Server-Sent
+// --dashboard [PORT]: the run's live page (src/results/html/dashboard-page.js) and its Server-Sent
 // Events, on 127.0.0.1. node:http, which node, Bun and Deno all serve with.
 //
 // Every event is kept for the run's length (a second's figures: some 200 bytes, under 1 MB an
@@ -7,7 +7,7 @@
 import http from 'node:http';
 // Deno's global timers are the web's (a number, no unref()); these are the same on the three.
 import { setInterval, clearInterval } from 'node:timers';
-import { dashboardPage, DASHBOARD_CSP } from '../../src/results/dashboard-page.js';
+import { dashboardPage, DASHBOARD_CSP } from '../../src/results/html/dashboard-page.js';
 
 // Loopback names only: a page elsewhere that rebinds its own name to 127.0.0.1 (DNS rebinding)
 // sends its own name as Host, and gets nothing of the run.

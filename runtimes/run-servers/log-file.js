@@ -1,4 +1,4 @@
-// The request log's file (src/run/request-log.js): node:fs/promises, which node, Bun and Deno
+// The request log's file (src/outputs/request-log.js): node:fs/promises, which node, Bun and Deno
 // all have. Every process of a --cores run appends to the one file: O_APPEND makes each write
 // land whole at the end (Linux, a local file system), and each write holds whole lines, so the
 // lines of several cores interleave by chunk, never within a line.

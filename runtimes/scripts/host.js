@@ -3,11 +3,11 @@
 // hashes) and --out's writer, a thread of its own.
 
 import { scriptFacilities, pickAdapter, resolveHost, preferSmallHeap, md5Hex, openLogFile, startThread, pathOf, requireProtobuf, afterReads, onUnhandledRejection } from '../index.js';
-import { CSV_HEADER } from '../../src/script/sample-lines.js';
-import { SampleQueue } from '../../src/script/sample-queue.js';
+import { CSV_HEADER } from '../../src/outputs/sample-lines.js';
+import { SampleQueue } from '../../src/outputs/sample-queue.js';
 import { VERSION } from '../../src/version.js';
 
-const OUT_THREAD = pathOf(new URL('../../src/script/out-thread.js', import.meta.url));
+const OUT_THREAD = pathOf(new URL('../../src/outputs/out-thread.js', import.meta.url));
 
 /** What the k6 modules of a run ask of this runtime (its sockets, DNS, files, hashes). */
 export function facilitiesOf(script) {
@@ -30,7 +30,7 @@ export function facilitiesOf(script) {
 }
 
 // --out json=F and csv=F: every sample as k6 writes it, formatted and written by a thread of its
-// own (src/script/out-thread.js) from the numbers the run queues (src/script/sample-queue.js).
+// own (src/outputs/out-thread.js) from the numbers the run queues (src/outputs/sample-queue.js).
 export async function openOutputs(outs, { append = false } = {}) {
   if (outs.length === 0) return null;
   for (const o of outs) {

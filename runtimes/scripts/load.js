@@ -1,5 +1,5 @@
 // Loading a k6 script on node, Bun and Deno alike: each of the script's own modules is
-// transformed (src/script/transform.js) into a hidden file beside it, so that its relative
+// transformed (src/script/transform/transform.js) into a hidden file beside it, so that its relative
 // imports and its npm packages resolve exactly as from the original, and the entry is imported
 // from there. The files are removed when the run ends (and at exit, if it is cut short).
 // node:fs, node:crypto and node:path are the same on all three runtimes.
@@ -205,7 +205,7 @@ export function scriptFacilities(scriptPath) {
       return new Uint8Array(h.digest());
     },
     randomBytes: (n) => new Uint8Array(randomBytes(n)),
-    // k6/http's Content-Encoding codings (src/script/k6/content-encoding.js): deflate is zlib's
+    // k6/http's Content-Encoding codings (src/script/net/content-encoding.js): deflate is zlib's
     // format, as Go's compress/zlib. zstd is node 22.15's, bun's and deno's, not node 20's.
     compress: (coding, bytes) => new Uint8Array(codec(coding)[0](bytes)),
     decompress: (coding, bytes) => new Uint8Array(codec(coding)[1](bytes)),

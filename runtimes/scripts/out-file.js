@@ -1,4 +1,4 @@
-// --out's file as its thread (src/script/out-thread.js) writes it: opened to append, written with
+// --out's file as its thread (src/outputs/out-thread.js) writes it: opened to append, written with
 // blocking writes. The thread does nothing else, so a write that blocks holds up no one, and its
 // chunk is free again when the call returns: one small chunk, still in the cache, formatted and
 // written over and over (writes handed to a pool of threads had to keep megabytes of lines in

@@ -1,4 +1,4 @@
-// What --out's thread (src/script/out-thread.js) asks of the runtime, and nothing more: a thread
+// What --out's thread (src/outputs/out-thread.js) asks of the runtime, and nothing more: a thread
 // starts faster for not loading all of runtimes/index.js (sockets, processes, DNS), a tenth of a
 // second of its start on node and Deno.
 

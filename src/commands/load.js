@@ -11,7 +11,7 @@ import { findConfig, withConfig } from './config-file.js';
 import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter, terminal, writeText, envVar, restartDeno } from '../../runtimes/index.js';
 import { writeOutputs } from './output.js';
 import { parseStages } from '../run/stages.js';
-import { harRequests } from '../run/har.js';
+import { harRequests } from '../requests/har.js';
 import { parseThreshold, failedThresholds } from '../results/thresholds.js';
 import { startProgress } from '../results/progress.js';
 import { parseLevels, checkSweepOptions } from '../run/sweep.js';

@@ -9,9 +9,9 @@ import { writeOutputs } from './output.js';
 import { parseThreshold, checkThresholds, failedThresholds } from '../results/thresholds.js';
 import { readFile, writeFile, writeText, exit, wantsColor, md5Hex } from '../../runtimes/index.js';
 import { isShardResult, mergeShards } from '../script/shards.js';
-import { summaryText, summaryMode } from '../script/summary.js';
-import { legacyExport } from '../script/legacy-export.js';
-import { crossedMetrics } from '../script/thresholds.js';
+import { summaryText, summaryMode } from '../script/summary/summary.js';
+import { legacyExport } from '../script/summary/legacy-export.js';
+import { crossedMetrics } from '../script/metrics/thresholds.js';
 import { EXIT } from '../script/runner.js';
 
 const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--html F] [--threshold T ...], or SHARD.json ... [--summary-export F] [--summary-mode M] (loadtest run --shard --result)';

@@ -33,7 +33,7 @@ async function hdrLog(result) {
 /** Writes the HTML page of a result's (or a sweep's) JSON document to path. */
 export async function saveHtml(path, doc, command) {
   // Loaded only when asked for, as the log's encoder.
-  const { htmlReport } = await import('../results/html-report.js');
+  const { htmlReport } = await import('../results/html/html-report.js');
   await save(path, htmlReport(doc, { command, generatedAt: Date.now() }), '--html');
 }
 

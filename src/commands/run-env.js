@@ -1,9 +1,9 @@
 // The environment variables `k6 run` reads (k6 v1.3: lib/options.go's envconfig tags, the
 // K6_* of internal/cmd/config.go, runtime_options.go and cmd/state/state.go), each taken as k6
 // takes it or refused in one line: none is read and then ignored. The options' variables are
-// a tier of their own, over the script's and under the flags (src/script/option-tiers.js).
+// a tier of their own, over the script's and under the flags (src/script/scenarios/option-tiers.js).
 
-import { parseDuration } from '../script/duration.js';
+import { parseDuration } from '../script/scenarios/duration.js';
 
 /** A variable's bad value or refusal; `code` is the exit code (k6: 104 for an option's). */
 export class EnvError extends Error {

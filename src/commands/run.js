@@ -2,22 +2,22 @@
 // script's options) and k6's summary, summary export and exit codes (src/script/).
 
 import mri from 'mri';
-import { transformModule, ScriptError } from '../script/transform.js';
+import { transformModule, ScriptError } from '../script/transform/transform.js';
 import { runScript, ScriptRunError, EXIT, messageOf, abortedByThresholds } from '../script/runner.js';
-import { crossedMetrics } from '../script/thresholds.js';
-import { summaryText, summaryMode as parseSummaryMode } from '../script/summary.js';
+import { crossedMetrics } from '../script/metrics/thresholds.js';
+import { summaryText, summaryMode as parseSummaryMode } from '../script/summary/summary.js';
 import { facilitiesOf, openOutputs } from '../../runtimes/scripts/host.js';
-import { checkTrendStats } from '../script/metrics.js';
-import { parseDuration } from '../script/duration.js';
+import { checkTrendStats } from '../script/metrics/metrics.js';
+import { parseDuration } from '../script/scenarios/duration.js';
 import { loadScript, readFile, writeFile, writeText, wantsColor, exit, onInterrupt, terminal, envVar, runtime, spawnChild, pathOf, availableCores } from '../../runtimes/index.js';
 import { startProgress } from '../results/progress.js';
-import { runSeconds } from '../results/dashboard-seconds.js';
+import { runSeconds } from '../results/html/dashboard-seconds.js';
 import { save } from './output.js';
 import { VERSION } from '../version.js';
 import { parseShard, shardFromEnv } from '../run/options.js';
 import { wantsDistribution } from '../distribute/flags.js';
-import { parseSecretSources, loadSecretSources } from '../script/secret-sources.js';
-import { Secrets } from '../script/secrets.js';
+import { parseSecretSources, loadSecretSources } from '../script/secrets/secret-sources.js';
+import { Secrets } from '../script/secrets/secrets.js';
 import { withEnv, EnvError } from './run-env.js';
 
 const WORKER = pathOf(new URL('../script/worker.js', import.meta.url));
@@ -251,7 +251,7 @@ function flagsOf(argv) {
     if (!m) throw new UsageError(`--out '${o}': json=FILE or csv=FILE`);
     return { kind: m[1], file: m[2] };
   });
-  // Full mode: the run keeps each group's and scenario's figures apart (src/script/breakdown.js).
+  // Full mode: the run keeps each group's and scenario's figures apart (src/script/summary/breakdown.js).
   if (summaryMode(args) === 'full') flags.summaryMode = 'full';
   const html = last(args.html);
   if (html === '') throw new UsageError('--html needs a file name');
@@ -494,14 +494,14 @@ export async function runCommand(argv) {
   return exit(failed.length ? EXIT.thresholds : 0);
 }
 
-// The run's page (src/results/script-report.js), loaded only when asked for.
+// The run's page (src/script/summary/script-report.js), loaded only when asked for.
 async function runPage(cli, argv, result, seconds) {
-  const { scriptReport } = await import('../results/script-report.js');
+  const { scriptReport } = await import('../script/summary/script-report.js');
   const shard = cli.shard === null ? undefined : `${cli.shard.index}/${cli.shard.count}`;
   // The summary as printed (compact when none is).
   const mode = cli.summaryMode === 'disabled' ? 'compact' : cli.summaryMode;
   const summaryLines = summaryText(result.data, { state: result.state, mode, color: false });
-  const { reportDoc } = await import('../script/report-doc.js');
+  const { reportDoc } = await import('../script/summary/report-doc.js');
   const doc = reportDoc(result, seconds, { script: cli.script, runtime: `${runtime.name} ${runtime.version}`, cores: cli.cores, shard, summaryText: summaryLines });
   return scriptReport(doc, { command: ['run', ...argv], generatedAt: Date.now() });
 }
@@ -510,7 +510,7 @@ async function runPage(cli, argv, result, seconds) {
 // (requests, failed requests as k6 counts them, rate, http_req_duration's p50, p99 and max), and
 // the run's page to save.
 async function dashboardEnd(cli, result, page) {
-  const { requestFigures } = await import('../script/report-doc.js');
+  const { requestFigures } = await import('../script/summary/report-doc.js');
   const f = requestFigures(result);
   return {
     report: summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: false }),
@@ -553,7 +553,7 @@ async function writeOutputs(cli, result, say) {
     writeText('stdout', summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: wantsColor('stdout') && !cli.noColor }));
   }
   if (cli.summaryExport) {
-    const { legacyExport } = await import('../script/legacy-export.js');
+    const { legacyExport } = await import('../script/summary/legacy-export.js');
     await writeFile(cli.summaryExport, JSON.stringify(legacyExport(result.data), null, 2) + '\n');
   }
 }

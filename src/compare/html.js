@@ -1,14 +1,14 @@
 // `loadtest compare --html FILE`: one self-contained page from the JSON document `--json` writes,
-// in the look of a run's --html page (src/results/html-report.js): the settings, plots drawn as
+// in the look of a run's --html page (src/results/html/html-report.js): the settings, plots drawn as
 // inline SVG when the page is written, the tables, and the document itself embedded as JSON. The
 // page runs no script and loads nothing (its Content-Security-Policy forbids both). One level:
 // per metric each candidate's rounds as dots and its median as a bar, beside the table of medians,
 // ratios and p-values. Load levels: latency, achieved rate (and errors) against the level, a curve
 // per candidate through its medians, each candidate's knee ringed; then a table per level.
 
-import { chart, linearAxis, logAxis, escapeHtml, COLORS } from '../results/svg-chart.js';
+import { chart, linearAxis, logAxis, escapeHtml, COLORS } from '../results/html/svg-chart.js';
 import { median } from './welch.js';
-import { pageHead } from '../results/html-page.js';
+import { pageHead } from '../results/html/html-page.js';
 import { METRIC_INFO, summariesOf, metricsOf, rowOf, levelRow, sloKey, formatValue, pText, ratioText, levelText, kneeRule, kneeText, settingsOf } from './markdown.js';
 
 

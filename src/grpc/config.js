@@ -52,7 +52,7 @@ export function grpcConfig(config, options, call) {
   // The message as JSON text (an object is made JSON); none is the default message, {}.
   config.bodyBytes = jsonBytes(config.body);
   // Checked now, so that a body that does not fit is one line before the run; a templated body
-  // is checked with each of its values (src/run/requests.js).
+  // is checked with each of its values (src/requests/requests.js).
   // (--index: with the index 0 in its place.)
   const text = TEXT.decode(config.bodyBytes);
   if (!/\{\{/.test(text)) call.encode(config.indexParam ? text.split(config.indexParam).join('0') : text, 'the message');

@@ -19,7 +19,7 @@ const keep = (p, buf, from, to) => (p.borrow ? view(buf, from, to) : copy(buf, f
 
 // Borrowing, a response's first bytes are not even a view: where they are in the read, its head
 // and the body that follows it at once (a span: p.spanBuf, spanFrom to spanHead, spanHead to
-// spanTo), which a reader may decode in one go (src/script/client.js), a whole read without a
+// spanTo), which a reader may decode in one go (src/script/net/client.js), a whole read without a
 // view at all. Any other piece makes the span views first (settleSpan).
 
 /** Head bytes `from` to `to` of `buf`. */

@@ -1,6 +1,6 @@
 // An HTTP/2 connection whose run-side reads each stream as it comes and may go on writing a
 // stream's body after its HEADERS: gRPC's calls and streams in scripts (k6/net/grpc, through
-// src/script/grpc-channel.js). The run-side has `live` true (Http2Connection then tells it of
+// src/script/net/grpc-channel.js). The run-side has `live` true (Http2Connection then tells it of
 // each header block, headersOf(index, list, endStream, blockLength), and each DATA,
 // dataOf(index, buf, from, to)); a request whose body is written later has `out` ({ chunks, at, ended }) on its shape,
 // and the run-side calls writeOut(index) when it has added to it or ended it.

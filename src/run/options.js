@@ -2,14 +2,14 @@
 // with a one-line message naming the option, thrown before any connection is made.
 
 import { bodyBytes, checkRequestParts } from '../http1/request.js';
-import { createRequests } from './requests.js';
+import { createRequests } from '../requests/requests.js';
 import { parseThresholds } from '../results/thresholds.js';
 import { createMessages, handshakeTemplate } from '../websocket/protocol.js';
 import { parseProxy, connectRequest } from '../http1/proxy.js';
 import { parseStages, stagesDuration, highestTarget } from './stages.js';
-import { parseSequence } from './sequence.js';
-import { parseFeed, parseUrlList, feedOrder } from './feed.js';
-import { parseChecks } from './checks.js';
+import { parseSequence } from '../requests/sequence.js';
+import { parseFeed, parseUrlList, feedOrder } from '../requests/feed.js';
+import { parseChecks } from '../requests/checks.js';
 import { grpcConfig } from '../grpc/config.js';
 
 const SECURE = { 'https:': true, 'wss:': true, 'grpcs:': true };

@@ -55,7 +55,7 @@ export class Run {
     this.build = config.requests.build;
     this.statusCallback = config.statusCallback || null;
     this.contentInspector = config.contentInspector || null;
-    // Checks and captures (src/run/checks.js): inspect(conn, status, entry) → null or a reason.
+    // Checks and captures (src/requests/checks.js): inspect(conn, status, entry) → null or a reason.
     this.inspect = config.requests.inspect || null;
     // Responses' bytes are kept for the callbacks, a run-wide check, and drivers with several
     // requests out when a sequence checks or captures; one at a time, a connection keeps only
@@ -68,7 +68,7 @@ export class Run {
     this.tlsPhase = this.stats.phases.tls;
     this.waitPhase = this.stats.phases.wait;
     this.receivePhase = this.stats.phases.receive;
-    // --log-file: a line per request that ends (src/run/request-log.js), or null; set with useLog().
+    // --log-file: a line per request that ends (src/outputs/request-log.js), or null; set with useLog().
     this.log = null;
     this.heldBack = []; // connections that found the log's buffer full, waiting for its drain
     // ws:// and wss:// URLs: a request is a message and its reply (src/websocket/connection.js).

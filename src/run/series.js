@@ -64,7 +64,7 @@ export function mergeSeries(a, b) {
     x.errors += y.errors;
     x.bytes += y.bytes;
     x.connections += y.connections;
-    // A scripted run's VUs and failed requests (src/script/live.js).
+    // A scripted run's VUs and failed requests (src/script/metrics/live.js).
     if (y.vus !== undefined) x.vus += y.vus;
     if (y.failed !== undefined) x.failed += y.failed;
     x.maxMs = Math.max(x.maxMs, y.maxMs);

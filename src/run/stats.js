@@ -3,7 +3,7 @@
 
 import { Histogram } from './histogram.js';
 import { mergeSeries } from './series.js';
-import { EntryStats } from './sequence.js';
+import { EntryStats } from '../requests/sequence.js';
 
 const COUNTERS = ['sent', 'completed', 'failed', 'httpErrors', 'inFlightAtStop', 'retries', 'connections', 'clients', 'unexpectedData', 'notSent', 'lateSends', 'bytes'];
 // Largest values, not sums, when merging.

@@ -1,7 +1,7 @@
 // A scripted run on several cores (loadtest run --cores N): the parent runs the init code once,
 // setup(), teardown() and the summary; N children of the same runtime (src/script/worker.js)
-// each run their share of every scenario (src/script/scenarios.js segmentOf) and send back what
-// they measured, which the parent merges exactly (src/script/metrics.js, run-state.js).
+// each run their share of every scenario (src/script/scenarios/scenarios.js segmentOf) and send back what
+// they measured, which the parent merges exactly (src/script/metrics/metrics.js, run-state.js).
 //
 // The pipe protocol, a line each way per step (nothing per request):
 //   parent → child   job <JSON>              the transformed script, flags, the share
@@ -33,7 +33,7 @@ const READY_TIMEOUT_MS = 120000;
  * figures (or null). `spawn()`: a child handle (runtimes/processes/spawn.js); `job`: what every
  * child is given, to which its share is added (with `seconds: true` each child sends its seconds,
  * and `onSecond(second)` gets the run's, merged; with `metrics: true`, its figures).
- * `onSecret(ref)`: a child looked up a secret (src/script/secrets.js); tell(ref) tells the
+ * `onSecret(ref)`: a child looked up a secret (src/script/secrets/secrets.js); tell(ref) tells the
  * children of one the parent looked up.
  */
 export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}, onLog = () => {}, onSecond = () => {}, onSecret = () => {} }) {

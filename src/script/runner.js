@@ -1,32 +1,32 @@
 // A scripted run, as `k6 run` makes one: the script's init code once per VU, setup() once, the
 // scenarios at once (each its executor, src/script/executors/), teardown(), then the summary's
-// data and the thresholds. Every VU is a few objects on this one event loop (src/script/vu.js).
+// data and the thresholds. Every VU is a few objects on this one event loop (src/script/vu/vu.js).
 
-import { Registry } from './metrics.js';
-import { RunState } from './run-state.js';
-import { VU, Interruption, loadModules } from './vu.js';
-import { Network } from './client.js';
-import { scenariosOf, segmentOf } from './scenarios.js';
-import { checkOptions, numberOption } from './options.js';
-import { consolidated } from './option-tiers.js';
-import { dialerOf } from './k6/dialer.js';
-import { rpsLimiter } from './k6/rps.js';
-import { parseDuration } from './duration.js';
-import { parseThresholds, evaluateThresholds, crossedMetrics } from './thresholds.js';
-import { summaryData } from './summary-data.js';
-import { Breakdown } from './breakdown.js';
-import { iterate, iterateThen, RunningIterations } from './iteration.js';
-import { announce, secondsOf } from './live.js';
-import { messageOf } from './messages.js';
-import * as sharedIterations from './executors/shared-iterations.js';
-import * as perVuIterations from './executors/per-vu-iterations.js';
-import * as constantVus from './executors/constant-vus.js';
-import * as rampingVus from './executors/ramping-vus.js';
-import * as arrivalRate from './executors/arrival-rate.js';
-import { sleep } from './executors/common.js';
-import { Secrets } from './secrets.js';
+import { Registry } from './metrics/metrics.js';
+import { RunState } from './metrics/run-state.js';
+import { VU, Interruption, loadModules } from './vu/vu.js';
+import { Network } from './net/client.js';
+import { scenariosOf, segmentOf } from './scenarios/scenarios.js';
+import { checkOptions, numberOption } from './scenarios/options.js';
+import { consolidated } from './scenarios/option-tiers.js';
+import { dialerOf } from './k6/http/dialer.js';
+import { rpsLimiter } from './k6/http/rps.js';
+import { parseDuration } from './scenarios/duration.js';
+import { parseThresholds, evaluateThresholds, crossedMetrics } from './metrics/thresholds.js';
+import { summaryData } from './summary/summary-data.js';
+import { Breakdown } from './summary/breakdown.js';
+import { iterate, iterateThen, RunningIterations } from './vu/iteration.js';
+import { announce, secondsOf } from './metrics/live.js';
+import { messageOf } from './vu/messages.js';
+import * as sharedIterations from './scenarios/executors/shared-iterations.js';
+import * as perVuIterations from './scenarios/executors/per-vu-iterations.js';
+import * as constantVus from './scenarios/executors/constant-vus.js';
+import * as rampingVus from './scenarios/executors/ramping-vus.js';
+import * as arrivalRate from './scenarios/executors/arrival-rate.js';
+import { sleep } from './scenarios/executors/common.js';
+import { Secrets } from './secrets/secrets.js';
 import { scriptConsole } from './k6/console.js';
-import { loadHTML } from './k6/html.js';
+import { loadHTML } from './k6/html/html.js';
 
 export { messageOf };
 
@@ -53,7 +53,7 @@ export class ScriptRunError extends Error {
 }
 
 /**
- * Runs `factory` (the script's transformed module: src/script/transform.js). `facilities`:
+ * Runs `factory` (the script's transformed module: src/script/transform/transform.js). `facilities`:
  * { resolve(host), adapterFor({ hostname, tls, insecure }), open(path, mode), hash, hmac,
  * randomBytes, md5Hex(text), preferSmallHeap(), env, version, afterReads(fn) }.
  * `hooks.onMessage(text)`: a line for the user (a warning, an exception's message the first time
@@ -64,7 +64,7 @@ export class ScriptRunError extends Error {
  * made, awaits `hooks.ready()` for the setup data and the common start ({ dataJson, startAt });
  * it runs no setup() or teardown(). The parent runs with `remote`: no VU of its own, the
  * scenarios run by `remote.run()`, whose children's figures it merges into its registry.
- * `secrets`: the run's (src/script/secrets.js, from --secret-source), for k6/secrets and for
+ * `secrets`: the run's (src/script/secrets/secrets.js, from --secret-source), for k6/secrets and for
  * the console, which hides their values.
  */
 export async function runScript(factory, { flags = {}, facilities, hooks = {}, segment = null, remote = null, startAt = 0, secrets = new Secrets() }) {
@@ -136,7 +136,7 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
     aborted: null,
     teardownFailure: null,
     startTime: 0, // when the scenarios started (epoch ms)
-    turnAt: 0, // when an iteration last let the event loop take a turn (src/script/iteration.js)
+    turnAt: 0, // when an iteration last let the event loop take a turn (src/script/vu/iteration.js)
     answeredAt: 0, // the network's count of responses then
     data: undefined,
     dataJson: undefined,

@@ -2,11 +2,11 @@
 // each shard runs its segment of every scenario and writes what it measured; `loadtest merge`
 // adds the shards up into one run's figures, thresholds and k6 summary.
 
-import { Registry } from './metrics.js';
-import { RunState } from './run-state.js';
-import { parseThresholds, evaluateThresholds } from './thresholds.js';
-import { summaryData } from './summary-data.js';
-import { Breakdown } from './breakdown.js';
+import { Registry } from './metrics/metrics.js';
+import { RunState } from './metrics/run-state.js';
+import { parseThresholds, evaluateThresholds } from './metrics/thresholds.js';
+import { summaryData } from './summary/summary-data.js';
+import { Breakdown } from './summary/breakdown.js';
 
 const KIND = 'loadtest-script-shard';
 

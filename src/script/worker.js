@@ -3,7 +3,7 @@
 // and sends back what it measured, in one line.
 
 import { runScript, ScriptRunError, EXIT, messageOf } from './runner.js';
-import { Secrets } from './secrets.js';
+import { Secrets } from './secrets/secrets.js';
 import { facilitiesOf, openOutputs } from '../../runtimes/scripts/host.js';
 import { onStdinLine, writeLine, onInterrupt, exit, importUserModule } from '../../runtimes/index.js';
 

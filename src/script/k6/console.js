@@ -5,7 +5,7 @@
 // string as it is, an Error as its text ('Error: oops', as k6 v1.3; v0.49 gave {}), anything
 // else as k6 hands sobek's value over: JSON (a function null), or its text when JSON has none;
 // a Go error of k6's (k6/secrets' rejections) as its text. A run's secrets are hidden in the
-// message and the fields (src/script/secrets.js), before the line is quoted, as k6's log hook
+// message and the fields (src/script/secrets/secrets.js), before the line is quoted, as k6's log hook
 // replaces them in the entry before logrus formats it.
 
 import { isHostError } from './host-error.js';

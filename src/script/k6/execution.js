@@ -1,6 +1,6 @@
 // k6/execution: where the VU, its scenario and the test stand.
 
-import { consolidatedOptions } from '../scenarios.js';
+import { consolidatedOptions } from '../scenarios/scenarios.js';
 import { thrownGoError } from './host-error.js';
 
 // As k6's: what each part says outside the iteration that has it (GoErrors). The scenario is an

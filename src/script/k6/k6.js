@@ -1,6 +1,6 @@
 // The k6 module: check, group, sleep, fail, randomSeed, for one VU.
 
-import { isWait, waiting, MADE } from '../wait.js';
+import { isWait, waiting, MADE } from '../eventloop/wait.js';
 
 // A function the script wrote `async`; k6 v1.3 refuses it in check() (a function of the script
 // that the transform made async for a loop or a group is marked MADE, and is never a check's).

@@ -1,6 +1,6 @@
 // k6/metrics: Counter, Gauge, Rate and Trend, made in the init context and added to with tags.
 
-import { COUNTER, GAUGE, RATE, TREND } from '../metrics.js';
+import { COUNTER, GAUGE, RATE, TREND } from '../metrics/metrics.js';
 
 export function metricsModule(vu) {
   const make = (type) =>

@@ -1,5 +1,5 @@
 // k6/secrets: `await secrets.get(key)` from the default source, `secrets.source(name).get(key)`
-// from a named one (--secret-source: src/script/secrets.js). As k6 v1.3: a lookup is a promise,
+// from a named one (--secret-source: src/script/secrets/secrets.js). As k6 v1.3: a lookup is a promise,
 // rejected with a Go error in k6's words (no value, no source of that name, no source at all);
 // a key or name that is null or undefined is '' (sobek's string of them), anything else its
 // String(); only the default export (k6 exports no names).

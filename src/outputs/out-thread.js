@@ -1,0 +1,70 @@
+// The thread that writes --out's lines (started by runtimes/scripts/host.js's openOutputs): takes the
+// run's batches of samples (src/outputs/sample-queue.js), formats them (sample-lines.js) and
+// appends them to each file, then hands each batch back to be reused. Its writes block: the
+// thread does nothing else.
+
+import { SampleLines } from './sample-lines.js';
+import { SampleStream } from './sample-queue.js';
+import { openAppendSync, threadSide } from '../../runtimes/scripts/out-side.js';
+
+const side = threadSide();
+const outs = side.data.outs;
+
+let failed = null;
+const files = [];
+const lines = [];
+for (const o of outs) {
+  // The file's own error (openAppendSync's "path: code"), said as the flag was given.
+  const said = (err) => new Error(`--out ${o.kind}=${err.message}`);
+  let file;
+  try {
+    file = openAppendSync(o.file);
+  } catch (err) {
+    failed = failed || said(err);
+    continue;
+  }
+  files.push(file);
+  lines.push(
+    new SampleLines(o.kind, (bytes) => {
+      try {
+        file.write(bytes);
+      } catch (err) {
+        throw said(err);
+      }
+    }),
+  );
+}
+
+// Each output is told the same: one sink, or a sink that tells each in turn.
+const stream = new SampleStream(
+  lines.length === 1
+    ? lines[0]
+    : {
+        metric: (id, def) => lines.forEach((l) => l.metric(id, def)),
+        tags: (slot, def) => lines.forEach((l) => l.tags(slot, def)),
+        sample: (id, value, slot, now) => {
+          for (let i = 0; i < lines.length; i++) lines[i].sample(id, value, slot, now);
+        },
+      },
+);
+
+side.onMessage((message) => {
+  if (message.end) {
+    for (const l of lines) {
+      try {
+        l.flush();
+      } catch (err) {
+        failed = failed || err;
+      }
+    }
+    for (const f of files) f.close();
+    side.post({ done: true, error: failed && String(failed.message || failed) });
+    return;
+  }
+  if (failed === null) {
+    stream.take(message);
+    // A batch sent before it was full is the run's each-second flush: the lines go out too.
+    if (message.partial) for (const l of lines) l.handOff();
+  }
+  side.post({ reuse: message.samples }, [message.samples]);
+});

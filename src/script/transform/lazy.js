@@ -1,0 +1,21 @@
+// The k6 modules a run loads only when a module of its script names them (their libraries are
+// heavy, and most scripts never import them): the transform notes each name it sees
+// (src/script/transform/transform.js), and the run loads them before its VUs are made (src/script/vu/vu.js).
+
+const LAZY = new Set(['k6/net/grpc']);
+const wanted = new Set();
+
+/** A module of the script may import `name`. */
+export function wantModule(name) {
+  if (LAZY.has(name)) wanted.add(name);
+}
+
+/** The lazy modules noted so far. */
+export function wantedModules() {
+  return wanted;
+}
+
+/** Whether the text of a module names a lazy one (an import, a require, a re-export). */
+export function noteModules(source) {
+  for (const name of LAZY) if (source.includes(name)) wantModule(name);
+}

@@ -1,0 +1,379 @@
+// A k6 script made runnable here: its module body becomes a function that each VU calls (so
+// that init code runs once per VU and module state belongs to its VU, as in k6), and its
+// synchronous calls that may wait (http.get, sleep, a helper that calls them) are awaited, so
+// that a call suspends only its own VU while the others go on in the same event loop.
+//
+// The source is parsed once (acorn) and edited in place: nothing is re-printed, so every line
+// keeps its number and an error's line and column are the script's own.
+//
+// Which calls suspend their VU, and how a function that makes a request still returns its value
+// to whatever calls it synchronously: src/script/transform/suspend.js.
+
+import { Parser } from 'acorn';
+import { ancestor as walkAncestor, full as walkFull, recursive as walkRecursive } from 'acorn-walk';
+import { Edits } from './edits.js';
+import { makeSuspendable, VU, T, W } from './suspend.js';
+import { columnMap, registration } from './columns.js';
+import { wantHTML } from '../k6/html/html.js';
+import { noteModules } from './lazy.js';
+
+// The modules a script may import from k6 (src/script/modules.js implements them), and those
+// refused before the run.
+export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto', 'k6/html', 'k6/timers', 'k6/ws', 'k6/experimental/websockets', 'k6/experimental/fs', 'k6/experimental/csv', 'k6/experimental/streams', 'k6/secrets', 'k6/net/grpc']);
+
+// Modules k6 v1.3 no longer has, refused with its words.
+const GONE = {
+  'k6/experimental/timers': "k6/experimental/timers has been graduated, and it's now globally available as defined by standard WebAPIs. You just need to remove the import.",
+  'k6/experimental/browser': 'k6/experimental/browser has been graduated, please use k6/browser instead.',
+  'k6/experimental/tracing': 'k6/experimental/tracing has been removed. All of it functionality is available as pure JavaScript module.',
+};
+
+// Modules of a later k6, which k6 v1.3 does not know: refused with its words, and where v1.3
+// has them.
+const LATER = {
+  'k6/websockets': 'unknown module: k6/websockets (k6 v1.3 has it as k6/experimental/websockets)',
+};
+
+// Why a k6 module cannot be imported: gone from k6, not yet in it, or not here (yet).
+const unsupported = (spec) => GONE[spec] ?? LATER[spec] ?? `module '${spec}' is not supported here (doc/scripts.md lists what is)`;
+
+export class ScriptError extends Error {}
+
+// webpack's devtool 'eval' (its development default) runs each module of a bundle from a string
+// given to eval(): code this transform never sees, so k6's globals (__ENV, __VU) are not bound
+// in it and its requests are not waited for. k6 runs it; here it is refused, with the build
+// setting that makes a bundle this can run, rather than run with its responses unread.
+const EVAL_BUNDLE = /__webpack_require__/;
+function refuseEvalBundle(source, ast, where) {
+  if (!EVAL_BUNDLE.test(source) || !/\beval\(/.test(source)) return;
+  let found = null;
+  walkFull(ast, (node) => {
+    if (found === null && node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'eval' && node.arguments[0]?.type === 'Literal' && typeof node.arguments[0].value === 'string') found = node;
+  });
+  if (found !== null) throw new ScriptError(`${where(found)}: a webpack bundle whose modules run from eval() strings (devtool 'eval', webpack's development default): build it with devtool: false, or mode: 'production'`);
+}
+
+/**
+ * Transforms one module's source. `name`: its file name for errors; `sibling(specifier)`: the
+ * specifier a relative import of a user module becomes (its own transformed file).
+ * Returns { code, imports, importedAt }: imports are the user modules it names (relative, or
+ * https:// URLs), as written; importedAt the place of each one's import.
+ */
+// What may reach k6/html: its import, or a Response's html(), clickLink() or submitForm().
+const HTML_USE = /html|clickLink|submitForm/;
+
+export function transformModule(source, name, { sibling = (s) => s, stripTypes = null, entry = false } = {}) {
+  if (HTML_USE.test(source)) wantHTML();
+  noteModules(source);
+  if (stripTypes !== null) {
+    // TypeScript: its types removed first (runtimes/scripts/load.js), every place kept.
+    try {
+      source = stripTypes(source, name);
+    } catch (err) {
+      if (typeof err.line !== 'number') throw err;
+      throw new ScriptError(`${name}:${err.line}:${err.column}: ${err.message}`);
+    }
+  }
+  let ast;
+  try {
+    // A `return` at the top is taken here and refused below unless the module is CommonJS, whose
+    // body k6 runs in a function (jslib's formdata/0.0.2 starts `if (exports.FormData) return;`).
+    ast = Parser.parse(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true, allowReturnOutsideFunction: true });
+  } catch (err) {
+    const loc = err.loc ? `:${err.loc.line}:${err.loc.column + 1}` : '';
+    throw new ScriptError(`${name}${loc}: ${String(err.message).replace(/ \(\d+:\d+\)$/, '')}`);
+  }
+  const edits = new Edits(source);
+  const where = (node) => `${name}:${node.loc.start.line}:${node.loc.start.column + 1}`;
+  refuseEvalBundle(source, ast, where);
+  // A `#!` line is allowed only at a file's very start, where the factory's head now goes.
+  if (source.startsWith('#!')) edits.blank(0, source.indexOf('\n') < 0 ? source.length : source.indexOf('\n'));
+  if (stripTypes !== null) elideTypeImports(ast);
+  const head = []; // on line 1, before the factory: the imports a module keeps as they are
+  const inside = []; // at the top of the factory: the imports bound per VU
+  const exported = new Map(); // exported name -> local expression
+  const imports = [];
+  const importedAt = new Map(); // spec → 'file:line:column' of its import, for the loader's errors
+  let moduleIndex = 0;
+  const stars = []; // the instances `export * from` re-exports
+  // The expression of the module an `export ... from` names, bound once at the factory's top.
+  const namespaceOf = (node) => {
+    const spec = node.source.value;
+    const local = `__loadtest_m${moduleIndex++}`;
+    if (spec.startsWith('k6')) {
+      if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: ${unsupported(spec)}`);
+      inside.push(`const ${local} = ${VU}.module(${JSON.stringify(spec)});`);
+      return local;
+    }
+    if (/^http:\/\//.test(spec)) throw new ScriptError(`${where(node)}: only supported schemes for imports are file and https, ${spec} has \`http\` (as in k6)`);
+    if (spec.startsWith('https://') || spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) {
+      imports.push(spec);
+      importedAt.set(spec, where(node.source));
+      head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
+      inside.push(`const ${local}i = (await ${VU}.load(${local}));`);
+      return `${local}i`;
+    }
+    head.push(`import * as ${local} from ${JSON.stringify(spec)};`);
+    return local;
+  };
+
+  for (const node of ast.body) {
+    if (node.type === 'ImportDeclaration') {
+      const spec = node.source.value;
+      if (node.elided === 'all') {
+        edits.blank(node.start, node.end);
+      } else if (spec.startsWith('k6')) {
+        if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: ${unsupported(spec)}`);
+        inside.push(bindings(node, `${VU}.module(${JSON.stringify(spec)})`));
+      } else if (/^http:\/\//.test(spec)) {
+        throw new ScriptError(`${where(node)}: only supported schemes for imports are file and https, ${spec} has \`http\` (as in k6)`);
+      } else if (spec.startsWith('https://') || ((spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) && /\.(m?js|cjs|m?ts)$/.test(spec) && !node.attributes?.length)) {
+        // The script's own modules, and remote ones (runtimes/scripts/load.js fetches them).
+        const local = `__loadtest_m${moduleIndex++}`;
+        imports.push(spec);
+        importedAt.set(spec, where(node.source));
+        head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
+        inside.push(bindings(node, `(await ${VU}.load(${local}))`));
+      } else {
+        // Ended with a semicolon: the next import follows on the same line.
+        head.push(importText(node, source).replace(/;?$/, ';'));
+      }
+      edits.blank(node.start, node.end);
+    } else if (node.type === 'ExportNamedDeclaration') {
+      if (node.source) {
+        // `export { a, b as c } from './x.js'`: the names of that module's instance.
+        const ns = namespaceOf(node);
+        for (const sp of node.specifiers) exported.set(sp.exported.name ?? sp.exported.value, `${ns}[${JSON.stringify(sp.local.name ?? sp.local.value)}]`);
+        edits.blank(node.start, node.end);
+      } else if (node.declaration) {
+        edits.replace(node.start, node.declaration.start, '');
+        for (const n of declaredNames(node.declaration)) exported.set(n, n);
+      } else {
+        for (const s of node.specifiers) exported.set(s.exported.name ?? s.exported.value, s.local.name);
+        edits.blank(node.start, node.end);
+      }
+    } else if (node.type === 'ExportDefaultDeclaration') {
+      const d = node.declaration;
+      if ((d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') && d.id) {
+        edits.replace(node.start, d.start, '');
+        exported.set('default', d.id.name);
+      } else {
+        edits.replace(node.start, d.start, `const __loadtest_default = `);
+        exported.set('default', '__loadtest_default');
+        // An anonymous function or class exported as default is named 'default', as in ES modules.
+        if (d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') {
+          edits.insert(node.end, `; Object.defineProperty(__loadtest_default, 'name', { value: 'default', configurable: true });`, -Infinity);
+        }
+      }
+    } else if (node.type === 'ExportAllDeclaration') {
+      // `export * as ns from`: that instance; `export * from`: its names but default, under the
+      // module's own (which win, as in ES modules).
+      const ns = namespaceOf(node);
+      if (node.exported) exported.set(node.exported.name ?? node.exported.value, ns);
+      else stars.push(ns);
+      edits.blank(node.start, node.end);
+    }
+  }
+
+  // CommonJS (`require`, `module.exports`, `exports`), as k6 loads it: a module with no import or
+  // export of its own gets `module` and `exports`, and returns module.exports; a require of
+  // 'k6/…' is the VU's k6 module, of './x.js' the VU's instance of that user module, given at
+  // once (src/script/vu/vu.js commonJS()).
+  let requires = 0;
+  // Array.prototype.get and Map.get are sync; k6's http.get is not: a call on these names is never
+  // taken to return at once by its method's name.
+  const waitingObjects = new Set(['http']);
+  for (const node of ast.body) {
+    if (node.type !== 'ImportDeclaration' || node.source.value !== 'k6/http') continue;
+    for (const sp of node.specifiers) if (sp.type !== 'ImportSpecifier') waitingObjects.add(sp.local.name);
+  }
+  walkAncestor(ast, {
+    CallExpression(node, _state, ancestors) {
+      const spec = requiredSpec(node);
+      if (spec === null) return;
+      requires++;
+      const parent = ancestors[ancestors.length - 2];
+      if (spec === 'k6/http' && parent.type === 'VariableDeclarator' && parent.id.type === 'Identifier') waitingObjects.add(parent.id.name);
+      if (spec.startsWith('k6')) {
+        if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: ${unsupported(spec)}`);
+        edits.replace(node.start, node.end, `${VU}.module(${JSON.stringify(spec)})`);
+      } else if (spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/') || spec.startsWith('https://')) {
+        if (spec.endsWith('.json')) throw new ScriptError(`${where(node)}: '${spec}' cannot be required: read JSON with JSON.parse(open('${spec}'))`);
+        // As k6: the path as written, no extension added (k6 v1.3 cannot open './util'); a
+        // remote module too (a bundle that keeps jslib out requires https://jslib.k6.io/...).
+        // A CommonJS module runs at its first require; an ES module's instance, which takes a
+        // wait to make, is made before this module's body, as an import's.
+        const local = `__loadtest_m${moduleIndex++}`;
+        imports.push(spec);
+        importedAt.set(spec, where(node));
+        head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
+        inside.push(`const ${local}r = ${local}.__loadtest_cjs ? null : (await ${VU}.load(${local}));`);
+        edits.replace(node.start, node.end, `(${local}r ?? ${VU}.commonJS(${local}))`);
+      } else {
+        throw new ScriptError(`${where(node)}: '${spec}' cannot be required: only k6's modules, the script's own files and https:// modules can be`);
+      }
+    },
+  });
+
+  // A module that imports or requires nothing (a library: papaparse, a webpack bundle) cannot
+  // reach a call that waits (k6's are all in k6's modules): it runs exactly as written, its
+  // functions returning their values, not promises. What it calls back (a function a script
+  // gives it) is the script's own, transformed where it was written.
+  if (imports.length > 0 || inside.length > 0 || requires > 0) makeSuspendable(ast, edits, source, waitingObjects, entry ? runnerOnly(ast) : new Set());
+  const topReturn = topLevelReturn(ast);
+  const esm = ast.body.some((n) => /^(Import|Export)/.test(n.type));
+  if (topReturn !== null && esm) throw new ScriptError(`${where(topReturn)}: Top-level return cannot be used inside an ECMAScript module`);
+  const commonJS = !esm && (requires > 0 || topReturn !== null || namesExports(ast));
+
+  // __VU and __ITER: the VU's own, read when used (__ITER changes each iteration).
+  walkAncestor(ast, {
+    Identifier(node, _state, ancestors) {
+      if (node.name !== '__VU' && node.name !== '__ITER' && node.name !== '__ENV') return;
+      const parent = ancestors[ancestors.length - 2];
+      if (parent && parent.type === 'MemberExpression' && parent.property === node && !parent.computed) return;
+      if (parent && parent.type === 'Property' && parent.key === node && !parent.computed && !parent.shorthand) return;
+      const text = node.name === '__VU' ? `${VU}.id` : node.name === '__ITER' ? `${VU}.iteration` : `${VU}.env`;
+      edits.replace(node.start, node.end, parent && parent.type === 'Property' && parent.shorthand ? `${node.name}: ${text}` : text);
+    },
+  });
+
+  const returned = [...exported].map(([n, local]) => `${JSON.stringify(n)}: ${local}`).join(', ');
+  if (commonJS) {
+    // `module` comes from the VU (a require reads module.exports as soon as the body has run up
+    // to its first wait); what an import of it sees: module.exports as the default, its
+    // properties as names.
+    // A `return` at the top ends the body, not the factory: the body is then a function of its own.
+    // The ES modules it requires are made first (`inside`): a module that requires this one sees
+    // its exports once they are.
+    const [bodyStart, bodyEnd] = topReturn === null ? ['', ''] : ['await (async () => { ', '\n})();'];
+    const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop; let ${T}, ${W} = ${VU}.isWait, exports = module.exports; return (async () => { ${inside.join(' ')} ${bodyStart}`;
+    const suffix = `${bodyEnd}\nreturn Object.assign({ default: module.exports }, module.exports);\n})(); }\n`;
+    return { code: assemble(source, prefix, edits, suffix), imports, importedAt };
+  }
+  const prefix = `${head.join('')}export default function (${VU}) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop; let ${T}, ${W} = ${VU}.isWait; return (async () => { ${inside.join(' ')} `;
+  const own = `{ ${returned} }`;
+  const suffix = stars.length ? `\nreturn Object.assign({}, ${stars.map((ns) => `${VU}.reexported(${ns})`).join(', ')}, ${own});\n})(); }\n` : `\nreturn ${own};\n})(); }\n`;
+  return { code: assemble(source, prefix, edits, suffix), imports, importedAt };
+}
+
+// The module: the factory's head on line 1, the edited source, its end, and last the map of the
+// columns the edits moved (src/script/transform/columns.js), registered when the module is evaluated.
+function assemble(source, prefix, edits, suffix) {
+  const body = edits.apply();
+  return prefix + body + suffix + registration(columnMap(source, body, prefix, edits.spans)) + '\n';
+}
+
+// The functions of the script's entry module that only the run calls (the default function,
+// setup, teardown, handleSummary, a scenario's exec): exported, and named nowhere else in it.
+function runnerOnly(ast) {
+  const candidates = new Map(); // name → function
+  const fns = new Set();
+  for (const node of ast.body) {
+    if (node.type === 'ExportDefaultDeclaration' && (node.declaration.type === 'FunctionDeclaration' || node.declaration.type === 'FunctionExpression')) {
+      if (node.declaration.id) candidates.set(node.declaration.id.name, node.declaration);
+      else fns.add(node.declaration);
+    } else if (node.type === 'ExportNamedDeclaration' && node.declaration && node.declaration.type === 'FunctionDeclaration') {
+      candidates.set(node.declaration.id.name, node.declaration);
+    }
+  }
+  if (candidates.size) {
+    const named = new Map();
+    walkFull(ast, (n) => {
+      if (n.type === 'Identifier' && candidates.has(n.name)) named.set(n.name, (named.get(n.name) || 0) + 1);
+    });
+    for (const [name, fn] of candidates) if (named.get(name) === 1) fns.add(fn);
+  }
+  return fns;
+}
+
+// A require call with a string, `require 'x'`: 'x', else null.
+function requiredSpec(node) {
+  const a = node.arguments;
+  return node.callee.type === 'Identifier' && node.callee.name === 'require' && a.length === 1 && a[0].type === 'Literal' && typeof a[0].value === 'string' ? a[0].value : null;
+}
+
+// The first `return` of the module's top level (outside every function), or null.
+function topLevelReturn(ast) {
+  let found = null;
+  walkRecursive(ast, null, {
+    Function() {},
+    ReturnStatement(node) {
+      if (found === null) found = node;
+    },
+  });
+  return found;
+}
+
+// Whether a module names module.exports or exports (webpack passes `exports` to its bundle's
+// function): with a require, what makes it CommonJS.
+function namesExports(ast) {
+  let found = false;
+  walkAncestor(ast, {
+    Identifier(node, _state, ancestors) {
+      if (found || (node.name !== 'exports' && node.name !== 'module')) return;
+      const parent = ancestors[ancestors.length - 2];
+      if (parent.type === 'MemberExpression' && parent.property === node && !parent.computed) return;
+      if ((parent.type === 'Property' || parent.type === 'MethodDefinition') && parent.key === node && !parent.computed) return;
+      if (node.name === 'exports' || (parent.type === 'MemberExpression' && parent.object === node && !parent.computed && parent.property.name === 'exports')) found = true;
+    },
+  });
+  return found;
+}
+
+// TypeScript's imports of names used only as types (`import { Options } from 'k6/options'`):
+// with the types gone nothing uses them, and they are left out, as TypeScript and esbuild
+// (k6's) leave them out. An import left with no name is dropped; `import 'x'` stays.
+function elideTypeImports(ast) {
+  const used = new Set();
+  for (const d of ast.body) {
+    if (d.type === 'ImportDeclaration') continue;
+    walkFull(d, (node) => {
+      if (node.type === 'Identifier') used.add(node.name);
+    });
+  }
+  for (const d of ast.body) {
+    if (d.type !== 'ImportDeclaration' || d.specifiers.length === 0) continue;
+    const kept = d.specifiers.filter((sp) => used.has(sp.local.name));
+    if (kept.length === d.specifiers.length) continue;
+    d.specifiers = kept;
+    d.elided = kept.length === 0 ? 'all' : 'some';
+  }
+}
+
+// An import as written, but for the names elideTypeImports left out.
+function importText(node, source) {
+  if (!node.elided) return source.slice(node.start, node.end).replace(/\s*\n\s*/g, ' ');
+  const named = node.specifiers.filter((s) => s.type === 'ImportSpecifier').map((s) => `${source.slice(s.imported.start, s.imported.end)} as ${s.local.name}`);
+  const first = node.specifiers.filter((s) => s.type !== 'ImportSpecifier').map((s) => (s.type === 'ImportDefaultSpecifier' ? s.local.name : `* as ${s.local.name}`));
+  return `import ${[...first, ...(named.length ? [`{ ${named.join(', ')} }`] : [])].join(', ')} from ${JSON.stringify(node.source.value)};`;
+}
+
+// `import a, { b as c } from 'x'` as `const { default: a, b: c } = EXPR;`, `* as ns` as `const ns = EXPR;`.
+function bindings(node, expr) {
+  const parts = [];
+  let namespace = null;
+  for (const s of node.specifiers) {
+    if (s.type === 'ImportNamespaceSpecifier') namespace = s.local.name;
+    else if (s.type === 'ImportDefaultSpecifier') parts.push(`default: ${s.local.name}`);
+    else parts.push(`${s.imported.name ?? JSON.stringify(s.imported.value)}: ${s.local.name}`);
+  }
+  if (namespace && parts.length) return `const ${namespace} = ${expr}; const { ${parts.join(', ')} } = ${namespace};`;
+  if (namespace) return `const ${namespace} = ${expr};`;
+  if (parts.length) return `const { ${parts.join(', ')} } = ${expr};`;
+  return `${expr};`;
+}
+
+function declaredNames(d) {
+  if (d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') return [d.id.name];
+  const names = [];
+  const collect = (p) => {
+    if (!p) return;
+    if (p.type === 'Identifier') names.push(p.name);
+    else if (p.type === 'ObjectPattern') p.properties.forEach((q) => collect(q.type === 'RestElement' ? q.argument : q.value));
+    else if (p.type === 'ArrayPattern') p.elements.forEach(collect);
+    else if (p.type === 'RestElement') collect(p.argument);
+    else if (p.type === 'AssignmentPattern') collect(p.left);
+  };
+  for (const v of d.declarations) collect(v.id);
+  return names;
+}

@@ -1,0 +1,14 @@
+// How a script's exception reads in a log line.
+
+import { scriptColumn } from '../transform/columns.js';
+
+// An exception as k6 logs it: its message, with where it was thrown in the script when known.
+export function messageOf(err) {
+  if (!(err instanceof Error)) return String(err);
+  // A runtime's own message may name the transformed file beside the script's: the script's name.
+  const message = err.message.replace(/([/\\])\.([^/\\\s'"]+)\.loadtest-\d+-\d+\.mjs/g, '$1$2');
+  // The innermost frame in the script: `at f (FILE:L:C)`, or `at FILE:L:C` in a function
+  // without a name (a group's callback).
+  const at = /(?:\(|at )(?:file:\/\/)?[^()\s]*?(\.([^/()\s]+)\.loadtest-\d+-\d+\.mjs):(\d+):(\d+)/.exec(err.stack || '');
+  return at ? `${message} at ${at[2]}:${at[3]}:${scriptColumn(at[1], Number(at[3]), Number(at[4]))}` : message;
+}

@@ -1,0 +1,348 @@
+// A virtual user: a few objects on the one event loop every VU shares. It holds what k6 keeps per
+// VU (its id, iteration, cookie jar, connections, group, tags, its own instance of the script's
+// modules) and hands the k6 modules what they record (src/script/metrics/run-state.js aggregates it).
+
+import { loadProtobuf } from '../../grpc/protobuf.js';
+import { CookieJar } from '../k6/http/cookies.js';
+import { OriginClient } from '../net/client.js';
+import { loops } from '../eventloop/loops.js';
+import { drive, made, isWait, waits } from '../eventloop/wait.js';
+import { k6Module } from '../k6/k6.js';
+import { httpModule } from '../k6/http/http.js';
+import { metricsModule } from '../k6/metrics.js';
+import { executionModule } from '../k6/execution.js';
+import { encodingModule } from '../k6/encoding.js';
+import { cryptoModule } from '../k6/crypto.js';
+import { dataModule } from '../k6/data.js';
+import { htmlModule } from '../k6/html/html.js';
+import { dial } from '../k6/http/dialer.js';
+import { EventLoop } from '../eventloop/event-loop.js';
+import { timersModule } from '../k6/timers.js';
+import { wsModule } from '../k6/ws/ws.js';
+import { websocketsModule } from '../k6/ws/websockets.js';
+import { fsModule } from '../k6/fs.js';
+import { csvModule } from '../k6/csv.js';
+import { streamsModule } from '../k6/streams.js';
+import { secretsModule } from '../k6/secrets.js';
+import { scriptConsole } from '../k6/console.js';
+import { wantedModules } from '../transform/lazy.js';
+
+const MODULES = {
+  k6: k6Module,
+  'k6/http': httpModule,
+  'k6/metrics': metricsModule,
+  'k6/execution': executionModule,
+  'k6/encoding': encodingModule,
+  'k6/crypto': cryptoModule,
+  'k6/data': dataModule,
+  'k6/html': htmlModule,
+  'k6/timers': timersModule,
+  'k6/ws': wsModule,
+  'k6/experimental/websockets': websocketsModule,
+  'k6/experimental/fs': fsModule,
+  'k6/experimental/csv': csvModule,
+  'k6/experimental/streams': streamsModule,
+  'k6/secrets': secretsModule,
+};
+
+// The modules loaded only when a module of the script names them (src/script/transform/lazy.js).
+const LAZY = {
+  'k6/net/grpc': async (facilities) => {
+    await loadProtobuf(facilities.requireProtobuf || null);
+    return (await import('../k6/grpc/grpc.js')).grpcModule;
+  },
+};
+
+/** Loads the lazy modules the script may import, before its VUs are made (with the runtime's `facilities`). */
+export async function loadModules(facilities = {}) {
+  for (const name of wantedModules()) if (MODULES[name] === undefined) MODULES[name] = await LAZY[name](facilities);
+}
+
+// The script's console: k6's log lines on stderr (one for every VU; the run's own, which hides
+// its secrets, when it has one: src/script/runner.js).
+const CONSOLE = scriptConsole();
+
+/** Thrown into a VU's code when its iteration is cut short (gracefulStop, abort). */
+export class Interruption extends Error {}
+
+export class VU {
+  constructor(shared, id) {
+    this.shared = shared;
+    this.id = id;
+    this.options = shared.options;
+    this.env = shared.env;
+    this.iter = -1; // __ITER (the getter below): this VU's iterations in its scenario, from 0
+    this.pastRun = false; // VU 0 in teardown() and handleSummary() (k6/execution's instance is gone)
+    this.clockAt = 0; // the clock as its last iteration ended, for the next in the same turn (iteration.js)
+    this.iterationInInstance = -1;
+    this.iterationInScenario = -1;
+    this.scenarioIteration = -1;
+    this.scenario = null;
+    this.jar = new CookieJar();
+    // http.setResponseCallback(): the VU's own, as in k6, where each VU's init code may set its own.
+    this.responseCallback = undefined;
+    this.console = shared.console ?? CONSOLE;
+    this.clients = new Map(); // origin → its client; and each k6/net/grpc Client's connection
+    // The origin asked for last and its client: most scripts ask for one origin, request after
+    // request (a string compare, where the Map hashed it).
+    this.lastOrigin = null;
+    this.lastClient = null;
+    this.groupPath = '';
+    this.userTags = {}; // exec.vu.tags (through a Proxy that counts its changes: k6/execution.js)
+    this.userTagsVersion = 0;
+    // The tags every sample of this VU has now (tags()), made again when one of what makes them
+    // changes: the scenario, the group, exec.vu.tags.
+    this.baseTags = null;
+    this.baseScenario = null;
+    this.baseGroup = '';
+    this.baseVersion = -1;
+    this.iterState = null; // the iteration under way (src/script/vu/iteration.js)
+    // What its connections wrote and read since its last iteration's end (RunState.io()).
+    this.bytesSent = 0;
+    this.bytesReceived = 0;
+    this.initDone = false;
+    this.interrupted = false;
+    this.modules = new Map();
+    this.instances = new Map();
+    this.required = new Map(); // a CommonJS module of the script → its module object
+    this.loops = loops;
+    this.drive = drive; // for the script's functions that may wait (src/script/eventloop/wait.js)
+    this.stepper = null; // while an iteration calls its function: its Stepper (wait.js's drive())
+    this.isWait = isWait;
+    this.made = made;
+    this.waits = waits;
+    this.exports = null;
+    this.timers = new Map(); // a sleep's timer → its resolve
+    this.loop = new EventLoop(); // the iteration's timers and the promises it did not wait for
+    this.sessions = new Set(); // k6/ws sockets open (src/script/k6/ws/ws.js)
+    this.cut = null; // ends the iteration under way, for the run
+    // open(path) from a module: relative to that module's folder (`from`: its URL), as in k6.
+    this.open = (path, mode, from) => {
+      if (this.initDone) throw new Error(`open('${path}'): only in the init context (outside the default function)`);
+      return shared.open(path, mode, from);
+    };
+  }
+
+  /** This VU's instance of a k6 module. */
+  module(name) {
+    let m = this.modules.get(name);
+    if (m === undefined) {
+      const make = MODULES[name];
+      if (make === undefined) throw new Error(`module ${name} was not loaded (src/script/transform/lazy.js)`);
+      m = make(this);
+      this.modules.set(name, m);
+    }
+    return m;
+  }
+
+  /** This VU's instance of one of the script's own modules (its transformed namespace). */
+  async load(namespace) {
+    if (namespace.__loadtest_cjs) this.commonJS(namespace);
+    let exports = this.instances.get(namespace);
+    if (exports === undefined) {
+      exports = namespace.default(this);
+      this.instances.set(namespace, exports);
+    }
+    return exports;
+  }
+
+  /** What `export * from` takes of a module's instance: its names but default. */
+  reexported(exports) {
+    const out = {};
+    for (const k of Object.keys(exports)) if (k !== 'default') out[k] = exports[k];
+    return out;
+  }
+
+  /**
+   * A require of one of the script's own CommonJS modules: its module.exports at once, as
+   * CommonJS gives it (what the module's body has set before its first wait, which is all of it
+   * unless its top level makes a request). A required ES module's names were made before the
+   * requiring module's body (src/script/transform/transform.js), as an import's.
+   */
+  commonJS(namespace) {
+    let module = this.required.get(namespace);
+    if (module === undefined) {
+      module = { exports: {} };
+      this.required.set(namespace, module);
+      this.instances.set(namespace, namespace.default(this, module));
+    }
+    return module.exports;
+  }
+
+  /** This VU's client for the URL's origin: at once when it has one, else a Promise (DNS). */
+  clientFor(url, origin = url.origin) {
+    if (origin === this.lastOrigin) return this.lastClient;
+    const client = this.clients.get(origin);
+    if (client === undefined) return this.newClient(url);
+    this.lastOrigin = origin;
+    this.lastClient = client;
+    return client;
+  }
+
+  /**
+   * Where a connection to `hostname`:`port` goes: through hosts, blockHostnames and blacklistIPs
+   * (src/script/k6/http/dialer.js), or the resolver alone. Throws a DialError or ENOTFOUND.
+   */
+  async dialTo(hostname, port) {
+    const dialer = this.shared.dialer;
+    return dialer ? dial(dialer, hostname, port, this.shared.resolve) : { address: await this.shared.resolve(hostname), port };
+  }
+
+  async newClient(url) {
+    const tls = url.protocol === 'https:';
+    const port = url.port ? Number(url.port) : tls ? 443 : 80;
+    const to = await this.dialTo(url.hostname, port);
+    let client = this.clients.get(url.origin);
+    if (client === undefined) {
+      client = new OriginClient(this.shared.network, { address: to.address, port: to.port, hostname: url.hostname, tls }, 0);
+      // noConnectionReuse: a connection for each request, closed after it (k6: Go's DisableKeepAlives).
+      client.keepAlive = !this.options.noConnectionReuse;
+      this.clients.set(url.origin, client);
+    }
+    return client;
+  }
+
+  assertCanRequest() {
+    if (!this.initDone) throw new Error('a request in the init context: make requests in the default function, setup() or teardown()');
+    this.assertNotInterrupted();
+  }
+
+  assertNotInterrupted() {
+    if (this.interrupted) throw this.interruption();
+  }
+
+  interruption() {
+    return new Interruption('the iteration was interrupted');
+  }
+
+  sleep(ms) {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        resolve();
+      }, ms);
+      this.timers.set(t, resolve);
+    });
+  }
+
+  /** Ends the VU's sleeps now. */
+  wake() {
+    for (const [t, resolve] of this.timers) {
+      clearTimeout(t);
+      resolve();
+    }
+    this.timers.clear();
+  }
+
+  // Cut short (gracefulStop, gracefulRampDown, an abort): the iteration ends now for the run
+  // (`cut`), its sleeps end, and whatever of its code still runs throws at its next request. An
+  // interrupted VU stays so: the executors take a new one for its place.
+  interrupt() {
+    this.interrupted = true;
+    this.wake();
+    this.loop.stop();
+    for (const session of [...this.sessions]) session.drop();
+    if (this.cut !== null) this.cut();
+  }
+
+  /**
+   * A new object of this VU's tags now, for a sample that adds its own. (Made afresh: a copy of
+   * a made object by spread, then added to, costs V8 a hundred times more.)
+   */
+  tags() {
+    const s = this.scenario;
+    // Not a spread copy: in node 20's V8 each property added to one makes a new hidden class,
+    // some 1 µs each (here, and in every tags object made from this one by adding to it).
+    const tags = Object.assign({}, this.shared.globalTags);
+    if (s !== null) {
+      tags.scenario = s.name;
+      Object.assign(tags, s.tags);
+    }
+    tags.group = this.groupPath;
+    Object.assign(tags, this.userTags);
+    return tags;
+  }
+
+  /** This VU's tags now, shared: for samples that add none (never changed by their users). */
+  currentTags() {
+    if (this.baseTags === null || this.baseScenario !== this.scenario || this.baseGroup !== this.groupPath || this.baseVersion !== this.userTagsVersion) {
+      // Where a sample's tags are written or broken down, the run's set of the same content
+      // (every VU with the same tags has the same object: src/script/metrics/tag-sets.js).
+      const registry = this.shared.registry;
+      const tags = this.tags();
+      this.baseTags = registry.out !== null || registry.breakdown !== null ? this.shared.state.tagSets.intern(tags) : tags;
+      this.baseScenario = this.scenario;
+      this.baseGroup = this.groupPath;
+      this.baseVersion = this.userTagsVersion;
+    }
+    return this.baseTags;
+  }
+
+  emit(metric, value, extraTags) {
+    // Without tags of the call's own, the VU's shared set (no object made a sample).
+    const tags = extraTags ? Object.assign(this.tags(), extraTags) : this.currentTags();
+    this.shared.registry.add(metric, value, tags);
+  }
+
+  emitRequest(timings, status, expected, bytesOut, bytesIn, tags, error) {
+    this.bytesSent += bytesOut;
+    this.bytesReceived += bytesIn;
+    this.shared.state.request(timings, status, expected, bytesIn, tags, error);
+  }
+
+  recordCheck(name, ok, extraTags) {
+    const state = this.shared.state;
+    // The sample's own tags only when something reads them (the common check has no reader).
+    const tags = state.registry.readsTags(state.checks) ? this.checkTags(name, extraTags) : this.currentTags();
+    state.check(this.groupPath, name, ok, tags);
+  }
+
+  // A check's sample's own tags: without the call's, the run's set of the same content.
+  checkTags(name, extraTags) {
+    if (extraTags) return checkTags(this.tags(), extraTags, name);
+    const sets = this.shared.state.tagSets;
+    const base = this.currentTags();
+    let tags = sets.check(base, name);
+    if (tags === undefined) {
+      tags = checkTags(this.tags(), null, name);
+      sets.addCheck(base, name, tags);
+    }
+    return tags;
+  }
+
+  enterGroup(path, name) {
+    this.shared.state.group(path, name);
+    this.groupPath = path;
+  }
+
+  emitGroupDuration(path, ms) {
+    const tags = this.tags();
+    tags.group = path;
+    this.shared.state.groupDuration(ms, tags);
+  }
+
+  warnOnce(message) {
+    this.shared.state.warn(message);
+  }
+
+  // __ITER, which k6 defines in an iteration only: a ReferenceError in the init code, setup()
+  // and teardown(), as there.
+  get iteration() {
+    if (this.iter < 0) throw new ReferenceError('__ITER is not defined');
+    return this.iter;
+  }
+
+  close() {
+    for (const c of this.clients.values()) c.close();
+    this.clients.clear();
+    this.lastOrigin = null;
+    this.lastClient = null;
+  }
+}
+
+// A check's sample's own tags: the VU's (a new object), the call's, then the check's name.
+function checkTags(tags, extraTags, name) {
+  if (extraTags) Object.assign(tags, extraTags);
+  tags.check = name;
+  return tags;
+}
