@@ -11,6 +11,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, dirname, relative, normalize } from 'node:path';
+import { Parser } from 'acorn';
+import { full as walkFull } from 'acorn-walk';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC = join(ROOT, 'src');
@@ -56,11 +58,12 @@ test('protocols import nothing from the run, results, commands or runtimes', () 
   }
 });
 
-test('results import nothing of the client loop, the protocols or the commands', () => {
+test('results import nothing of the client loop, the protocols, the scripts or the commands', () => {
   for (const file of files.filter((f) => f.startsWith('results/'))) {
     for (const target of importsOf(file)) {
       assert.ok(!['src/run/run.js', 'src/driver.js'].includes(target), `${file} imports ${target}`);
       assert.ok(![...PROTOCOLS, 'commands', 'compare', 'runtimes'].includes(folder(target)), `${file} imports ${target}`);
+      assert.ok(!target.startsWith('src/script/'), `${file} imports ${target}`);
     }
   }
 });
@@ -94,4 +97,66 @@ test('scripts import nothing from the commands, and no two commands import each 
     if (!isCommand(file)) continue;
     for (const t of targets.filter(isCommand)) assert.ok(!(edges.get(t) || []).includes(file), `${file} and ${t} import each other`);
   }
+});
+
+test('no folder of src/ holds more than 15 files at its top: one that outgrows a screen is split by job', () => {
+  const count = new Map();
+  for (const f of files) count.set(dirname(f), (count.get(dirname(f)) || 0) + 1);
+  for (const [dir, n] of count) assert.ok(n <= 15, `src/${dir} holds ${n} files at its top`);
+});
+
+test('no import circle in src/: what two modules both need lives below them', () => {
+  const edges = new Map(files.map((f) => [`src/${f}`, importsOf(f).filter((t) => t.startsWith('src/'))]));
+  const state = new Map(); // 1: on the path being walked, 2: done
+  const path = [];
+  const visit = (file) => {
+    state.set(file, 1);
+    path.push(file);
+    for (const t of edges.get(file) || []) {
+      if (state.get(t) === 1) assert.fail(`import circle: ${[...path.slice(path.indexOf(t)), t].join(' → ')}`);
+      if (!state.has(t)) visit(t);
+    }
+    path.pop();
+    state.set(file, 2);
+  };
+  for (const file of edges.keys()) if (!state.has(file)) visit(file);
+});
+
+// The scripts' folders from the top down (doc/design.md): a file imports from its own folder or
+// from one below its own, never above. k6/ is one layer, its modules' folders (http/, grpc/, ...)
+// with it.
+const SCRIPT_LAYERS = ['script', 'vu', 'transform', 'summary', 'k6', 'net', 'metrics', 'scenarios', 'eventloop', 'secrets'];
+const layerOf = (path) => {
+  const parts = path.split('/');
+  return parts.length === 3 ? 'script' : parts[2];
+};
+
+test("the scripts' folders import downward only: the run, a VU, the transform, the k6 modules, then what they use", () => {
+  for (const file of files.filter((f) => f.startsWith('script/'))) {
+    const from = SCRIPT_LAYERS.indexOf(layerOf(`src/${file}`));
+    assert.ok(from >= 0, `src/${file}: a folder of src/script/ not in the layout test's list`);
+    for (const target of importsOf(file).filter((t) => t.startsWith('src/script/'))) {
+      const to = SCRIPT_LAYERS.indexOf(layerOf(target));
+      assert.ok(to >= from, `src/${file} imports ${target}, a folder above its own`);
+    }
+  }
+});
+
+// A function reads at once: at most 80 lines. The exceptions are the hot paths' state machines,
+// where one loop over the bytes with its state in locals is the point (each says so above it).
+const LONG_FUNCTIONS = new Set(['http1/parser.js parseHead', 'http2/hpack.js decode', 'http2/connection.js next']);
+
+test('no function in src/ or runtimes/ is over 80 lines but the three hot-path state machines', () => {
+  const long = [];
+  const runtimes = walk(join(ROOT, 'runtimes')).map((path) => relative(SRC, path));
+  for (const file of [...files, ...runtimes]) {
+    const ast = Parser.parse(text(file), { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true });
+    walkFull(ast, (node) => {
+      if (!/Function/.test(node.type) || node.loc.end.line - node.loc.start.line + 1 <= 80) return;
+      long.push(`${file}:${node.loc.start.line}`);
+    });
+  }
+  const named = long.map((at) => at.split(':')[0]);
+  assert.ok(long.length <= LONG_FUNCTIONS.size, `functions over 80 lines: ${long.join(', ')}`);
+  for (const file of named) assert.ok([...LONG_FUNCTIONS].some((e) => e.startsWith(file + ' ')), `${file} has a function over 80 lines`);
 });

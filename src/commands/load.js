@@ -83,30 +83,27 @@ async function readIfThere(url) {
   }
 }
 
+// A number flag's value, checked (-n/--maxRequests: `flag` is its short name, or '').
+function numberFlag(args, flag, name, opts) {
+  const v = flagValue(args, name);
+  if (v === undefined) return undefined;
+  try {
+    return number(flag ? `-${flag}/--${name}` : `--${name}`, v, opts);
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+}
+
 /** Turns the parsed flags into loadTest() options. */
 async function toOptions(args) {
   const o = {};
-  const num = (flag, name, opts) => {
-    const v = flagValue(args, name);
-    if (v === undefined) return undefined;
-    try {
-      return number(flag ? `-${flag}/--${name}` : `--${name}`, v, opts);
-    } catch (err) {
-      throw new UsageError(err.message);
-    }
-  };
   // Numbers first: in "-n URL" the URL was taken as -n's value, and that is the error to name.
-  o.maxRequests = num('n', 'maxRequests', { integer: true });
-  o.concurrency = num('c', 'concurrency', { integer: true, min: 1 });
-  o.maxSeconds = num('t', 'maxSeconds', {});
-  o.timeout = num('d', 'timeout', {});
-  o.maxBodySize = num('', 'max-body', { integer: true, min: 1 });
-  if (args._.length > 1) throw new UsageError(`too many arguments: ${args._.join(' ')}`);
-  const sequence = await sequenceFile(args, args._.length ? String(args._[0]) : null);
-  // --urls alone: its first line gives the URL (src/run/options.js), as --requests' first entry does.
-  if (args._.length === 0 && !sequence && flagValue(args, 'urls') === undefined) throw new UsageError('missing URL to load-test (see loadtest --help)');
-  o.url = args._.length ? String(args._[0]) : sequence ? sequence.url : undefined;
-  if (sequence) o.requests = sequence.requests;
+  o.maxRequests = numberFlag(args, 'n', 'maxRequests', { integer: true });
+  o.concurrency = numberFlag(args, 'c', 'concurrency', { integer: true, min: 1 });
+  o.maxSeconds = numberFlag(args, 't', 'maxSeconds', {});
+  o.timeout = numberFlag(args, 'd', 'timeout', {});
+  o.maxBodySize = numberFlag(args, '', 'max-body', { integer: true, min: 1 });
+  await targetOptions(args, o);
   const rps = flagValue(args, 'rps') ?? flagValue(args, 'requestsPerSecond');
   if (rps !== undefined) {
     try {
@@ -115,7 +112,51 @@ async function toOptions(args) {
       throw new UsageError(err.message);
     }
   }
-  o.cores = num('', 'cores', { integer: true, min: 1 });
+  placementOptions(args, o);
+  connectionOptions(args, o);
+  stageOptions(args, o);
+  givenOptions(args, o);
+  await bodyOptions(args, o);
+  await tlsFiles(args, o);
+  o.thresholds = list(args.threshold).map((text) => {
+    if (text === '') throw new UsageError('option --threshold needs a value, e.g. --threshold p99<50ms');
+    try {
+      parseThreshold(text);
+    } catch (err) {
+      throw new UsageError(err.message);
+    }
+    return text;
+  });
+  // Where the result goes (src/commands/output.js); not loadTest() options.
+  o.output = { json: Boolean(args.json), jsonFile: flagValue(args, 'json-file'), hdrLog: flagValue(args, 'hdr-log'), html: flagValue(args, 'html'), command: argv() };
+  const generator = flagValue(args, 'requestGenerator');
+  if (generator !== undefined) o.requestGenerator = absolute(generator);
+  o.failFast = true;
+  const sweep = flagValue(args, 'sweep');
+  if (sweep !== undefined) {
+    try {
+      o.sweep = parseLevels(sweep);
+      checkSweepOptions(o);
+    } catch (err) {
+      throw new UsageError(err.message);
+    }
+  }
+  return o;
+}
+
+// The URL argument, and --requests or --har's sequence.
+async function targetOptions(args, o) {
+  if (args._.length > 1) throw new UsageError(`too many arguments: ${args._.join(' ')}`);
+  const sequence = await sequenceFile(args, args._.length ? String(args._[0]) : null);
+  // --urls alone: its first line gives the URL (src/run/options.js), as --requests' first entry does.
+  if (args._.length === 0 && !sequence && flagValue(args, 'urls') === undefined) throw new UsageError('missing URL to load-test (see loadtest --help)');
+  o.url = args._.length ? String(args._[0]) : sequence ? sequence.url : undefined;
+  if (sequence) o.requests = sequence.requests;
+}
+
+// --cores, --shard and --start-at: which part of the run this process makes, and when.
+function placementOptions(args, o) {
+  o.cores = numberFlag(args, '', 'cores', { integer: true, min: 1 });
   o.shard = flagValue(args, 'shard');
   if (o.shard !== undefined) {
     try {
@@ -125,16 +166,24 @@ async function toOptions(args) {
       throw new UsageError(`--${err.message}`);
     }
   }
-  o.startAt = num('', 'start-at', { integer: true });
+  o.startAt = numberFlag(args, '', 'start-at', { integer: true });
   // Seconds given for milliseconds read as 1970 (start at once); the other slip, a date far
   // ahead, would wait silently for days.
   if (o.startAt && o.startAt - Date.now() > 86400000) throw new UsageError(`--start-at ${o.startAt} is more than a day from now (epoch milliseconds, e.g. $(( ($(date +%s) + 10) * 1000 )))`);
-  o.maxConnections = num('', 'max-connections', { integer: true, min: 1 });
-  o.pipelining = num('', 'pipeline', { integer: true, min: 1 });
+}
+
+// --max-connections, --pipeline, --http2, the gRPC call and --streams.
+function connectionOptions(args, o) {
+  o.maxConnections = numberFlag(args, '', 'max-connections', { integer: true, min: 1 });
+  o.pipelining = numberFlag(args, '', 'pipeline', { integer: true, min: 1 });
   if (args.http2) o.http2 = true;
   o.grpc = grpcOptions(args, o.url);
-  o.streams = num('', 'streams', { integer: true, min: 1 });
+  o.streams = numberFlag(args, '', 'streams', { integer: true, min: 1 });
   if (o.streams !== undefined && !o.http2 && !o.grpc) throw new UsageError('--streams applies to --http2 and --grpc only');
+}
+
+// --stages (a rate) or --connection-stages, and the flags they leave no room for.
+function stageOptions(args, o) {
   o.stages = flagValue(args, 'stages');
   o.connectionStages = flagValue(args, 'connection-stages');
   for (const [name, text] of [['--stages', o.stages], ['--connection-stages', o.connectionStages]]) {
@@ -149,6 +198,11 @@ async function toOptions(args) {
   if ((o.stages ?? o.connectionStages) !== undefined && o.maxSeconds) throw new UsageError('the stages set the run\'s length: leave out -t');
   if (o.connectionStages !== undefined && o.concurrency !== undefined) throw new UsageError('--connection-stages set the connections: leave out -c');
   if (o.maxConnections !== undefined && !o.requestsPerSecond && o.stages === undefined) throw new UsageError('--max-connections goes with --rps or --stages (the open model)');
+}
+
+// The flags taken as given (src/index.js checks them): the requests, the sockets, the run's
+// name and servers; and --check's JSON.
+function givenOptions(args, o) {
   o.proxy = flagValue(args, 'proxy');
   o.agentKeepAlive = Boolean(args.keepalive || args.agent);
   o.quiet = Boolean(args.quiet);
@@ -180,6 +234,10 @@ async function toOptions(args) {
     }
   }
   o.secureProtocol = flagValue(args, 'secureProtocol');
+}
+
+// The request's body and its method, from the configuration file or the body flags.
+async function bodyOptions(args, o) {
   // From the configuration file, only when no body flag was given: loadtest 8's `file` and
   // `body` (which wins), both keeping the method.
   if (args.configBodyFile !== undefined) {
@@ -209,6 +267,10 @@ async function toOptions(args) {
   } catch (err) {
     throw new UsageError(err.message);
   }
+}
+
+// --cert, --key and --ca: their files' PEM text.
+async function tlsFiles(args, o) {
   if ((flagValue(args, 'cert') === undefined) !== (flagValue(args, 'key') === undefined)) {
     throw new UsageError('--cert and --key go together (a client certificate and its key)');
   }
@@ -221,30 +283,6 @@ async function toOptions(args) {
       throw new UsageError(`cannot read --${name} file '${path}' (${err.code || err.message})`);
     }
   }
-  o.thresholds = list(args.threshold).map((text) => {
-    if (text === '') throw new UsageError('option --threshold needs a value, e.g. --threshold p99<50ms');
-    try {
-      parseThreshold(text);
-    } catch (err) {
-      throw new UsageError(err.message);
-    }
-    return text;
-  });
-  // Where the result goes (src/commands/output.js); not loadTest() options.
-  o.output = { json: Boolean(args.json), jsonFile: flagValue(args, 'json-file'), hdrLog: flagValue(args, 'hdr-log'), html: flagValue(args, 'html'), command: argv() };
-  const generator = flagValue(args, 'requestGenerator');
-  if (generator !== undefined) o.requestGenerator = absolute(generator);
-  o.failFast = true;
-  const sweep = flagValue(args, 'sweep');
-  if (sweep !== undefined) {
-    try {
-      o.sweep = parseLevels(sweep);
-      checkSweepOptions(o);
-    } catch (err) {
-      throw new UsageError(err.message);
-    }
-  }
-  return o;
 }
 
 // --grpc, --call, --proto, --import-path, --metadata (or a grpc:// URL): the run's gRPC call
@@ -327,18 +365,9 @@ function describeFailure(result, target) {
 
 /** The load run of the command line (argv()): its report, its outputs, its exit code. */
 export async function loadCommand() {
+  if (wantsDistribution(argv())) return distributeLoad();
   let args;
   let options;
-  // --on swarm|kubernetes --shards N: the shards' command line is checked here before any starts.
-  if (wantsDistribution(argv())) {
-    const check = async (rest) => {
-      const given = parseArgs(rest);
-      if (given.help || given.version) throw new UsageError('--help and --version are not for --on');
-      const options = await withListedUrl(await toOptions(given));
-      if (options.url && !options.socketPath) parseUrl(options.url);
-    };
-    return (await import('./distribute.js')).distributeCommand(argv(), { kind: 'load', check });
-  }
   try {
     args = parseArgs(argv());
     if (args.help) {
@@ -350,13 +379,7 @@ export async function loadCommand() {
       console.log(`loadtest ${VERSION} (${runtime.name} ${runtime.version}, socket ${adapter.name})`);
       return exit(0);
     }
-    // Deno: a load run restarts here with the flags it wants (runtimes/processes/deno-restart.js), before
-    // any file is read: `-p /dev/stdin` must find its input still there.
-    restartDeno();
-    const config = await findConfig(cwdUrl(), homeUrl(), readIfThere);
-    options = await withListedUrl(await toOptions(config ? withConfig(args, config.flags) : args));
-    // A configuration file's concurrency gives way to the sweep's; a -c flag contradicts it.
-    if (options.sweep && args.concurrency !== undefined) throw new UsageError('--sweep gives the concurrency of each run: leave out -c');
+    options = await optionsOf(args);
   } catch (err) {
     return fail(err.message, 2);
   }
@@ -366,40 +389,8 @@ export async function loadCommand() {
   if (args.probe && options.grpc) return fail('--probe does not apply to gRPC runs yet', 2);
   if (args.probe) return (await import('./probe.js')).probeCommand(args, options, { fail, describeFailure: (r) => describeFailure(r, targetOf()), targetOf });
   if (options.sweep) return (await import('./sweep.js')).sweepCommand(options, { fail, describeFailure: (r) => describeFailure(r, targetOf()), targetOf });
-  let run = null;
-  let stopProgress = () => {};
-  let signalled = null;
-  // Shells and CI read 128 + the signal's number: 130 for Ctrl-C (SIGINT), 143 for SIGTERM.
-  const exitCode = (code) => (signalled === null ? code : signalled === 'SIGTERM' ? 143 : 130);
-  const removeInterrupt = onInterrupt((signal) => {
-    // The first signal stops the run and the report of what was done still prints; a second
-    // one (or one before the run began) quits at once.
-    const first = signalled === null;
-    signalled = signalled || signal;
-    if (first && run && !run.stopping) return run.interrupt();
-    stopProgress();
-    exit(exitCode(1));
-  });
-  let result;
-  try {
-    result = await runLoadTest(options, {
-      onMetrics: (url) => console.error(`loadtest: metrics at ${url}`),
-      onDashboard: (url) => console.error(`loadtest: dashboard at ${url}`),
-      onStart(r) {
-        run = r;
-        // With --json, stdout holds the document and nothing else.
-        const stream = options.output.json ? 'stderr' : 'stdout';
-        const io = { terminal, write: writeText, ci: envVar('CI'), color: wantsColor(stream) };
-        stopProgress = startProgress(r, { quiet: options.quiet, stream }, io);
-      },
-    });
-  } catch (err) {
-    // Bad options are usage errors (2); a target that could not be asked (reflection) is 1.
-    return fail(err.message, err.exitCode || 2);
-  } finally {
-    stopProgress();
-    removeInterrupt();
-  }
+  const { result, signalled } = await runWithProgress(options);
+  const exitCode = (code) => exitCodeAfter(signalled, code);
   const target = targetOf();
   const output = options.output;
   const nothingAnswered = result.totalRequests > 0 && Object.keys(result.statusCodes).length === 0;
@@ -425,3 +416,66 @@ export async function loadCommand() {
   exit(exitCode(0));
 }
 
+// --on swarm|kubernetes --shards N: the shards' command line is checked here before any starts.
+async function distributeLoad() {
+  const check = async (rest) => {
+    const given = parseArgs(rest);
+    if (given.help || given.version) throw new UsageError('--help and --version are not for --on');
+    const options = await withListedUrl(await toOptions(given));
+    if (options.url && !options.socketPath) parseUrl(options.url);
+  };
+  return (await import('./distribute.js')).distributeCommand(argv(), { kind: 'load', check });
+}
+
+// The run's options: the flags, over the configuration file's (src/commands/config-file.js).
+async function optionsOf(args) {
+  // Deno: a load run restarts here with the flags it wants (runtimes/processes/deno-restart.js), before
+  // any file is read: `-p /dev/stdin` must find its input still there.
+  restartDeno();
+  const config = await findConfig(cwdUrl(), homeUrl(), readIfThere);
+  const options = await withListedUrl(await toOptions(config ? withConfig(args, config.flags) : args));
+  // A configuration file's concurrency gives way to the sweep's; a -c flag contradicts it.
+  if (options.sweep && args.concurrency !== undefined) throw new UsageError('--sweep gives the concurrency of each run: leave out -c');
+  return options;
+}
+
+// Shells and CI read 128 + the signal's number: 130 for Ctrl-C (SIGINT), 143 for SIGTERM.
+function exitCodeAfter(signalled, code) {
+  return signalled === null ? code : signalled === 'SIGTERM' ? 143 : 130;
+}
+
+// The run, with its progress line: its result and the signal that stopped it (or null).
+async function runWithProgress(options) {
+  let run = null;
+  let stopProgress = () => {};
+  let signalled = null;
+  const removeInterrupt = onInterrupt((signal) => {
+    // The first signal stops the run and the report of what was done still prints; a second
+    // one (or one before the run began) quits at once.
+    const first = signalled === null;
+    signalled = signalled || signal;
+    if (first && run && !run.stopping) return run.interrupt();
+    stopProgress();
+    exit(exitCodeAfter(signalled, 1));
+  });
+  try {
+    const result = await runLoadTest(options, {
+      onMetrics: (url) => console.error(`loadtest: metrics at ${url}`),
+      onDashboard: (url) => console.error(`loadtest: dashboard at ${url}`),
+      onStart(r) {
+        run = r;
+        // With --json, stdout holds the document and nothing else.
+        const stream = options.output.json ? 'stderr' : 'stdout';
+        const io = { terminal, write: writeText, ci: envVar('CI'), color: wantsColor(stream) };
+        stopProgress = startProgress(r, { quiet: options.quiet, stream }, io);
+      },
+    });
+    return { result, signalled };
+  } catch (err) {
+    // Bad options are usage errors (2); a target that could not be asked (reflection) is 1.
+    return fail(err.message, err.exitCode || 2);
+  } finally {
+    stopProgress();
+    removeInterrupt();
+  }
+}

@@ -172,83 +172,16 @@ export function parseCompareArgs(argv, { cores, here }) {
   };
   const rounds = num('rounds', { integer: true, min: 2, fallback: 5 });
   const warmup = num('warmup', { fallback: 1 });
-  if (positional.length > 1) throw new UsageError(`too many arguments: ${positional.join(' ')}`);
-  if (positional.length && own.url) throw new UsageError('give the URL once: as --url or as the argument');
-  const url = own.url || positional[0] || null;
-  if (url !== null && !/^(https?|grpcs?):\/\/[^/]/.test(url)) throw new UsageError(`invalid URL '${url}': must start with http://, https://, grpc:// or grpcs://`);
-  if (own.name.length > own.server.length) throw new UsageError('more --name than --server flags (one name per server, in order)');
-
-  const servers = own.server.map((command, i) => ({ name: own.name[i] || commandName(command), command }));
-  for (const runtime of own.builtin ? runtimesOf('builtin', own.builtin) : []) servers.push({ name: runtime, builtin: runtime });
-  unique(servers.map((s) => s.name)).forEach((name, i) => (servers[i].name = name));
-  if (servers.some((s) => s.command) && !url) throw new UsageError('--server needs --url URL: where the servers answer');
-  if (url && servers.some((s) => s.builtin)) throw new UsageError('--builtin starts its own server on a free port: leave out the URL');
-  if (servers.length === 0 && !url) throw new UsageError('nothing to compare (see loadtest compare --help)');
-
-  const clientRuntimes = own.client ? runtimesOf('client', own.client) : [here];
-  const clients = [];
-  for (const runtime of clientRuntimes) {
-    if (!own.socket) {
-      clients.push({ name: runtime, runtime, socket: null });
-      continue;
-    }
-    const wanted = own.socket === 'all' ? SOCKETS[runtime] : listOf(own.socket);
-    for (const s of wanted) if (!RUNTIMES.includes(s)) throw new UsageError(`--socket: unknown adapter '${s}' (node, bun, deno or all)`);
-    const valid = wanted.filter((s) => SOCKETS[runtime].includes(s));
-    if (valid.length === 0) throw new UsageError(`--socket ${own.socket}: none runs on ${runtime} (it has ${SOCKETS[runtime].join(', ')})`);
-    for (const socket of valid) clients.push({ name: `${runtime}/${socket}`, runtime, socket });
-  }
-
-  // One server and several clients: the clients form, against that server started once.
-  const shared = servers.length <= 1 && clients.length > 1;
-  const candidates = [];
-  for (const server of servers.length ? servers : [null]) {
-    for (const client of clients) {
-      let name = client.name;
-      if (server && !shared) name = clients.length === 1 ? server.name : `${client.name}@${server.name}`;
-      candidates.push({ name, server: shared ? null : server, client });
-    }
-  }
-  if (candidates.length < 2) throw new UsageError('compare needs at least two candidates (two --server, --builtin a,b, or --client a,b)');
-  let baseline = candidates[0].name;
-  if (own.baseline !== undefined) {
-    if (!candidates.some((c) => c.name === own.baseline)) throw new UsageError(`--baseline '${own.baseline}' is none of ${candidates.map((c) => c.name).join(', ')}`);
-    baseline = own.baseline;
-  }
-
+  const url = urlOf(own, positional);
+  const servers = serversOf(own, url);
+  const clients = clientsOf(own, here);
+  const { candidates, shared } = candidatesOf(servers, clients);
+  const baseline = baselineOf(own.baseline, candidates);
   const levels = levelsOf(own);
   const slo = sloOf(own.slo, levels);
-  // --script: a k6 script is the workload (loadtest run, the candidate's URL in __ENV.URL); its
-  // options set the load, so no load flags and no levels beside it.
-  const script = own.script === undefined ? null : String(own.script);
-  if (script !== null) {
-    if (script === '') throw new UsageError('--script needs a k6 script');
-    if (levels) throw new UsageError('--script: the script sets the load; --rps and --sweep levels are for a URL');
-    if (load.length) throw new UsageError(`--script: the script sets the load; leave out ${load.join(' ')}`);
-    if (own.socket) throw new UsageError('--script with --socket: not yet (loadtest run uses each runtime\'s own adapter)');
-  }
-  // Default load: what `loadtest` would do for 5 s over 10 kept-alive connections.
-  const given = mri(load, { alias: { ...STRINGS, ...BOOLEANS }, string: Object.keys(STRINGS), boolean: [...Object.keys(BOOLEANS), 'http2'] });
-  const loadArgs = [...load];
-  if (script === null && given.maxSeconds === undefined && given.maxRequests === undefined) loadArgs.push('-t', '5');
-  if (given.concurrency !== undefined && levels && levels.kind === 'concurrency') throw new UsageError('--sweep sets -c at each level: leave out -c');
-  if ((given.rps !== undefined || given.requestsPerSecond !== undefined) && levels) throw new UsageError('the levels set the load: leave out --rps and --requestsPerSecond');
-  if (script === null && given.concurrency === undefined && !(levels && levels.kind === 'concurrency')) loadArgs.push('-c', '10');
-  if (script === null && !given.keepalive && !given.agent && !own['no-keepalive']) loadArgs.push('-k');
-  const maxSeconds = script !== null ? null : given.maxSeconds === undefined ? (given.maxRequests === undefined ? 5 : null) : Number([].concat(given.maxSeconds).pop());
-
-  // The server on --server-cpus (default the last core), the clients on the others; a server we do
-  // not start is not pinned, nor are its clients.
-  const startsServer = servers.length > 0;
-  let serverCpus = null;
-  let clientCpus = null;
-  if (startsServer && (own['server-cpus'] || cores > 1)) {
-    const taken = own['server-cpus'] ? parseCpuList(own['server-cpus']) : [cores - 1];
-    if (taken.some((c) => c >= cores)) throw new UsageError(`--server-cpus '${own['server-cpus']}': this machine has cores 0-${cores - 1}`);
-    const rest = Array.from({ length: cores }, (_, c) => c).filter((c) => !taken.includes(c));
-    serverCpus = taken.join(',');
-    clientCpus = rest.length ? rest.join(',') : null;
-  }
+  const script = scriptOf(own, levels, load);
+  const { given, loadArgs, maxSeconds } = loadOf(load, own, script, levels);
+  const { serverCpus, clientCpus } = cpusOf(own['server-cpus'], servers.length > 0, cores);
   return {
     url,
     candidates,
@@ -272,6 +205,103 @@ export function parseCompareArgs(argv, { cores, here }) {
     slo,
     script,
   };
+}
+
+/** The URL, as --url or as the one argument; null with neither. */
+function urlOf(own, positional) {
+  if (positional.length > 1) throw new UsageError(`too many arguments: ${positional.join(' ')}`);
+  if (positional.length && own.url) throw new UsageError('give the URL once: as --url or as the argument');
+  const url = own.url || positional[0] || null;
+  if (url !== null && !/^(https?|grpcs?):\/\/[^/]/.test(url)) throw new UsageError(`invalid URL '${url}': must start with http://, https://, grpc:// or grpcs://`);
+  return url;
+}
+
+/** The --server commands (named by --name) then the --builtin runtimes, each name once. */
+function serversOf(own, url) {
+  if (own.name.length > own.server.length) throw new UsageError('more --name than --server flags (one name per server, in order)');
+  const servers = own.server.map((command, i) => ({ name: own.name[i] || commandName(command), command }));
+  for (const runtime of own.builtin ? runtimesOf('builtin', own.builtin) : []) servers.push({ name: runtime, builtin: runtime });
+  unique(servers.map((s) => s.name)).forEach((name, i) => (servers[i].name = name));
+  if (servers.some((s) => s.command) && !url) throw new UsageError('--server needs --url URL: where the servers answer');
+  if (url && servers.some((s) => s.builtin)) throw new UsageError('--builtin starts its own server on a free port: leave out the URL');
+  if (servers.length === 0 && !url) throw new UsageError('nothing to compare (see loadtest compare --help)');
+  return servers;
+}
+
+/** Each --client runtime, once per --socket adapter it can use. */
+function clientsOf(own, here) {
+  const clientRuntimes = own.client ? runtimesOf('client', own.client) : [here];
+  const clients = [];
+  for (const runtime of clientRuntimes) {
+    if (!own.socket) {
+      clients.push({ name: runtime, runtime, socket: null });
+      continue;
+    }
+    const wanted = own.socket === 'all' ? SOCKETS[runtime] : listOf(own.socket);
+    for (const s of wanted) if (!RUNTIMES.includes(s)) throw new UsageError(`--socket: unknown adapter '${s}' (node, bun, deno or all)`);
+    const valid = wanted.filter((s) => SOCKETS[runtime].includes(s));
+    if (valid.length === 0) throw new UsageError(`--socket ${own.socket}: none runs on ${runtime} (it has ${SOCKETS[runtime].join(', ')})`);
+    for (const socket of valid) clients.push({ name: `${runtime}/${socket}`, runtime, socket });
+  }
+  return clients;
+}
+
+function candidatesOf(servers, clients) {
+  // One server and several clients: the clients form, against that server started once.
+  const shared = servers.length <= 1 && clients.length > 1;
+  const candidates = [];
+  for (const server of servers.length ? servers : [null]) {
+    for (const client of clients) {
+      let name = client.name;
+      if (server && !shared) name = clients.length === 1 ? server.name : `${client.name}@${server.name}`;
+      candidates.push({ name, server: shared ? null : server, client });
+    }
+  }
+  if (candidates.length < 2) throw new UsageError('compare needs at least two candidates (two --server, --builtin a,b, or --client a,b)');
+  return { candidates, shared };
+}
+
+function baselineOf(wanted, candidates) {
+  if (wanted === undefined) return candidates[0].name;
+  if (!candidates.some((c) => c.name === wanted)) throw new UsageError(`--baseline '${wanted}' is none of ${candidates.map((c) => c.name).join(', ')}`);
+  return wanted;
+}
+
+// --script: a k6 script is the workload (loadtest run, the candidate's URL in __ENV.URL); its
+// options set the load, so no load flags and no levels beside it.
+function scriptOf(own, levels, load) {
+  const script = own.script === undefined ? null : String(own.script);
+  if (script !== null) {
+    if (script === '') throw new UsageError('--script needs a k6 script');
+    if (levels) throw new UsageError('--script: the script sets the load; --rps and --sweep levels are for a URL');
+    if (load.length) throw new UsageError(`--script: the script sets the load; leave out ${load.join(' ')}`);
+    if (own.socket) throw new UsageError('--script with --socket: not yet (loadtest run uses each runtime\'s own adapter)');
+  }
+  return script;
+}
+
+/** The load flags for every client run, defaults added; `given`: the flags as parsed. */
+function loadOf(load, own, script, levels) {
+  // Default load: what `loadtest` would do for 5 s over 10 kept-alive connections.
+  const given = mri(load, { alias: { ...STRINGS, ...BOOLEANS }, string: Object.keys(STRINGS), boolean: [...Object.keys(BOOLEANS), 'http2'] });
+  const loadArgs = [...load];
+  if (script === null && given.maxSeconds === undefined && given.maxRequests === undefined) loadArgs.push('-t', '5');
+  if (given.concurrency !== undefined && levels && levels.kind === 'concurrency') throw new UsageError('--sweep sets -c at each level: leave out -c');
+  if ((given.rps !== undefined || given.requestsPerSecond !== undefined) && levels) throw new UsageError('the levels set the load: leave out --rps and --requestsPerSecond');
+  if (script === null && given.concurrency === undefined && !(levels && levels.kind === 'concurrency')) loadArgs.push('-c', '10');
+  if (script === null && !given.keepalive && !given.agent && !own['no-keepalive']) loadArgs.push('-k');
+  const maxSeconds = script !== null ? null : given.maxSeconds === undefined ? (given.maxRequests === undefined ? 5 : null) : Number([].concat(given.maxSeconds).pop());
+  return { given, loadArgs, maxSeconds };
+}
+
+// The server on --server-cpus (default the last core), the clients on the others; a server we do
+// not start is not pinned, nor are its clients.
+function cpusOf(serverCpusFlag, startsServer, cores) {
+  if (!startsServer || !(serverCpusFlag || cores > 1)) return { serverCpus: null, clientCpus: null };
+  const taken = serverCpusFlag ? parseCpuList(serverCpusFlag) : [cores - 1];
+  if (taken.some((c) => c >= cores)) throw new UsageError(`--server-cpus '${serverCpusFlag}': this machine has cores 0-${cores - 1}`);
+  const rest = Array.from({ length: cores }, (_, c) => c).filter((c) => !taken.includes(c));
+  return { serverCpus: taken.join(','), clientCpus: rest.length ? rest.join(',') : null };
 }
 
 // --rps LIST (rates, open model) or --sweep LIST (concurrencies): the levels, ascending (one

@@ -40,28 +40,52 @@ async function save(path, text, flag) {
 
 export async function compareCommand(argv) {
   let plan;
-  const runtimes = {};
+  let runtimes;
   try {
     plan = parseCompareArgs(argv, { cores: availableCores(), here: runtime.name });
     if (plan.help) {
       console.log(COMPARE_HELP);
       return exit(0);
     }
-    const needed = new Set(plan.candidates.map((c) => c.client.runtime));
-    for (const c of plan.candidates) if (c.server && c.server.builtin) needed.add(c.server.builtin);
-    if (plan.sharedServer && plan.sharedServer.builtin) needed.add(plan.sharedServer.builtin);
-    for (const name of needed) runtimes[name] = processes.findRuntime(name);
+    runtimes = findRuntimes(plan);
   } catch (err) {
     return fail(err.message, err instanceof UsageError ? 2 : 1);
   }
-
   const names = plan.candidates.map((c) => c.name);
+  printHeading(plan, names, runtimes);
+  const status = statusLine(plan);
+  const outcome = await runRounds(plan, runtimes, status);
+  if (outcome === null) return;
+  status.clear();
+  const report = printReport(plan, names, outcome);
+  const doc = compareDoc(plan, runtimes, outcome, report);
+  try {
+    await writeOutputs(plan, names, doc);
+  } catch (err) {
+    return fail(err.message, 1);
+  }
+  exit(outcome.interrupted ? 130 : 0);
+}
+
+/** Every runtime the plan runs a client or a built-in server on: name -> its executable. */
+function findRuntimes(plan) {
+  const runtimes = {};
+  const needed = new Set(plan.candidates.map((c) => c.client.runtime));
+  for (const c of plan.candidates) if (c.server && c.server.builtin) needed.add(c.server.builtin);
+  if (plan.sharedServer && plan.sharedServer.builtin) needed.add(plan.sharedServer.builtin);
+  for (const name of needed) runtimes[name] = processes.findRuntime(name);
+  return runtimes;
+}
+
+function printHeading(plan, names, runtimes) {
   const pinned = plan.serverCpus === null ? 'not pinned' : !processes.taskset() ? 'not pinned (no taskset)' : `server on core ${plan.serverCpus}, client on ${plan.clientCpus || 'the same'}`;
   const workload = plan.script !== null ? `the script ${plan.script}` : plan.loadArgs.join(' ');
   console.log(`loadtest ${VERSION} compare: ${names.join(', ')}; ${plan.rounds} rounds, ${workload}, warm-up ${plan.warmup} s; ${pinned}`);
   console.log(`runtimes: ${Object.values(runtimes).map((r) => `${r.name} ${r.version} (${r.path})`).join(', ')}`);
+}
 
-  const status = statusLine(plan);
+/** The rounds' { records, interrupted }, or null once a failure has been told and exit called. */
+async function runRounds(plan, runtimes, status) {
   const deps = {
     ...processes,
     runtimes,
@@ -84,12 +108,15 @@ export async function compareCommand(argv) {
     outcome = await rounds.run();
   } catch (err) {
     removeInterrupt();
-    return fail(err instanceof CompareError ? err.message : `${err.message}`, 1);
+    fail(err instanceof CompareError ? err.message : `${err.message}`, 1);
+    return null;
   }
   removeInterrupt();
-  status.clear();
+  return outcome;
+}
 
-  const { records, interrupted } = outcome;
+/** Prints the tables of the rounds done; returns their { summary, byLevel, knees }. */
+function printReport(plan, names, { records, interrupted }) {
   const roundsDone = Math.max(0, ...records.map((r) => r.round));
   if (interrupted) console.log(`interrupted: ${records.length} runs in ${roundsDone} rounds done`);
   const levels = plan.levels;
@@ -103,7 +130,12 @@ export async function compareCommand(argv) {
     console.log('');
     console.log(levels ? formatLevels(byLevel, levels, plan.baseline, { ...how, knees, slo: plan.slo }) : formatTables(summary, plan.baseline, how));
   }
-  const doc = {
+  return { summary, byLevel, knees };
+}
+
+/** The --json document, which --html and the Markdown are drawn from. */
+function compareDoc(plan, runtimes, { records, interrupted }, { summary, byLevel, knees }) {
+  return {
     loadtest: VERSION,
     date: new Date().toISOString(),
     url: plan.url,
@@ -121,24 +153,24 @@ export async function compareCommand(argv) {
       client: c.client.socket ? `${c.client.runtime}/${c.client.socket}` : c.client.runtime,
     })),
     machine: machine(),
-    levels,
+    levels: plan.levels,
     slo: plan.slo,
     records,
     summary,
     byLevel,
     knees,
   };
-  try {
-    if (plan.jsonFile) await save(plan.jsonFile, JSON.stringify(doc, null, 2) + '\n', '--json');
-    // compare.R compares rows of one configuration: a level is one (its flag after the load flags).
-    const configuration = levels ? (r) => `${plan.loadArgs.join(' ')} ${levels.kind === 'rps' ? '--rps' : '-c'} ${r.level}` : plan.script !== null ? `--script ${plan.script}` : plan.loadArgs.join(' ');
-    if (plan.csvFile) await save(plan.csvFile, compareCsv(records, names, plan.baseline, configuration), '--csv');
-    if (plan.htmlFile) await save(plan.htmlFile, compareHtml(doc), '--html');
-    const markdown = plan.markdown || plan.mdFile ? compareMarkdown(doc) : null;
-    if (plan.mdFile) await save(plan.mdFile, markdown, '--md');
-    if (plan.markdown && records.length > 0) console.log('\n' + markdown);
-  } catch (err) {
-    return fail(err.message, 1);
-  }
-  exit(interrupted ? 130 : 0);
+}
+
+/** --json, --csv, --html, --md and --markdown. */
+async function writeOutputs(plan, names, doc) {
+  const { levels, records } = doc;
+  if (plan.jsonFile) await save(plan.jsonFile, JSON.stringify(doc, null, 2) + '\n', '--json');
+  // compare.R compares rows of one configuration: a level is one (its flag after the load flags).
+  const configuration = levels ? (r) => `${plan.loadArgs.join(' ')} ${levels.kind === 'rps' ? '--rps' : '-c'} ${r.level}` : plan.script !== null ? `--script ${plan.script}` : plan.loadArgs.join(' ');
+  if (plan.csvFile) await save(plan.csvFile, compareCsv(records, names, plan.baseline, configuration), '--csv');
+  if (plan.htmlFile) await save(plan.htmlFile, compareHtml(doc), '--html');
+  const markdown = plan.markdown || plan.mdFile ? compareMarkdown(doc) : null;
+  if (plan.mdFile) await save(plan.mdFile, markdown, '--md');
+  if (plan.markdown && records.length > 0) console.log('\n' + markdown);
 }

@@ -218,6 +218,8 @@ export class HpackDecoder {
    * Decodes a whole header block, block[start, end): null, or why the block (and so the
    * connection) fails. start and end spare the caller a subarray when a HEADERS frame's block
    * lies whole in its read buffer.
+   * One piece on purpose: it runs for every response's HEADERS, one loop over the block with
+   * what it found in locals (status, grpc-status, the list's size), as the parser's head is.
    */
   decode(block, capture = false, start = 0, end = block.length) {
     this.status = -1;

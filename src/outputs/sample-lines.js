@@ -1,3 +1,4 @@
+// src/outputs/: where a run's samples and requests are written, for load runs and scripts alike.
 // --out json=F and csv=F: every sample as a line of k6's shape, written as bytes into a chunk
 // (in the thread of src/outputs/out-thread.js). A request makes 11 to 13 samples that share
 // one tag set and mostly one millisecond: the tags, the time and each metric's head are encoded

@@ -34,7 +34,7 @@ export class SampleQueue {
     this.metrics = []; // by id
     // A tag set's slot by its content (a key: keyOf), and by the tags objects seen with it: the
     // same object comes again and again (a VU's tags while they last, a request's for its URL:
-    // k6/http.js requestTags()). An object's entry is its slot and the slot's generation then
+    // k6/http/http.js requestTags()). An object's entry is its slot and the slot's generation then
     // (gen * SLOTS + slot), stale once the slot has been given to another set.
     this.slotByKey = new Map();
     this.slotOfObject = new WeakMap();

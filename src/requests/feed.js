@@ -8,10 +8,7 @@
 // only where its record starts (offset and line); a cell's line and column are found again, by
 // re-scanning that one record, only when an error has to name them.
 
-const LF = 10;
-const CR = 13;
-const QUOTE = 34;
-const COMMA = 44;
+import { readCsv, cellPosition, QUOTED, INDEX, LF, CR, COMMA } from './csv.js';
 
 /**
  * `text`: the file's contents; `name`: its name, for errors and for its format (.csv, .json,
@@ -41,176 +38,21 @@ function formatOf(text, name) {
   return 'csv';
 }
 
-// Columns count characters as an editor does: code points, so that an emoji is one.
-function columnAt(text, lineStart, at) {
-  let column = 1;
-  for (let i = lineStart; i < at; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdbff || i + 1 >= at) column++;
-    else {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-      column++;
-    }
-  }
-  return column;
-}
-
-// ---- CSV (RFC 4180) ----
-
-/** A growable pair of Int32Arrays: a record's start offset and its physical line. */
-class Starts {
-  constructor(capacity) {
-    this.offsets = new Int32Array(capacity);
-    this.lines = new Int32Array(capacity);
-    this.length = 0;
-  }
-  push(offset, line) {
-    if (this.length === this.offsets.length) {
-      const offsets = new Int32Array(this.length * 2);
-      const lines = new Int32Array(this.length * 2);
-      offsets.set(this.offsets);
-      lines.set(this.lines);
-      this.offsets = offsets;
-      this.lines = lines;
-    }
-    this.offsets[this.length] = offset;
-    this.lines[this.length] = line;
-    this.length++;
-  }
-}
+// ---- CSV (RFC 4180; its records read by src/requests/csv.js) ----
 
 function parseCsv(text, name) {
-  const n = text.length;
   const bomless = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const fail = (line, lineStart, at, message) => new Error(`${name}: row ${line}, column ${columnAt(text, lineStart, at)}: ${message}`);
-  // Most records have no quote and no stray CR: such a line is cut at its commas with indexOf,
-  // and only a record with a quote (or a CR) in it goes character by character. The next quote,
-  // CR and comma are looked up once and remembered until the scan passes them, so a file without
-  // quotes costs one indexOf('"') in all and a one-column file does not search for a comma on
-  // every line. On node 20, 1 000 000 rows of 4 columns: 0.45 s this way, 0.6-0.75 s with
-  // line.split(',') and about the same as this with a loop over every character; the rest is
-  // the garbage collector copying 5 000 000 new objects, whatever cuts the text.
-  let nextQuote = -1;
-  let nextCR = -1;
-  let nextComma = -1;
-  // Where the line breaks at the end of the file begin: an empty line from there on is not a row.
-  let tail = n;
-  while (tail > bomless && (text.charCodeAt(tail - 1) === LF || text.charCodeAt(tail - 1) === CR)) tail--;
-  const state = { pos: 0, line: 0, lineStart: 0 };
-  let pos = bomless;
-  let line = 1;
-  let columns = null;
-  let width = 0;
-  let count = 0;
-  const starts = new Starts(1024);
-  // Where each cell starts; a cell whose value is not a plain slice of the text (one of a record
-  // with quotes or a stray CR in it) is QUOTED | its index in `values` instead.
-  let cells = new Uint32Array(4096);
-  let cellCount = 0;
-  const values = [];
-  const addCell = (start) => {
-    if (cellCount === cells.length) {
-      const grown = new Uint32Array(cells.length * 2);
-      grown.set(cells);
-      cells = grown;
-    }
-    cells[cellCount++] = start;
-  };
-  while (pos < n) {
-    let end = text.indexOf('\n', pos);
-    if (end < 0) end = n;
-    const stop = end > pos && text.charCodeAt(end - 1) === CR ? end - 1 : end;
-    if (nextQuote < pos && nextQuote !== n) nextQuote = indexOr(text, '"', pos, n);
-    if (nextCR < pos && nextCR !== n) nextCR = indexOr(text, '\r', pos, n);
-    const recordStart = pos;
-    const recordLine = line;
-    const mark = cellCount;
-    let fields = null; // the header's names, or a slow record's values
-    let k = 0;
-    if (nextQuote >= stop && nextCR >= stop) {
-      if (stop === pos) {
-        // RFC 4180 allows one final line break; more than one, or blank lines an editor left at
-        // the end, are not rows. A blank line between rows is one empty field, which only a
-        // one-column file can hold.
-        if (pos >= tail) break;
-        if (columns !== null && width !== 1) throw new Error(`${name}: row ${line}: an empty line where the header has ${width} columns`);
-        if (columns === null) fields = [''];
-        else addCell(pos);
-        k = 1;
-      } else {
-        let from = pos;
-        for (;;) {
-          if (nextComma < from) nextComma = indexOr(text, ',', from, n);
-          if (nextComma >= stop) break;
-          if (columns === null) (fields = fields || []).push(text.slice(from, nextComma));
-          else addCell(from);
-          k++;
-          from = nextComma + 1;
-        }
-        if (columns === null) (fields = fields || []).push(text.slice(from, stop));
-        else addCell(from);
-        k++;
-      }
-      pos = end + 1;
-      line++;
-    } else {
-      state.pos = pos;
-      state.line = line;
-      state.lineStart = pos;
-      fields = slowRecord(text, state, width, fail);
-      pos = state.pos;
-      line = state.line;
-      k = fields.length;
-      if (columns !== null) {
-        for (const v of fields) {
-          addCell(QUOTED | values.length);
-          values.push(v);
-        }
-      }
-    }
-    if (columns === null) {
-      columns = header(fields, name);
-      width = columns.length;
-      continue;
-    }
-    if (k !== width) {
-      cellCount = mark;
-      throw new Error(`${name}: row ${recordLine}, column 1: ${k} field${k === 1 ? '' : 's'} where the header has ${width}`);
-    }
-    count++;
-    starts.push(recordStart, recordLine);
-  }
-  if (columns === null) throw new Error(`${name}: the file is empty`);
-  if (count === 0) throw new Error(`${name}: no rows after the header`);
+  const { columns, starts, cells } = readCsv(text, name, bomless);
   if (text.length >= QUOTED) throw new Error(`${name}: over 2 GiB; split it`);
-  if (cells.length > cellCount * 1.25) cells = cells.slice(0, cellCount);
+  return csvFeed(text, name, bomless, columns, starts, cells.trimmed(), cells.values);
+}
 
-  // A cell's place: re-scan its record (valid, since it parsed) up to the cell.
-  const position = (r, c) => {
-    let i = starts.offsets[r];
-    let cellLine = starts.lines[r];
-    let lineStart = i;
-    for (let f = 0; f < c; f++) {
-      if (text.charCodeAt(i) === QUOTE) {
-        for (i++; ; i++) {
-          const ch = text.charCodeAt(i);
-          if (ch === LF) {
-            cellLine++;
-            lineStart = i + 1;
-          } else if (ch === QUOTE) {
-            if (text.charCodeAt(i + 1) !== QUOTE) break;
-            i++;
-          }
-        }
-        i++;
-      } else {
-        while (text.charCodeAt(i) !== COMMA) i++;
-      }
-      i++; // the comma
-    }
-    return { row: cellLine, column: columnAt(text, lineStart, i) };
-  };
+/** The feed of a parsed CSV (see compact()): `cells` and `values` as src/requests/csv.js's Cells holds them. */
+function csvFeed(text, name, bomless, columns, starts, cells, values) {
+  const n = text.length;
+  const width = columns.length;
+  const count = starts.length;
+  const position = (r, c) => cellPosition(text, starts, r, c);
   const where = (r, c) => {
     const p = position(r, c);
     return `row ${p.row}, column ${p.column} (${columns[c]})`;
@@ -267,9 +109,6 @@ function parseCsv(text, name) {
   });
 }
 
-const QUOTED = 0x80000000;
-const INDEX = 0x7fffffff;
-
 /**
  * A feed's shared shape: { format, columns, count, cell(r, c) → string or undefined (a JSON row
  * without that key), sourceInto(r, c, spans, at) → a string that holds the cell (with spans[at],
@@ -285,109 +124,6 @@ function compact(feed) {
     },
   });
   return feed;
-}
-
-function indexOr(text, char, from, n) {
-  const i = text.indexOf(char, from);
-  return i < 0 ? n : i;
-}
-
-// One record with a quote or a stray CR in it, character by character. `state` holds pos, line
-// and lineStart, advanced past the record's line break.
-function slowRecord(text, state, width, fail) {
-  const n = text.length;
-  const fields = new Array(width || 1);
-  let k = 0;
-  let i = state.pos;
-  let line = state.line;
-  let lineStart = state.lineStart;
-  for (;;) {
-    let c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      const openLine = line;
-      const openLineStart = lineStart;
-      const open = i;
-      let value = '';
-      let from = i + 1;
-      for (;;) {
-        const q = text.indexOf('"', from);
-        if (q < 0) throw fail(openLine, openLineStart, open, 'the quoted field is never closed');
-        for (let k = from; k < q; k++) {
-          if (text.charCodeAt(k) === LF) {
-            line++;
-            lineStart = k + 1;
-          }
-        }
-        // RFC 4180: a quote inside a quoted field is written twice.
-        if (text.charCodeAt(q + 1) === QUOTE) {
-          value += text.slice(from, q + 1);
-          from = q + 2;
-          continue;
-        }
-        value += text.slice(from, q);
-        i = q + 1;
-        break;
-      }
-      fields[k++] = value;
-      c = text.charCodeAt(i);
-      if (c === COMMA) {
-        i++;
-        continue;
-      }
-      if (i >= n || (c === CR && i + 1 >= n)) {
-        i = n;
-        break;
-      }
-      if (c === LF || (c === CR && text.charCodeAt(i + 1) === LF)) {
-        i += c === CR ? 2 : 1;
-        line++;
-        break;
-      }
-      throw fail(line, lineStart, i, c === CR ? 'a CR without LF outside quotes' : 'text after the closing quote');
-    }
-    let j = i;
-    for (; j < n; j++) {
-      c = text.charCodeAt(j);
-      if (c === COMMA || c === LF || c === CR || c === QUOTE) break;
-    }
-    // RFC 4180: a field with a quote in it must be quoted as a whole.
-    if (j < n && c === QUOTE) throw fail(line, lineStart, j, 'a quote inside an unquoted field');
-    fields[k++] = text.slice(i, j);
-    if (j >= n) {
-      i = n;
-      break;
-    }
-    if (c === COMMA) {
-      i = j + 1;
-      continue;
-    }
-    if (c === CR && text.charCodeAt(j + 1) !== LF) {
-      // A CR just before the end of the file ends the last record as a CRLF would.
-      if (j + 1 >= n) {
-        i = n;
-        break;
-      }
-      throw fail(line, lineStart, j, 'a CR without LF outside quotes');
-    }
-    i = j + (c === CR ? 2 : 1);
-    line++;
-    break;
-  }
-  state.pos = i;
-  state.line = line;
-  state.lineStart = i;
-  if (k < fields.length) fields.length = k;
-  return fields;
-}
-
-function header(fields, name) {
-  const seen = new Set();
-  for (const f of fields) {
-    if (f === '') throw new Error(`${name}: row 1: a column name is empty`);
-    if (seen.has(f)) throw new Error(`${name}: row 1: column '${f}' is named twice`);
-    seen.add(f);
-  }
-  return fields;
 }
 
 // ---- JSON and NDJSON ----

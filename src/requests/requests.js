@@ -1,3 +1,4 @@
+// src/requests/: what a load run sends, built once from its options.
 // The requests of a run, built once from its configuration: one shape for every request, an
 // index template, a body function, a request generator, or a sequence's entries. The bytes
 // themselves are HTTP/1.1's (src/http1/request.js).

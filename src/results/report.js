@@ -15,7 +15,23 @@ const HINTS = {
 
 export function formatReport(r, color = false) {
   const c = pc.createColors(color);
-  const lines = [''];
+  const grpc = r.protocol === 'grpc' || r.protocol === 'grpcs';
+  return [
+    '',
+    ...settingLines(r, grpc),
+    '',
+    ...countLines(r, c, grpc),
+    '',
+    ...latencyLines(r, c),
+    ...errorLines(r, c, grpc),
+    ...warningLines(r, c),
+    ...thresholdLines(r, c),
+  ].join('\n');
+}
+
+// What ran: the target, its limits, connections and protocol, and the schedule.
+function settingLines(r, grpc) {
+  const lines = [];
   lines.push(label('Target URL') + r.url);
   if (r.proxy) lines.push(label('Proxy') + r.proxy);
   if (r.maxRequests) lines.push(label('Max requests') + r.maxRequests);
@@ -26,7 +42,6 @@ export function formatReport(r, color = false) {
   if (r.merged) lines.push(label('Merged results') + r.merged);
   lines.push(label('Agent') + r.agent);
   if (r.pipelining > 1) lines.push(label('Pipelining') + `${r.pipelining} (requests in flight per connection, at most)`);
-  const grpc = r.protocol === 'grpc' || r.protocol === 'grpcs';
   const streams = `${r.streams} stream${r.streams === 1 ? '' : 's'} per connection at most`;
   if (r.protocol === 'h2' || r.protocol === 'h2c') lines.push(label('Protocol') + `HTTP/2 (${r.protocol}), ${streams}`);
   if (grpc) lines.push(label('Protocol') + `gRPC over HTTP/2 (${r.protocol === 'grpcs' ? 'h2' : 'h2c'}), ${streams}`);
@@ -37,7 +52,12 @@ export function formatReport(r, color = false) {
   if (r.stages) lines.push(label('Stages (rps)') + stageList(r.stages));
   if (r.connectionStages) lines.push(label('Connection stages') + stageList(r.connectionStages));
   if (r.requestsPerSecond || r.stages) lines.push(label('Achieved rps') + `${r.achievedRps} (requests sent per second)`);
-  lines.push('');
+  return lines;
+}
+
+// The totals: requests, errors, time, rate and bytes (and the calls by status over gRPC).
+function countLines(r, c, grpc) {
+  const lines = [];
   lines.push(label('Completed requests') + c.bold(r.totalRequests));
   lines.push(label('Total errors') + (r.totalErrors ? c.red(r.totalErrors) : r.totalErrors));
   if (r.inFlight) lines.push(label('In flight at stop') + r.inFlight);
@@ -50,7 +70,12 @@ export function formatReport(r, color = false) {
   lines.push(label('Effective rps') + c.bold(r.effectiveRps));
   if (r.bytesReceived !== undefined) lines.push(label('Received') + `${bytes(r.bytesReceived)} (${bytes(r.bytesPerSecond)}/s)`);
   if (grpc && r.grpcStatuses && Object.keys(r.grpcStatuses).length > 0) lines.push('', 'Calls by gRPC status', ...statusLines(r.grpcStatuses, c));
-  lines.push('');
+  return lines;
+}
+
+// The percentiles, the phases, the histogram's chart and a sequence's entries.
+function latencyLines(r, c) {
+  const lines = [];
   lines.push('Percentage of the requests served within a certain time' + (r.requestsPerSecond || r.stages ? ' (from their time in the schedule)' : ''));
   for (const p of Object.keys(r.percentiles)) {
     lines.push(`  ${(p + '%').padEnd(9)}${r.percentiles[p]} ms`);
@@ -64,29 +89,39 @@ export function formatReport(r, color = false) {
     lines.push(...chart);
   }
   if (r.entries) lines.push('', ...entriesTable(r.entries));
-  if (r.totalErrors) {
-    // loadtest 8's lines (" 500:   3 errors"), grouped: responses with an error status, then
-    // requests that got no response.
-    const reasons = r.errorsByReason || {};
-    const codes = Object.keys(r.errorCodes);
-    // A failed --check or capture had a response; it is counted with the failures, by its reason.
-    const inspected = (k) => k.startsWith('check ') || k.startsWith('capture ');
-    const groups = [
-      [grpc ? 'Errors by gRPC status' : 'Errors by status', codes.filter((k) => !(k in reasons))],
-      ['Errors by check or capture (a response that did not pass)', codes.filter((k) => k in reasons && inspected(k))],
-      ['Errors by reason (no response)', codes.filter((k) => k in reasons && !inspected(k))],
-    ];
-    for (const [title, keys] of groups) {
-      if (keys.length === 0) continue;
-      lines.push('');
-      lines.push(title);
-      for (const code of keys) {
-        const padding = ' '.repeat(code.length < 4 ? 4 - code.length : 1);
-        const hint = title.startsWith('Errors by status') || title.startsWith('Errors by gRPC') ? undefined : HINTS[code];
-        lines.push(c.red(` ${padding}${code}:   ${r.errorCodes[code]} errors${hint ? ` (${hint})` : ''}`));
-      }
+  return lines;
+}
+
+function errorLines(r, c, grpc) {
+  const lines = [];
+  if (!r.totalErrors) return lines;
+  // loadtest 8's lines (" 500:   3 errors"), grouped: responses with an error status, then
+  // requests that got no response.
+  const reasons = r.errorsByReason || {};
+  const codes = Object.keys(r.errorCodes);
+  // A failed --check or capture had a response; it is counted with the failures, by its reason.
+  const inspected = (k) => k.startsWith('check ') || k.startsWith('capture ');
+  const groups = [
+    [grpc ? 'Errors by gRPC status' : 'Errors by status', codes.filter((k) => !(k in reasons))],
+    ['Errors by check or capture (a response that did not pass)', codes.filter((k) => k in reasons && inspected(k))],
+    ['Errors by reason (no response)', codes.filter((k) => k in reasons && !inspected(k))],
+  ];
+  for (const [title, keys] of groups) {
+    if (keys.length === 0) continue;
+    lines.push('');
+    lines.push(title);
+    for (const code of keys) {
+      const padding = ' '.repeat(code.length < 4 ? 4 - code.length : 1);
+      const hint = title.startsWith('Errors by status') || title.startsWith('Errors by gRPC') ? undefined : HINTS[code];
+      lines.push(c.red(` ${padding}${code}:   ${r.errorCodes[code]} errors${hint ? ` (${hint})` : ''}`));
     }
   }
+  return lines;
+}
+
+// The open model's queue and lag, children that failed, and bytes the server should not have sent.
+function warningLines(r, c) {
+  const lines = [];
   if ((r.requestsPerSecond || r.stages) && (r.maxQueue || r.notSent)) {
     lines.push('');
     lines.push(c.yellow(`Queue: up to ${r.maxQueue} requests waited for a free connection` + (r.notSent ? `; ${r.notSent} were still waiting at the stop (not sent)` : '') + '. Their wait is in the latency; raise -c or --max-connections to send them on time.'));
@@ -100,15 +135,19 @@ export function formatReport(r, color = false) {
     lines.push('');
     lines.push(c.yellow(`Warning: ${r.unexpectedData} times the server sent bytes after a complete response; those connections were closed.`));
   }
-  if (r.thresholds && r.thresholds.length) {
-    lines.push('');
-    lines.push('Thresholds');
-    for (const t of r.thresholds) {
-      const line = `  ${t.passed ? '✓' : '✗'} ${t.threshold} (${describeActual(t)})`;
-      lines.push(t.passed ? c.green(line) : c.red(line));
-    }
+  return lines;
+}
+
+function thresholdLines(r, c) {
+  const lines = [];
+  if (!(r.thresholds && r.thresholds.length)) return lines;
+  lines.push('');
+  lines.push('Thresholds');
+  for (const t of r.thresholds) {
+    const line = `  ${t.passed ? '✓' : '✗'} ${t.threshold} (${describeActual(t)})`;
+    lines.push(t.passed ? c.green(line) : c.red(line));
   }
-  return lines.join('\n');
+  return lines;
 }
 
 // 'OK' and the codes that are errors, each with its count, aligned.

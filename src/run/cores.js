@@ -70,12 +70,8 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
     if (waiting.length > 0) return;
     started = true;
     startedAt = Date.now();
-    // One origin for the schedule and one deadline for all children: a moment just ahead, so
-    // that every child has its `go` before it comes (or the shards' common start, if later).
-    const startAt = Math.max(Date.now() + 20, options.startAt || 0);
-    // Shards (--start-at) stop together even if this one's children started late.
-    const stopAt = options.maxSeconds ? (options.startAt || startAt) + options.maxSeconds * 1000 : 0;
-    children.forEach((child, i) => state[i].ready && child.send(`go ${startAt} ${stopAt}`));
+    const go = goLine(options);
+    children.forEach((child, i) => state[i].ready && child.send(go));
   };
 
   children.forEach((child, i) => {
@@ -84,57 +80,21 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
         state[i].ready = true;
         if (stopping) child.send('stop');
         startIfAllReady();
-      } else if (line.startsWith('result ')) {
-        state[i].result = Stats.fromJSON(JSON.parse(line.slice(7)));
-      } else if (line.startsWith('progress ')) {
-        const [sent, completed, failed, p99] = line.slice(9).split(' ');
-        Object.assign(state[i], { sent: Number(sent), completed: Number(completed), failed: Number(failed) });
-        state[i].p99Ms = p99 === undefined || p99 === '-' ? null : Number(p99);
-      } else if (line.startsWith('second ')) {
-        state[i].seconds.push(JSON.parse(line.slice(7)));
-      } else if (line.startsWith('metrics ')) {
-        state[i].metrics = JSON.parse(line.slice(8));
-      } else if (line.startsWith('fail ')) {
-        state[i].failure = line.slice(5);
+      } else {
+        readChildLine(state[i], line);
       }
     });
     child.send(`job ${JSON.stringify(jobs[i])}`);
   });
-  const sum = (key) => state.reduce((total, s) => total + s[key], 0);
-  const p99s = () => state.map((s) => s.p99Ms).filter((p) => p !== null);
-  const snapshot = () => ({
-    sent: sum('sent'),
-    completed: sum('completed'),
-    failed: sum('failed'),
-    elapsedMs: startedAt ? Date.now() - startedAt : 0,
-    // Percentiles do not add up; the largest child's p99 is an upper bound of the whole run's
-    // (no more than 1% of any child's requests, so of all of them, took longer).
-    p99Ms: p99s().length > 0 ? Math.max(...p99s()) : null,
-  });
+  const snapshot = () => snapshotOf(state, startedAt);
   const config = { maxRequests: options.maxRequests, maxSeconds: options.maxSeconds };
-  // --dashboard: the run's seconds, each once every child still going has closed it, merged
-  // exactly (their latency buckets add up: the p50 and p99 of the second are the whole run's).
-  const merged = [];
-  const seconds = () => {
-    const lists = state.map((s) => (s.result ? s.result.series : s.seconds));
-    const going = state.filter((s) => !s.result && !s.done).map((s) => s.seconds);
-    merged.push(...closedSeconds(lists, going, merged.length));
-    return merged;
-  };
+  const seconds = mergedSeconds(state);
   // --metrics: each child's latest figures (a second old at most), then its result's.
   const metrics = () => state.map((s) => (s.result ? { ...s.result, done: true, final: true } : s.metrics || null));
   // The children's results say they were interrupted: they were sent `stop`.
   if (hooks.onStart) hooks.onStart({ stop, interrupt: stop, snapshot, metrics, seconds, config, get stopping() { return stopping; } });
 
-  const readyTimer = setTimeout(() => {
-    children.forEach((child, i) => {
-      if (!state[i].ready) {
-        state[i].failure = state[i].failure || `not ready after ${READY_TIMEOUT_MS / 1000} s`;
-        child.kill();
-      }
-    });
-  }, READY_TIMEOUT_MS);
-
+  const readyTimer = killUnreadyLater(children, state);
   const exits = await Promise.all(
     children.map(async (child, i) => {
       const status = await child.exited;
@@ -144,7 +104,77 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
     }),
   );
   clearTimeout(readyTimer);
+  return { ...outcome(exits, state, children, cores), cores, children: state.map((s) => s.result) };
+}
 
+/** The `go` line that starts every child at once. */
+function goLine(options) {
+  // One origin for the schedule and one deadline for all children: a moment just ahead, so
+  // that every child has its `go` before it comes (or the shards' common start, if later).
+  const startAt = Math.max(Date.now() + 20, options.startAt || 0);
+  // Shards (--start-at) stop together even if this one's children started late.
+  const stopAt = options.maxSeconds ? (options.startAt || startAt) + options.maxSeconds * 1000 : 0;
+  return `go ${startAt} ${stopAt}`;
+}
+
+/** A child's line other than `ready`, kept in its state `s`. */
+function readChildLine(s, line) {
+  if (line.startsWith('result ')) {
+    s.result = Stats.fromJSON(JSON.parse(line.slice(7)));
+  } else if (line.startsWith('progress ')) {
+    const [sent, completed, failed, p99] = line.slice(9).split(' ');
+    Object.assign(s, { sent: Number(sent), completed: Number(completed), failed: Number(failed) });
+    s.p99Ms = p99 === undefined || p99 === '-' ? null : Number(p99);
+  } else if (line.startsWith('second ')) {
+    s.seconds.push(JSON.parse(line.slice(7)));
+  } else if (line.startsWith('metrics ')) {
+    s.metrics = JSON.parse(line.slice(8));
+  } else if (line.startsWith('fail ')) {
+    s.failure = line.slice(5);
+  }
+}
+
+/** The children's progress added up, for the progress line. */
+function snapshotOf(state, startedAt) {
+  const sum = (key) => state.reduce((total, s) => total + s[key], 0);
+  const p99s = () => state.map((s) => s.p99Ms).filter((p) => p !== null);
+  return {
+    sent: sum('sent'),
+    completed: sum('completed'),
+    failed: sum('failed'),
+    elapsedMs: startedAt ? Date.now() - startedAt : 0,
+    // Percentiles do not add up; the largest child's p99 is an upper bound of the whole run's
+    // (no more than 1% of any child's requests, so of all of them, took longer).
+    p99Ms: p99s().length > 0 ? Math.max(...p99s()) : null,
+  };
+}
+
+// --dashboard: the run's seconds, each once every child still going has closed it, merged
+// exactly (their latency buckets add up: the p50 and p99 of the second are the whole run's).
+function mergedSeconds(state) {
+  const merged = [];
+  return () => {
+    const lists = state.map((s) => (s.result ? s.result.series : s.seconds));
+    const going = state.filter((s) => !s.result && !s.done).map((s) => s.seconds);
+    merged.push(...closedSeconds(lists, going, merged.length));
+    return merged;
+  };
+}
+
+/** Kills, after READY_TIMEOUT_MS, every child not ready by then; returns the timer. */
+function killUnreadyLater(children, state) {
+  return setTimeout(() => {
+    children.forEach((child, i) => {
+      if (!state[i].ready) {
+        state[i].failure = state[i].failure || `not ready after ${READY_TIMEOUT_MS / 1000} s`;
+        child.kill();
+      }
+    });
+  }, READY_TIMEOUT_MS);
+}
+
+/** The children's Stats added up, and why each child that did not end well did not. */
+function outcome(exits, state, children, cores) {
   const stats = new Stats();
   const childErrors = [];
   exits.forEach((status, i) => {
@@ -155,7 +185,7 @@ export async function runOnCores(options, cores, spawnChild, workerScript, hooks
     const why = s.failure || lastLine(children[i].stderrTail()) || status.error || 'no result';
     childErrors.push(`child ${i + 1} of ${cores} ${s.result ? 'reported, then ' : ''}${how}: ${why}`);
   });
-  return { stats, childErrors, cores, children: state.map((s) => s.result) };
+  return { stats, childErrors };
 }
 
 /** The message a dying child wrote last on stderr (the line before any stack frames), or ''. */

@@ -92,6 +92,64 @@ export function normalizeHeaders(raw) {
 export function configure(options, { version, resolvedHost }) {
   if (!options || typeof options !== 'object') throw new Error('options must be an object with a url');
   const url = parseUrl(options.url);
+  const limits = runLimits(options);
+  // gRPC is HTTP/2 (src/grpc/config.js makes the rest of the run a call).
+  const grpc = GRPC[url.protocol] === true;
+  const connections = connectionsOf(options, url, grpc);
+  const { method, headers, cookies } = requestParts(options);
+  const body = options.body ?? options.data;
+  const contentType = options.contentType || headers['content-type'];
+  const path = url.pathname + url.search;
+  const config = {
+    url: options.url,
+    method,
+    path,
+    hostHeader: headers.host || url.host,
+    host: resolvedHost || url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : SECURE[url.protocol] ? 443 : 80,
+    tls: SECURE[url.protocol] ? tlsConfig(url, options, connections.http2) : null,
+    websocket: url.protocol === 'ws:' || url.protocol === 'wss:',
+    // A Unix domain socket to connect to; the URL still gives the Host header and the path.
+    socketPath: socketPath(options.socketPath),
+    headers,
+    cookies: cookies || [],
+    body,
+    bodyBytes: typeof body === 'function' ? null : bodyBytes(body, contentType),
+    contentType,
+    ...connections,
+    ...limits,
+    indexParam: options.indexParam || options.index || options.indexParamLiteral || null,
+    indexParamCallback: options.indexParamCallback || null,
+    requestGenerator: options.requestGenerator || null,
+    statusCallback: options.statusCallback || null,
+    contentInspector: options.contentInspector || null,
+    quiet: Boolean(options.quiet),
+    failFast: Boolean(options.failFast),
+    signal: options.signal || null,
+    indexStride: options.indexStride || 1,
+    indexOffset: options.indexOffset || 0,
+    // Wall-clock ms: begin then (shards, children), and with maxSeconds stop at startAt + maxSeconds.
+    startAt: number('startAt', options.startAt, { integer: true, fallback: 0 }),
+    shard: options.shard || null,
+    // A child of --cores whose parent serves --metrics: it sends its figures once a second.
+    metricsFromChildren: Boolean(options.metricsFromChildren),
+    secondsFromChildren: Boolean(options.secondsFromChildren),
+    thresholds: parseThresholds(options.thresholds),
+    instanceIndex: instances++,
+    version,
+  };
+  if (config.http2) checkHttp2(config, options);
+  if (grpc) grpcConfig(config, options, options.grpcCall);
+  if (options.proxy) useProxy(config, url, parseProxy(options.proxy), resolvedHost);
+  addRequestSources(config, options, url);
+  // The body as text, for --index to replace in it (as sent: JSON or form already applied).
+  config.bodyText = config.bodyBytes ? new TextDecoder().decode(config.bodyBytes) : null;
+  addRequests(config);
+  return config;
+}
+
+/** How much to send and how fast: the limits, the rate or the stages, and the connections. */
+function runLimits(options) {
   const maxRequests = number('maxRequests', options.maxRequests, { integer: true, fallback: 0 });
   let maxSeconds = number('maxSeconds', options.maxSeconds, { fallback: 0 });
   let concurrency = number('concurrency', options.concurrency, { integer: true, min: 1, fallback: DEFAULT_CONCURRENCY });
@@ -114,14 +172,30 @@ export function configure(options, { version, resolvedHost }) {
   // loadtest 8: with neither limit, 10 seconds.
   if (!maxRequests && !maxSeconds) maxSeconds = 10;
   const maxConnections = number('maxConnections', options.maxConnections, { integer: true, fallback: 0 });
+  return { concurrency, maxRequests, maxSeconds, timeout, maxBodySize, requestsPerSecond, stages, connectionStages, maxConnections };
+}
+
+/** What a connection carries: keep-alive, pipelining, HTTP/2 (or gRPC) and its streams. */
+function connectionsOf(options, url, grpc) {
   const pipelining = number('pipelining', options.pipelining, { integer: true, min: 1, fallback: 1 });
-  // gRPC is HTTP/2 (src/grpc/config.js makes the rest of the run a call).
-  const grpc = GRPC[url.protocol] === true;
   if (grpc && !options.grpcCall) throw new Error(`a ${url.protocol}// URL needs the method to call (grpc: { call }, --call)`);
   if (!grpc && (options.grpcCall || options.grpc)) throw new Error('grpc needs a grpc:// or grpcs:// URL');
   const http2 = Boolean(options.http2) || grpc;
   const streams = number('streams', options.streams, { integer: true, min: 1, fallback: 1 });
   if (options.streams !== undefined && options.streams !== null && !http2) throw new Error('streams applies to HTTP/2 only (--http2)');
+  return {
+    // Pipelining needs the connection kept open for the requests behind the first: it implies
+    // keep-alive, as autocannon's -p does.
+    // So does HTTP/2: its connections carry stream after stream.
+    keepAlive: pipelining > 1 || http2 || Boolean(options.agentKeepAlive ?? options.keepalive ?? options.keepAlive),
+    pipelining,
+    http2,
+    streams,
+  };
+}
+
+/** The request's method, headers and cookies, and the callbacks that change it, checked. */
+function requestParts(options) {
   const method = String(options.method || 'GET').toUpperCase();
   const headers = normalizeHeaders(options.headers);
   checkRequestParts(method, headers);
@@ -134,89 +208,39 @@ export function configure(options, { version, resolvedHost }) {
   // loadtest 8 reads indexParam as a regular expression and indexParamLiteral as a string; here
   // both are the string, so only the exclusion is kept.
   if (options.indexParamLiteral && (options.indexParam || options.index)) throw new Error('use indexParam or indexParamLiteral, not both');
-  const body = options.body ?? options.data;
-  const contentType = options.contentType || headers['content-type'];
-  const path = url.pathname + url.search;
-  const config = {
-    url: options.url,
-    method,
-    path,
-    hostHeader: headers.host || url.host,
-    host: resolvedHost || url.hostname.replace(/^\[|\]$/g, ''),
-    port: url.port ? Number(url.port) : SECURE[url.protocol] ? 443 : 80,
-    tls: SECURE[url.protocol] ? tlsConfig(url, options, http2) : null,
-    websocket: url.protocol === 'ws:' || url.protocol === 'wss:',
-    // A Unix domain socket to connect to; the URL still gives the Host header and the path.
-    socketPath: socketPath(options.socketPath),
-    headers,
-    cookies: cookies || [],
-    body,
-    bodyBytes: typeof body === 'function' ? null : bodyBytes(body, contentType),
-    contentType,
-    // Pipelining needs the connection kept open for the requests behind the first: it implies
-    // keep-alive, as autocannon's -p does.
-    // So does HTTP/2: its connections carry stream after stream.
-    keepAlive: pipelining > 1 || http2 || Boolean(options.agentKeepAlive ?? options.keepalive ?? options.keepAlive),
-    pipelining,
-    http2,
-    streams,
-    concurrency,
-    maxRequests,
-    maxSeconds,
-    timeout,
-    maxBodySize,
-    requestsPerSecond,
-    stages,
-    connectionStages,
-    maxConnections,
-    indexParam: options.indexParam || options.index || options.indexParamLiteral || null,
-    indexParamCallback: options.indexParamCallback || null,
-    requestGenerator: options.requestGenerator || null,
-    statusCallback: options.statusCallback || null,
-    contentInspector: options.contentInspector || null,
-    quiet: Boolean(options.quiet),
-    failFast: Boolean(options.failFast),
-    signal: options.signal || null,
-    indexStride: options.indexStride || 1,
-    indexOffset: options.indexOffset || 0,
-    // Wall-clock ms: begin then (shards, children), and with maxSeconds stop at startAt + maxSeconds.
-    startAt: number('startAt', options.startAt, { integer: true, fallback: 0 }),
-    shard: options.shard || null,
-    // A child of --cores whose parent serves --metrics: it sends its figures once a second.
-    metricsFromChildren: Boolean(options.metricsFromChildren),
-    secondsFromChildren: Boolean(options.secondsFromChildren),
-    thresholds: parseThresholds(options.thresholds),
-    instanceIndex: instances++,
-    version,
-  };
-  if (http2) {
-    if (config.websocket) throw new Error('http2 does not apply to ws:// URLs');
-    if (pipelining > 1) throw new Error('http2 and pipelining do not go together (use streams: several requests in flight on a connection)');
-    if (options.proxy) throw new Error('http2 through a proxy is not supported');
-  }
-  if (grpc) grpcConfig(config, options, options.grpcCall);
-  if (options.proxy) useProxy(config, url, parseProxy(options.proxy), resolvedHost);
+  return { method, headers, cookies };
+}
+
+function checkHttp2(config, options) {
+  if (config.websocket) throw new Error('http2 does not apply to ws:// URLs');
+  if (config.pipelining > 1) throw new Error('http2 and pipelining do not go together (use streams: several requests in flight on a connection)');
+  if (options.proxy) throw new Error('http2 through a proxy is not supported');
+}
+
+/** What else makes or checks the requests: a sequence, a feed, a URL list, checks. */
+function addRequestSources(config, options, url) {
   config.sequence = sequenceOf(options, config, url);
   config.feed = feedOf(options, config);
   config.urlList = urlListOf(options, config, url);
   config.check = options.check === undefined || options.check === null ? null : parseChecks(options.check, 'check');
-  if (config.sequence && config.sequence.some((e) => e.capture !== null) && (pipelining > 1 || streams > 1)) {
+  if (config.sequence && config.sequence.some((e) => e.capture !== null) && (config.pipelining > 1 || config.streams > 1)) {
     // The next entry goes out before the answer it takes its value from would come back.
     throw new Error('captures need one request at a time on a connection: leave out pipelining and streams');
   }
-  // The body as text, for --index to replace in it (as sent: JSON or form already applied).
-  config.bodyText = config.bodyBytes ? new TextDecoder().decode(config.bodyBytes) : null;
+}
+
+/** The bytes of each request, or of each WebSocket message and the handshake. */
+function addRequests(config) {
   if (config.websocket) {
     // A message has no method, path or headers of its own: only its body can vary.
     if (config.requestGenerator) throw new Error('requestGenerator does not apply to ws:// URLs (a body function makes a message per request)');
-    if (pipelining > 1) throw new Error('pipelining does not apply to ws:// URLs (a connection waits for each message\'s reply)');
+    if (config.pipelining > 1) throw new Error('pipelining does not apply to ws:// URLs (a connection waits for each message\'s reply)');
     config.method = 'GET'; // the handshake's, whatever a body flag set
     config.wsHandshake = handshakeTemplate(config);
     config.requests = createMessages(config);
   } else {
     config.requests = createRequests(config);
   }
-  return config;
 }
 
 // Through a proxy, connections go to the proxy (resolvedHost is then its address). Plain http

@@ -24,50 +24,15 @@ export function makeResult(config, stats, extra = {}) {
   const h = stats.histogram;
   const elapsedSeconds = stats.elapsedMs / 1000;
   const totalRequests = stats.completed + stats.failed;
-  // A merged result's config carries the protocol its shards ran.
-  const protocol = config.protocol || (config.grpc ? (config.tls ? 'grpcs' : 'grpc') : config.websocket ? 'websocket' : config.http2 ? (config.tls ? 'h2' : 'h2c') : 'http/1.1');
+  const protocol = protocolOf(config);
   // gRPC: statuses are the calls' codes (0 OK to 16), and every code but OK is an error, by name.
   const grpc = protocol === 'grpc' || protocol === 'grpcs';
-  const errorCodes = {};
-  for (let code = 0; code < stats.statusCounts.length; code++) {
-    if (stats.statusCounts[code] === 0) continue;
-    if (grpc ? code > 0 : code >= 400) errorCodes[grpc ? codeName(code) : code] = stats.statusCounts[code];
-  }
-  // Added, not assigned: a custom error without a code is keyed by its bare status ("503"),
-  // the same key as that status's ordinary errors, and both must count.
-  for (const k in stats.customErrors) errorCodes[k] = (errorCodes[k] || 0) + stats.customErrors[k];
-  for (const k in stats.errors) errorCodes[k] = (errorCodes[k] || 0) + stats.errors[k];
-  // Every response by status, those a contentInspector marked as errors included.
-  const statusCodes = {};
-  for (let code = 0; code < stats.statusCounts.length; code++) {
-    if (stats.statusCounts[code] > 0) statusCodes[code] = stats.statusCounts[code];
-  }
-  for (const k in stats.customErrors) {
-    const code = parseInt(k, 10);
-    statusCodes[code] = (statusCodes[code] || 0) + stats.customErrors[k];
-  }
+  const errorCodes = errorCodesOf(stats, grpc);
+  const statusCodes = statusCodesOf(stats);
   const percentiles = percentilesOf(h);
   const effectiveRps = elapsedSeconds > 0 ? Math.round(totalRequests / elapsedSeconds) : 0;
   const result = {
-    url: config.url,
-    cores: extra.cores || 1,
-    shard: config.shard || undefined,
-    maxRequests: config.maxRequests,
-    maxSeconds: config.maxSeconds,
-    concurrency: config.concurrency,
-    agent: config.websocket ? 'websocket' : config.keepAlive ? 'keepalive' : 'none',
-    pipelining: config.pipelining || 1,
-    protocol,
-    streams: protocol === 'h2' || protocol === 'h2c' || grpc ? config.streams : undefined,
-    // gRPC: the method called, and the calls by status name ({ OK: 9990, UNAVAILABLE: 10 }).
-    call: grpc ? (config.grpc ? config.grpc.call : config.call) : undefined,
-    grpcStatuses: grpc ? namedStatuses(statusCodes) : undefined,
-    requestsPerSecond: config.requestsPerSecond || undefined,
-    stages: config.stages || undefined,
-    connectionStages: config.connectionStages || undefined,
-    runtime: extra.runtime,
-    socket: extra.socket,
-    proxy: config.proxy ? config.proxy.url : null, // without its password
+    ...runSettings(config, extra, protocol, grpc, statusCodes),
     // A request sequence: each entry's requests, errors and latencies.
     entries: stats.entries ? stats.entries.summary() : undefined,
     totalRequests,
@@ -114,8 +79,69 @@ export function makeResult(config, stats, extra = {}) {
   Object.defineProperty(result, 'histogram', { value: h, enumerable: false });
   Object.defineProperty(result, 'phaseHistograms', { value: stats.phases, enumerable: false });
   if (config.thresholds && config.thresholds.length > 0) result.thresholds = checkThresholds(config.thresholds, result);
-  // The JSON document (--json, --json-file, loadtest merge): every field above and the latency
-  // histogram as sparse bucket counts in HdrHistogram's layout, which merge exactly.
+  defineJsonAndShow(result, h, stats);
+  return result;
+}
+
+function protocolOf(config) {
+  // A merged result's config carries the protocol its shards ran.
+  return config.protocol || (config.grpc ? (config.tls ? 'grpcs' : 'grpc') : config.websocket ? 'websocket' : config.http2 ? (config.tls ? 'h2' : 'h2c') : 'http/1.1');
+}
+
+function errorCodesOf(stats, grpc) {
+  const errorCodes = {};
+  for (let code = 0; code < stats.statusCounts.length; code++) {
+    if (stats.statusCounts[code] === 0) continue;
+    if (grpc ? code > 0 : code >= 400) errorCodes[grpc ? codeName(code) : code] = stats.statusCounts[code];
+  }
+  // Added, not assigned: a custom error without a code is keyed by its bare status ("503"),
+  // the same key as that status's ordinary errors, and both must count.
+  for (const k in stats.customErrors) errorCodes[k] = (errorCodes[k] || 0) + stats.customErrors[k];
+  for (const k in stats.errors) errorCodes[k] = (errorCodes[k] || 0) + stats.errors[k];
+  return errorCodes;
+}
+
+// Every response by status, those a contentInspector marked as errors included.
+function statusCodesOf(stats) {
+  const statusCodes = {};
+  for (let code = 0; code < stats.statusCounts.length; code++) {
+    if (stats.statusCounts[code] > 0) statusCodes[code] = stats.statusCounts[code];
+  }
+  for (const k in stats.customErrors) {
+    const code = parseInt(k, 10);
+    statusCodes[code] = (statusCodes[code] || 0) + stats.customErrors[k];
+  }
+  return statusCodes;
+}
+
+// The result's first keys: what ran, on what, through what.
+function runSettings(config, extra, protocol, grpc, statusCodes) {
+  return {
+    url: config.url,
+    cores: extra.cores || 1,
+    shard: config.shard || undefined,
+    maxRequests: config.maxRequests,
+    maxSeconds: config.maxSeconds,
+    concurrency: config.concurrency,
+    agent: config.websocket ? 'websocket' : config.keepAlive ? 'keepalive' : 'none',
+    pipelining: config.pipelining || 1,
+    protocol,
+    streams: protocol === 'h2' || protocol === 'h2c' || grpc ? config.streams : undefined,
+    // gRPC: the method called, and the calls by status name ({ OK: 9990, UNAVAILABLE: 10 }).
+    call: grpc ? (config.grpc ? config.grpc.call : config.call) : undefined,
+    grpcStatuses: grpc ? namedStatuses(statusCodes) : undefined,
+    requestsPerSecond: config.requestsPerSecond || undefined,
+    stages: config.stages || undefined,
+    connectionStages: config.connectionStages || undefined,
+    runtime: extra.runtime,
+    socket: extra.socket,
+    proxy: config.proxy ? config.proxy.url : null, // without its password
+  };
+}
+
+// The JSON document (--json, --json-file, loadtest merge): every field above and the latency
+// histogram as sparse bucket counts in HdrHistogram's layout, which merge exactly.
+function defineJsonAndShow(result, h, stats) {
   Object.defineProperty(result, 'toJSON', {
     value: function toJSON() {
       const phaseHistograms = {};
@@ -130,7 +156,6 @@ export function makeResult(config, stats, extra = {}) {
     },
     enumerable: false,
   });
-  return result;
 }
 
 function namedStatuses(statusCodes) {

@@ -36,147 +36,160 @@ const READY_TIMEOUT_MS = 120000;
  * `onSecret(ref)`: a child looked up a secret (src/script/secrets/secrets.js); tell(ref) tells the
  * children of one the parent looked up.
  */
-export function remoteRun({ cores, spawn, job, base = null, onMessage = () => {}, onLog = () => {}, onSecond = () => {}, onSecret = () => {} }) {
-  let children = [];
-  const state = [];
-  const seen = new Set();
-  let abortedMessage = null;
-  let abortRun = null;
-  let recordVUs = null; // the parent's vus gauge, at each rise of the children's sum
-  let vusShown = 0;
-  let exits = null;
+export class RemoteRun {
+  constructor({ cores, spawn, job, base = null, onMessage = () => {}, onLog = () => {}, onSecond = () => {}, onSecret = () => {} }) {
+    Object.assign(this, { cores, spawn, job, base, onMessage, onLog, onSecond, onSecret });
+    this.children = [];
+    this.state = [];
+    this.seen = new Set();
+    this.abortedMessage = null;
+    this.abortRun = null;
+    this.recordVUs = null; // the parent's vus gauge, at each rise of the children's sum
+    this.vusShown = 0;
+    this.exits = null;
+    this.shown = 0; // --dashboard: the seconds given to onSecond so far
+    // Until every child is ready: how many are, the first failure, and what ends the wait.
+    this.readyCount = 0;
+    this.failure = null;
+    this.allReady = null;
+  }
 
-  const kill = () => children.forEach((c) => c.kill());
+  async prepare() {
+    const { cores } = this;
+    this.children = await Promise.all(Array.from({ length: cores }, () => this.spawn()));
+    const ready = new Promise((resolve) => (this.allReady = resolve));
+    this.children.forEach((child, i) => {
+      const s = { begun: 0, ended: 0, errors: 0, vus: 0, result: null, failure: null, seconds: [], metrics: null };
+      this.state.push(s);
+      child.onLine((line) => this.heard(i, s, line));
+      // A shard's children (base: the shard's segment) share its share in turn: child i of a
+      // shard k of n holds segment k + n·i of n·cores, so shards of shards stay interleaved.
+      const { base } = this;
+      const segment = base === null ? { index: i, count: cores } : { index: base.index + base.count * i, count: base.count * cores };
+      child.send(`job ${JSON.stringify({ ...this.job, segment })}`);
+    });
+    this.exits = Promise.all(this.children.map((child, i) => this.watchExit(child, i)));
+    const timer = setTimeout(() => {
+      this.failure = this.failure || { code: EXIT.scriptException, message: `the children were not ready after ${READY_TIMEOUT_MS / 1000} s` };
+      this.allReady();
+    }, READY_TIMEOUT_MS);
+    await ready;
+    clearTimeout(timer);
+    if (this.failure !== null) {
+      this.stop();
+      await this.exits;
+      throw new ScriptRunError(this.failure.message, this.failure.code);
+    }
+  }
+
+  /** A line from child i (`s`: its state), as the protocol above says. */
+  heard(i, s, line) {
+    const space = line.indexOf(' ');
+    const verb = space < 0 ? line : line.slice(0, space);
+    const rest = space < 0 ? '' : line.slice(space + 1);
+    if (verb === 'ready') {
+      if (++this.readyCount === this.cores) this.allReady();
+    } else if (verb === 'progress') {
+      const [begun, ended, errors, vus] = rest.split(' ').map(Number);
+      Object.assign(s, { begun, ended, errors, vus });
+      const total = this.state.reduce((a, x) => a + x.vus, 0);
+      if (total > this.vusShown && this.recordVUs !== null) this.recordVUs(total);
+      this.vusShown = total;
+    } else if (verb === 'second') {
+      s.seconds.push(JSON.parse(rest));
+      this.nextSeconds();
+    } else if (verb === 'metrics') {
+      s.metrics = JSON.parse(rest);
+    } else if (verb === 'message') {
+      const message = JSON.parse(rest);
+      if (!this.seen.has(message)) {
+        this.seen.add(message);
+        this.onMessage(message);
+      }
+    } else if (verb === 'log') {
+      this.onLog(JSON.parse(rest));
+    } else if (verb === 'secret') {
+      this.onSecret(JSON.parse(rest));
+      this.children.forEach((c, k) => k !== i && c.send(line));
+    } else if (verb === 'abort') {
+      const message = JSON.parse(rest);
+      if (this.abortedMessage === null) {
+        this.abortedMessage = message;
+        if (this.abortRun !== null) this.abortRun(message);
+        this.children.forEach((c, k) => k !== i && c.send(`abort ${JSON.stringify(message)}`));
+      }
+    } else if (verb === 'result') {
+      s.result = JSON.parse(rest);
+      this.nextSeconds();
+    } else if (verb === 'fail') {
+      const code = Number(rest.slice(0, rest.indexOf(' ')));
+      s.failure = { code, message: rest.slice(rest.indexOf(' ') + 1) };
+      if (this.failure === null) this.failure = s.failure;
+      this.allReady();
+    }
+  }
+
+  /** Child i's exit status, once it has gone. */
+  async watchExit(child, i) {
+    const { state, cores } = this;
+    const status = await child.exited;
+    state[i].exited = status;
+    this.nextSeconds();
+    // A child gone before it was ready must not leave the parent waiting.
+    if (state[i].result === null && state[i].failure === null) {
+      state[i].failure = { code: EXIT.scriptException, message: `child ${i + 1} of ${cores} ${status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`}${why(child.stderrTail())}` };
+      if (this.failure === null) this.failure = state[i].failure;
+      this.allReady();
+    }
+    return status;
+  }
 
   // --dashboard: each second once every child still going has closed it, merged exactly (their
   // latency buckets add up, so its p50 and p99 are the whole run's).
-  let shown = 0;
-  const nextSeconds = () => {
+  nextSeconds() {
+    const { state } = this;
     const going = state.filter((s) => s.result === null && s.failure === null && !s.exited).map((s) => s.seconds);
-    const part = closedSeconds(state.map((s) => s.seconds), going, shown);
-    shown += part.length;
-    for (const second of part) onSecond(second);
-  };
+    const part = closedSeconds(state.map((s) => s.seconds), going, this.shown);
+    this.shown += part.length;
+    for (const second of part) this.onSecond(second);
+  }
 
-  return {
-    async prepare() {
-      children = await Promise.all(Array.from({ length: cores }, () => spawn()));
-      let readyCount = 0;
-      let failure = null;
-      let allReady;
-      const ready = new Promise((resolve) => (allReady = resolve));
-      children.forEach((child, i) => {
-        const s = { begun: 0, ended: 0, errors: 0, vus: 0, result: null, failure: null, seconds: [], metrics: null };
-        state.push(s);
-        child.onLine((line) => {
-          const space = line.indexOf(' ');
-          const verb = space < 0 ? line : line.slice(0, space);
-          const rest = space < 0 ? '' : line.slice(space + 1);
-          if (verb === 'ready') {
-            if (++readyCount === cores) allReady();
-          } else if (verb === 'progress') {
-            const [begun, ended, errors, vus] = rest.split(' ').map(Number);
-            Object.assign(s, { begun, ended, errors, vus });
-            const total = state.reduce((a, x) => a + x.vus, 0);
-            if (total > vusShown && recordVUs !== null) recordVUs(total);
-            vusShown = total;
-          } else if (verb === 'second') {
-            s.seconds.push(JSON.parse(rest));
-            nextSeconds();
-          } else if (verb === 'metrics') {
-            s.metrics = JSON.parse(rest);
-          } else if (verb === 'message') {
-            const message = JSON.parse(rest);
-            if (!seen.has(message)) {
-              seen.add(message);
-              onMessage(message);
-            }
-          } else if (verb === 'log') {
-            onLog(JSON.parse(rest));
-          } else if (verb === 'secret') {
-            onSecret(JSON.parse(rest));
-            children.forEach((c, k) => k !== i && c.send(line));
-          } else if (verb === 'abort') {
-            const message = JSON.parse(rest);
-            if (abortedMessage === null) {
-              abortedMessage = message;
-              if (abortRun !== null) abortRun(message);
-              children.forEach((c, k) => k !== i && c.send(`abort ${JSON.stringify(message)}`));
-            }
-          } else if (verb === 'result') {
-            s.result = JSON.parse(rest);
-            nextSeconds();
-          } else if (verb === 'fail') {
-            const code = Number(rest.slice(0, rest.indexOf(' ')));
-            s.failure = { code, message: rest.slice(rest.indexOf(' ') + 1) };
-            if (failure === null) failure = s.failure;
-            allReady();
-          }
-        });
-        // A shard's children (base: the shard's segment) share its share in turn: child i of a
-        // shard k of n holds segment k + n·i of n·cores, so shards of shards stay interleaved.
-        const segment = base === null ? { index: i, count: cores } : { index: base.index + base.count * i, count: base.count * cores };
-        child.send(`job ${JSON.stringify({ ...job, segment })}`);
-      });
-      exits = Promise.all(
-        children.map(async (child, i) => {
-          const status = await child.exited;
-          state[i].exited = status;
-          nextSeconds();
-          // A child gone before it was ready must not leave the parent waiting.
-          if (state[i].result === null && state[i].failure === null) {
-            state[i].failure = { code: EXIT.scriptException, message: `child ${i + 1} of ${cores} ${status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`}${why(child.stderrTail())}` };
-            if (failure === null) failure = state[i].failure;
-            allReady();
-          }
-          return status;
-        }),
-      );
-      const timer = setTimeout(() => {
-        failure = failure || { code: EXIT.scriptException, message: `the children were not ready after ${READY_TIMEOUT_MS / 1000} s` };
-        allReady();
-      }, READY_TIMEOUT_MS);
-      await ready;
-      clearTimeout(timer);
-      if (failure !== null) {
-        kill();
-        await exits;
-        throw new ScriptRunError(failure.message, failure.code);
-      }
-    },
+  counters() {
+    const c = { begun: 0, ended: 0, errors: 0, vus: 0 };
+    for (const s of this.state) {
+      c.begun += s.begun;
+      c.ended += s.ended;
+      c.errors += s.errors;
+      c.vus += s.vus;
+    }
+    return c;
+  }
 
-    counters() {
-      const c = { begun: 0, ended: 0, errors: 0, vus: 0 };
-      for (const s of state) {
-        c.begun += s.begun;
-        c.ended += s.ended;
-        c.errors += s.errors;
-        c.vus += s.vus;
-      }
-      return c;
-    },
+  metrics() {
+    return this.state.map((s) => s.metrics);
+  }
 
-    metrics: () => state.map((s) => s.metrics),
+  async run({ dataJson, abort, vus }) {
+    const { state, children, cores } = this;
+    this.abortRun = abort;
+    this.recordVUs = vus;
+    if (this.abortedMessage !== null) abort(this.abortedMessage);
+    // A moment ahead, so that every child has its `go` before it comes.
+    const startAt = Date.now() + 50;
+    for (const child of children) child.send(`go ${startAt}${dataJson === undefined ? '' : ` ${dataJson}`}`);
+    await this.exits;
+    const broken = state.map((s, i) => (s.result !== null ? null : s.failure ? s.failure.message : `child ${i + 1} of ${cores} sent no result${why(children[i].stderrTail())}`)).filter(Boolean);
+    if (broken.length) throw new ScriptRunError(broken.join('; '), EXIT.scriptException);
+    return state.map((s) => s.result);
+  }
 
-    async run({ dataJson, abort, vus }) {
-      abortRun = abort;
-      recordVUs = vus;
-      if (abortedMessage !== null) abort(abortedMessage);
-      // A moment ahead, so that every child has its `go` before it comes.
-      const startAt = Date.now() + 50;
-      for (const child of children) child.send(`go ${startAt}${dataJson === undefined ? '' : ` ${dataJson}`}`);
-      await exits;
-      const broken = state.map((s, i) => (s.result !== null ? null : s.failure ? s.failure.message : `child ${i + 1} of ${cores} sent no result${why(children[i].stderrTail())}`)).filter(Boolean);
-      if (broken.length) throw new ScriptRunError(broken.join('; '), EXIT.scriptException);
-      return state.map((s) => s.result);
-    },
+  /** A secret the parent looked up (init, setup(), teardown()): hidden by every child too. */
+  tell(ref) {
+    for (const child of this.children) child.send(`secret ${JSON.stringify(ref)}`);
+  }
 
-    /** A secret the parent looked up (init, setup(), teardown()): hidden by every child too. */
-    tell(ref) {
-      for (const child of children) child.send(`secret ${JSON.stringify(ref)}`);
-    },
-
-    /** Ctrl-C: the children go with the parent. */
-    stop: kill,
-  };
+  /** Ctrl-C: the children go with the parent. */
+  stop() {
+    this.children.forEach((c) => c.kill());
+  }
 }

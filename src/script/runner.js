@@ -1,5 +1,6 @@
+// src/script/: `loadtest run`, k6 scripts, in folders by job (doc/design.md, the layout).
 // A scripted run, as `k6 run` makes one: the script's init code once per VU, setup() once, the
-// scenarios at once (each its executor, src/script/executors/), teardown(), then the summary's
+// scenarios at once (each its executor, src/script/scenarios/executors/), teardown(), then the summary's
 // data and the thresholds. Every VU is a few objects on this one event loop (src/script/vu/vu.js).
 
 import { Registry } from './metrics/metrics.js';
@@ -332,7 +333,7 @@ async function scenarios(factory, run, plan) {
   finished = true;
 }
 
-// A scenario's context for its executor (src/script/executors/). `stopped` is its prototype's
+// A scenario's context for its executor (src/script/scenarios/executors/). `stopped` is its prototype's
 // getter: V8 makes an object literal with a getter of its own a dictionary, and each of its
 // reads, several an iteration (`ctx.running`, `ctx.stopped`, `ctx.iterateThen`), a hash look-up.
 class ScenarioContext {

@@ -1,3 +1,4 @@
+// src/results/html/: the --html and --dashboard pages.
 // --html FILE: one self-contained page from a result's JSON document (or a --sweep document):
 // the figures, the run's settings, and plots drawn as inline SVG when the page is written. The
 // page runs no script and loads nothing (its Content-Security-Policy forbids both); the document

@@ -1,3 +1,4 @@
+// src/script/eventloop/: a VU's event loop and what waits in it.
 // A VU's event loop as k6 has it (k6's eventloop): an iteration ends when its function has
 // returned *and* everything it started has settled — each timer (setTimeout until it fires,
 // setInterval until it is cleared) and each promise of k6's it did not wait for

@@ -12,26 +12,63 @@ const NO_OPTIONS = 'getting test options in the init context is not supported';
 const NO_INSTANCE = 'getting instance information in the init context is not supported';
 
 export function executionModule(vu) {
-  const shared = vu.shared;
-  // exec.vu.tags reads the VU's tags as its samples have them now (options.tags, the scenario's,
-  // the group), as k6's does, and writes the VU's own (vu.userTags): a change makes its tags anew.
+  const api = { vu: vuInfo(vu), scenario: scenarioInfo(vu), instance: instanceInfo(vu), test: testInfo(vu) };
+  return { default: api, ...api };
+}
+
+const scenarioOf = (vu) => {
+  if (vu.scenario === null) throw thrownGoError(NO_SCENARIO);
+  return vu.scenario;
+};
+const inVU = (vu) => {
+  if (!vu.initDone) throw thrownGoError(NO_VU);
+};
+const instanceFigures = (vu) => {
+  if (!vu.initDone || vu.pastRun) throw thrownGoError(NO_INSTANCE);
+  return vu.shared;
+};
+
+function vuInfo(vu) {
+  const tags = tagsProxy(vu);
+  const metrics = { tags, metadata: {} };
+  return {
+    get idInTest() {
+      inVU(vu);
+      return vu.id;
+    },
+    get idInInstance() {
+      inVU(vu);
+      return vu.id;
+    },
+    // 0 in setup() and teardown(), as k6's.
+    get iterationInInstance() {
+      inVU(vu);
+      return Math.max(0, vu.iterationInInstance);
+    },
+    get iterationInScenario() {
+      inVU(vu);
+      return Math.max(0, vu.iterationInScenario);
+    },
+    get tags() {
+      inVU(vu);
+      return tags;
+    },
+    get metrics() {
+      inVU(vu);
+      return metrics;
+    },
+  };
+}
+
+// exec.vu.tags reads the VU's tags as its samples have them now (options.tags, the scenario's,
+// the group), as k6's does, and writes the VU's own (vu.userTags): a change makes its tags anew.
+function tagsProxy(vu) {
   const changed = (result) => (vu.userTagsVersion++, result);
-  const scenario = () => {
-    if (vu.scenario === null) throw thrownGoError(NO_SCENARIO);
-    return vu.scenario;
-  };
-  const inVU = () => {
-    if (!vu.initDone) throw thrownGoError(NO_VU);
-  };
-  const instance = () => {
-    if (!vu.initDone || vu.pastRun) throw thrownGoError(NO_INSTANCE);
-    return shared;
-  };
   const current = (key) => {
     const now = vu.currentTags();
     return typeof key === 'string' && Object.hasOwn(now, key) ? now[key] : undefined;
   };
-  const tags = new Proxy(vu.userTags, {
+  return new Proxy(vu.userTags, {
     // What is not a tag is the object's own (its prototype's methods), as in k6.
     get: (target, key) => current(key) ?? Reflect.get(target, key),
     has: (_target, key) => current(key) !== undefined,
@@ -44,102 +81,83 @@ export function executionModule(vu) {
     deleteProperty: (target, key) => changed(Reflect.deleteProperty(target, key)),
     defineProperty: (target, key, d) => changed(Reflect.defineProperty(target, key, 'value' in d ? { ...d, value: tagValue(key, d.value) } : d)),
   });
-  const metrics = { tags, metadata: {} };
-  let consolidated = null;
-  let consolidatedFrom = null;
-  const api = {
-    vu: {
-      get idInTest() {
-        inVU();
-        return vu.id;
-      },
-      get idInInstance() {
-        inVU();
-        return vu.id;
-      },
-      // 0 in setup() and teardown(), as k6's.
-      get iterationInInstance() {
-        inVU();
-        return Math.max(0, vu.iterationInInstance);
-      },
-      get iterationInScenario() {
-        inVU();
-        return Math.max(0, vu.iterationInScenario);
-      },
-      get tags() {
-        inVU();
-        return tags;
-      },
-      get metrics() {
-        inVU();
-        return metrics;
-      },
+}
+
+function scenarioInfo(vu) {
+  const shared = vu.shared;
+  return {
+    get name() {
+      return scenarioOf(vu).name;
     },
-    scenario: {
-      get name() {
-        return scenario().name;
-      },
-      get executor() {
-        return scenario().executor;
-      },
-      get startTime() {
-        return scenario().startedAt;
-      },
-      get progress() {
-        return scenario().progress();
-      },
-      get iterationInInstance() {
-        scenario();
-        return vu.scenarioIteration;
-      },
-      // With --cores, unique across the children: theirs interleave.
-      get iterationInTest() {
-        const s = scenario();
-        const seg = shared.segment;
-        if (!seg) return vu.scenarioIteration;
-        return s.iterationOffset !== undefined ? s.iterationOffset + vu.scenarioIteration : vu.scenarioIteration * seg.count + seg.index;
-      },
+    get executor() {
+      return scenarioOf(vu).executor;
     },
-    instance: {
-      get vusActive() {
-        return instance().vusActive;
-      },
-      get vusInitialized() {
-        return instance().vusInitialized;
-      },
-      get iterationsCompleted() {
-        return instance().iterationsCompleted;
-      },
-      get iterationsInterrupted() {
-        return instance().iterationsInterrupted;
-      },
-      get currentTestRunDuration() {
-        return instance().testStartedAt ? performance.now() - shared.testStartedAt : 0;
-      },
+    get startTime() {
+      return scenarioOf(vu).startedAt;
     },
-    test: {
-      // As k6 consolidated them (the shortcuts made a scenario), made once the options are known.
-      get options() {
-        if (!vu.initDone) throw thrownGoError(NO_OPTIONS);
-        if (consolidated === null || consolidatedFrom !== shared.options) {
-          consolidatedFrom = shared.options;
-          consolidated = consolidatedOptions(shared.options);
-        }
-        return consolidated;
-      },
-      abort(message) {
-        shared.abort(message === undefined ? 'test aborted' : `test aborted: ${message}`);
-        throw vu.interruption();
-      },
-      // As k6 v1: the test is failed, the run goes on, and ends with exit code 110.
-      fail(message) {
-        if (!vu.initDone) throw new Error('execution.test.fail() called outside of VU context');
-        shared.state.warn(message === undefined || message === null ? 'test marked as failed' : `test marked as failed: ${message}`);
-        shared.state.markedFailed = true;
-      },
+    get progress() {
+      return scenarioOf(vu).progress();
+    },
+    get iterationInInstance() {
+      scenarioOf(vu);
+      return vu.scenarioIteration;
+    },
+    // With --cores, unique across the children: theirs interleave.
+    get iterationInTest() {
+      const s = scenarioOf(vu);
+      const seg = shared.segment;
+      if (!seg) return vu.scenarioIteration;
+      return s.iterationOffset !== undefined ? s.iterationOffset + vu.scenarioIteration : vu.scenarioIteration * seg.count + seg.index;
     },
   };
-  return { default: api, ...api };
+}
+
+function instanceInfo(vu) {
+  const shared = vu.shared;
+  return {
+    get vusActive() {
+      return instanceFigures(vu).vusActive;
+    },
+    get vusInitialized() {
+      return instanceFigures(vu).vusInitialized;
+    },
+    get iterationsCompleted() {
+      return instanceFigures(vu).iterationsCompleted;
+    },
+    get iterationsInterrupted() {
+      return instanceFigures(vu).iterationsInterrupted;
+    },
+    get currentTestRunDuration() {
+      return instanceFigures(vu).testStartedAt ? performance.now() - shared.testStartedAt : 0;
+    },
+  };
+}
+
+function testInfo(vu) {
+  const shared = vu.shared;
+  let consolidated = null;
+  let consolidatedFrom = null;
+  return {
+    // As k6 consolidated them (the shortcuts made a scenario), made once the options are known.
+    get options() {
+      if (!vu.initDone) throw thrownGoError(NO_OPTIONS);
+      if (consolidated === null || consolidatedFrom !== shared.options) {
+        consolidatedFrom = shared.options;
+        consolidated = consolidatedOptions(shared.options);
+      }
+      return consolidated;
+    },
+    abort(message) {
+      shared.abort(message === undefined ? 'test aborted' : `test aborted: ${message}`);
+      throw vu.interruption();
+    },
+    // As k6 v1: the test is failed, the run goes on, and ends with exit code 110.
+    fail(message) {
+      if (!vu.initDone) throw new Error('execution.test.fail() called outside of VU context');
+      shared.state.warn(message === undefined || message === null ? 'test marked as failed' : `test marked as failed: ${message}`);
+      shared.state.markedFailed = true;
+    },
+  };
 }
 
 // A tag's value as k6 takes it (common.ApplyCustomUserTag): a string, a number or a boolean, as

@@ -1,3 +1,4 @@
+// src/script/k6/: k6's modules, one file or folder per import path.
 // The k6 module: check, group, sleep, fail, randomSeed, for one VU.
 
 import { isWait, waiting, MADE } from '../eventloop/wait.js';

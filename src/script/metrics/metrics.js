@@ -1,3 +1,4 @@
+// src/script/metrics/: samples, tags and thresholds of a scripted run.
 // k6's metrics for a scripted run: Counter, Gauge, Rate and Trend, each with the sub-metrics
 // that thresholds name (`http_req_duration{status:200}`). A sample is added to its metric and
 // to the sub-metrics whose tags it matches, and nothing of it is kept: Trends are histograms

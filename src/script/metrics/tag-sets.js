@@ -39,7 +39,7 @@ export class TagSets {
 
   /**
    * The entry of a request's tags with `base` (an interned VU's set) and `name` ({ base, name,
-   * method, status, proto, expected, tags }), or undefined: k6/http.js's requestTags(), for a
+   * method, status, proto, expected, tags }), or undefined: k6/http/http.js's requestTags(), for a
    * request without tags of its own nor an error, which adds them (addRequest) when it has made
    * them.
    */

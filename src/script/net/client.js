@@ -1,3 +1,4 @@
+// src/script/net/: a VU's HTTP/1.1, HTTP/2 and gRPC clients, on the run's drivers.
 // A VU's HTTP/1.1 requests through the same connection driver as every other request
 // (src/http1/connection.js): an OriginClient is the run-side of that driver (src/driver.js) for
 // one origin of one VU, with a request handed to a connection when the script makes it, and the

@@ -34,7 +34,7 @@ export function dialError(err, { host, port }) {
  * `onMessage(bytes)` for each message (a view of what the connection read, for that callback
  * only: copy what is kept), `onEnd(code, message, headers, trailers)` once.
  * Headers and trailers are the metadata grpc-go gives (its reserved fields left out). `debug`:
- * --http-debug's hooks (k6/grpc-debug.js), or null.
+ * --http-debug's hooks (k6/grpc/grpc-debug.js), or null.
  */
 export class Call {
   constructor({ path, headers, message, maxReceive, onMessage, onEnd, debug = null }) {

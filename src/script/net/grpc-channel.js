@@ -26,7 +26,7 @@ export class GrpcChannel extends DriverSide {
     super();
     this.network = network;
     // Its own counters: the bytes it read (stats.bytes, the driver's) and wrote, for k6's
-    // data_received and data_sent (countBytes() in k6/grpc.js reads and zeroes them).
+    // data_received and data_sent (countBytes() in k6/grpc/grpc.js reads and zeroes them).
     this.stats = { bytes: 0, unexpectedData: 0, retries: 0, connections: 0 };
     this.sent = 0;
     this.adapter = adapter;
@@ -83,7 +83,7 @@ export class GrpcChannel extends DriverSide {
     if (this.closed) return call.end(CANCELED, 'grpc: the client connection is closing');
     const block = this.headerBlock(call.path, call.headers);
     if (call.message !== null) {
-      // The same block and message as the last unary call (the same bytes: k6/grpc.js keeps
+      // The same block and message as the last unary call (the same bytes: k6/grpc/grpc.js keeps
       // them), the same frames: the driver copies them and writes its stream id in the copy.
       const body = call.message;
       if (block !== this.lastBlock || body !== this.lastBody) {
@@ -113,7 +113,7 @@ export class GrpcChannel extends DriverSide {
   // metadata and timeout, so encoded once (our encoder uses no dynamic table: the bytes are
   // right on any connection).
   headerBlock(path, headers) {
-    // k6/grpc.js gives the same list again for calls without metadata.
+    // k6/grpc/grpc.js gives the same list again for calls without metadata.
     if (headers === this.blockHeaders && path === this.blockPath) return this.lastHeaderBlock;
     let key = path;
     for (const [k, v] of headers) key += `\n${k}\n${v}`;

@@ -1,3 +1,4 @@
+// src/script/scenarios/: options, their tiers, scenarios and their executors.
 // A script's scenarios from its options, as k6 makes them: `scenarios` as given, or one scenario
 // named 'default' from the shortcuts (vus, duration, iterations, stages); each checked and given
 // k6's defaults before anything runs, so that a wrong option is one line before the run.

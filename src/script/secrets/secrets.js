@@ -1,3 +1,4 @@
+// src/script/secrets/: --secret-source and the run's secrets.
 // The run's secrets, as k6 v1.3's secret manager keeps them: the sources of --secret-source
 // (src/script/secrets/secret-sources.js), each secret looked up once, and every value a lookup has
 // given hidden from the run's log from then on: a line of the script's console, of

@@ -1,3 +1,4 @@
+// src/script/summary/: the end-of-test summary, its data, exports and page.
 // The end-of-test summary as k6 v1 prints it (--summary-mode compact, its default, and full):
 // █ THRESHOLDS, █ TOTAL RESULTS, and in full mode █ GROUP and █ SCENARIO sections, from the
 // report of summary-report.js. Figures are written as k6 v1 writes them: durations and

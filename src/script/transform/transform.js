@@ -1,3 +1,4 @@
+// src/script/transform/: the source transform, what makes a k6 script runnable here.
 // A k6 script made runnable here: its module body becomes a function that each VU calls (so
 // that init code runs once per VU and module state belongs to its VU, as in k6), and its
 // synchronous calls that may wait (http.get, sleep, a helper that calls them) are awaited, so
@@ -17,8 +18,8 @@ import { columnMap, registration } from './columns.js';
 import { wantHTML } from '../k6/html/html.js';
 import { noteModules } from './lazy.js';
 
-// The modules a script may import from k6 (src/script/modules.js implements them), and those
-// refused before the run.
+// The modules a script may import from k6 (src/script/vu/vu.js gives them, from
+// src/script/k6/), and those refused before the run.
 export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto', 'k6/html', 'k6/timers', 'k6/ws', 'k6/experimental/websockets', 'k6/experimental/fs', 'k6/experimental/csv', 'k6/experimental/streams', 'k6/secrets', 'k6/net/grpc']);
 
 // Modules k6 v1.3 no longer has, refused with its words.
@@ -65,128 +66,177 @@ const HTML_USE = /html|clickLink|submitForm/;
 export function transformModule(source, name, { sibling = (s) => s, stripTypes = null, entry = false } = {}) {
   if (HTML_USE.test(source)) wantHTML();
   noteModules(source);
-  if (stripTypes !== null) {
-    // TypeScript: its types removed first (runtimes/scripts/load.js), every place kept.
-    try {
-      source = stripTypes(source, name);
-    } catch (err) {
-      if (typeof err.line !== 'number') throw err;
-      throw new ScriptError(`${name}:${err.line}:${err.column}: ${err.message}`);
-    }
-  }
-  let ast;
-  try {
-    // A `return` at the top is taken here and refused below unless the module is CommonJS, whose
-    // body k6 runs in a function (jslib's formdata/0.0.2 starts `if (exports.FormData) return;`).
-    ast = Parser.parse(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true, allowReturnOutsideFunction: true });
-  } catch (err) {
-    const loc = err.loc ? `:${err.loc.line}:${err.loc.column + 1}` : '';
-    throw new ScriptError(`${name}${loc}: ${String(err.message).replace(/ \(\d+:\d+\)$/, '')}`);
-  }
+  // TypeScript: its types removed first (runtimes/scripts/load.js), every place kept.
+  if (stripTypes !== null) source = withoutTypes(source, name, stripTypes);
+  const ast = parseModule(source, name);
   const edits = new Edits(source);
   const where = (node) => `${name}:${node.loc.start.line}:${node.loc.start.column + 1}`;
   refuseEvalBundle(source, ast, where);
   // A `#!` line is allowed only at a file's very start, where the factory's head now goes.
   if (source.startsWith('#!')) edits.blank(0, source.indexOf('\n') < 0 ? source.length : source.indexOf('\n'));
   if (stripTypes !== null) elideTypeImports(ast);
-  const head = []; // on line 1, before the factory: the imports a module keeps as they are
-  const inside = []; // at the top of the factory: the imports bound per VU
-  const exported = new Map(); // exported name -> local expression
-  const imports = [];
-  const importedAt = new Map(); // spec → 'file:line:column' of its import, for the loader's errors
-  let moduleIndex = 0;
-  const stars = []; // the instances `export * from` re-exports
-  // The expression of the module an `export ... from` names, bound once at the factory's top.
-  const namespaceOf = (node) => {
-    const spec = node.source.value;
-    const local = `__loadtest_m${moduleIndex++}`;
-    if (spec.startsWith('k6')) {
-      if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: ${unsupported(spec)}`);
-      inside.push(`const ${local} = ${VU}.module(${JSON.stringify(spec)});`);
-      return local;
-    }
-    if (/^http:\/\//.test(spec)) throw new ScriptError(`${where(node)}: only supported schemes for imports are file and https, ${spec} has \`http\` (as in k6)`);
-    if (spec.startsWith('https://') || spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) {
-      imports.push(spec);
-      importedAt.set(spec, where(node.source));
-      head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
-      inside.push(`const ${local}i = (await ${VU}.load(${local}));`);
-      return `${local}i`;
-    }
-    head.push(`import * as ${local} from ${JSON.stringify(spec)};`);
-    return local;
-  };
-
-  for (const node of ast.body) {
-    if (node.type === 'ImportDeclaration') {
-      const spec = node.source.value;
-      if (node.elided === 'all') {
-        edits.blank(node.start, node.end);
-      } else if (spec.startsWith('k6')) {
-        if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: ${unsupported(spec)}`);
-        inside.push(bindings(node, `${VU}.module(${JSON.stringify(spec)})`));
-      } else if (/^http:\/\//.test(spec)) {
-        throw new ScriptError(`${where(node)}: only supported schemes for imports are file and https, ${spec} has \`http\` (as in k6)`);
-      } else if (spec.startsWith('https://') || ((spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) && /\.(m?js|cjs|m?ts)$/.test(spec) && !node.attributes?.length)) {
-        // The script's own modules, and remote ones (runtimes/scripts/load.js fetches them).
-        const local = `__loadtest_m${moduleIndex++}`;
-        imports.push(spec);
-        importedAt.set(spec, where(node.source));
-        head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
-        inside.push(bindings(node, `(await ${VU}.load(${local}))`));
-      } else {
-        // Ended with a semicolon: the next import follows on the same line.
-        head.push(importText(node, source).replace(/;?$/, ';'));
-      }
-      edits.blank(node.start, node.end);
-    } else if (node.type === 'ExportNamedDeclaration') {
-      if (node.source) {
-        // `export { a, b as c } from './x.js'`: the names of that module's instance.
-        const ns = namespaceOf(node);
-        for (const sp of node.specifiers) exported.set(sp.exported.name ?? sp.exported.value, `${ns}[${JSON.stringify(sp.local.name ?? sp.local.value)}]`);
-        edits.blank(node.start, node.end);
-      } else if (node.declaration) {
-        edits.replace(node.start, node.declaration.start, '');
-        for (const n of declaredNames(node.declaration)) exported.set(n, n);
-      } else {
-        for (const s of node.specifiers) exported.set(s.exported.name ?? s.exported.value, s.local.name);
-        edits.blank(node.start, node.end);
-      }
-    } else if (node.type === 'ExportDefaultDeclaration') {
-      const d = node.declaration;
-      if ((d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') && d.id) {
-        edits.replace(node.start, d.start, '');
-        exported.set('default', d.id.name);
-      } else {
-        edits.replace(node.start, d.start, `const __loadtest_default = `);
-        exported.set('default', '__loadtest_default');
-        // An anonymous function or class exported as default is named 'default', as in ES modules.
-        if (d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') {
-          edits.insert(node.end, `; Object.defineProperty(__loadtest_default, 'name', { value: 'default', configurable: true });`, -Infinity);
-        }
-      }
-    } else if (node.type === 'ExportAllDeclaration') {
-      // `export * as ns from`: that instance; `export * from`: its names but default, under the
-      // module's own (which win, as in ES modules).
-      const ns = namespaceOf(node);
-      if (node.exported) exported.set(node.exported.name ?? node.exported.value, ns);
-      else stars.push(ns);
-      edits.blank(node.start, node.end);
-    }
-  }
+  const factory = new Factory(sibling, where);
+  for (const node of ast.body) takeImportOrExport(node, source, edits, factory);
 
   // CommonJS (`require`, `module.exports`, `exports`), as k6 loads it: a module with no import or
   // export of its own gets `module` and `exports`, and returns module.exports; a require of
   // 'k6/…' is the VU's k6 module, of './x.js' the VU's instance of that user module, given at
   // once (src/script/vu/vu.js commonJS()).
-  let requires = 0;
-  // Array.prototype.get and Map.get are sync; k6's http.get is not: a call on these names is never
-  // taken to return at once by its method's name.
+  const waitingObjects = waitingObjectsOf(ast);
+  const requires = takeRequires(ast, edits, factory, waitingObjects);
+
+  // A module that imports or requires nothing (a library: papaparse, a webpack bundle) cannot
+  // reach a call that waits (k6's are all in k6's modules): it runs exactly as written, its
+  // functions returning their values, not promises. What it calls back (a function a script
+  // gives it) is the script's own, transformed where it was written.
+  if (factory.imports.length > 0 || factory.inside.length > 0 || requires > 0) makeSuspendable(ast, edits, source, waitingObjects, entry ? runnerOnly(ast) : new Set());
+  const topReturn = topLevelReturn(ast);
+  const esm = ast.body.some((n) => /^(Import|Export)/.test(n.type));
+  if (topReturn !== null && esm) throw new ScriptError(`${where(topReturn)}: Top-level return cannot be used inside an ECMAScript module`);
+  const commonJS = !esm && (requires > 0 || topReturn !== null || namesExports(ast));
+  bindVuGlobals(ast, edits);
+  const code = commonJS ? commonJSModule(source, edits, factory, topReturn) : esModule(source, edits, factory);
+  return { code, imports: factory.imports, importedAt: factory.importedAt };
+}
+
+function withoutTypes(source, name, stripTypes) {
+  try {
+    return stripTypes(source, name);
+  } catch (err) {
+    if (typeof err.line !== 'number') throw err;
+    throw new ScriptError(`${name}:${err.line}:${err.column}: ${err.message}`);
+  }
+}
+
+function parseModule(source, name) {
+  try {
+    // A `return` at the top is taken here and refused below unless the module is CommonJS, whose
+    // body k6 runs in a function (jslib's formdata/0.0.2 starts `if (exports.FormData) return;`).
+    return Parser.parse(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true, allowReturnOutsideFunction: true });
+  } catch (err) {
+    const loc = err.loc ? `:${err.loc.line}:${err.loc.column + 1}` : '';
+    throw new ScriptError(`${name}${loc}: ${String(err.message).replace(/ \(\d+:\d+\)$/, '')}`);
+  }
+}
+
+/** What the module's factory is made of, gathered from its imports, exports and requires. */
+class Factory {
+  constructor(sibling, where) {
+    this.sibling = sibling;
+    this.where = where;
+    this.head = []; // on line 1, before the factory: the imports a module keeps as they are
+    this.inside = []; // at the top of the factory: the imports bound per VU
+    this.exported = new Map(); // exported name -> local expression
+    this.imports = [];
+    this.importedAt = new Map(); // spec → 'file:line:column' of its import, for the loader's errors
+    this.moduleIndex = 0;
+    this.stars = []; // the instances `export * from` re-exports
+  }
+
+  nextLocal() {
+    return `__loadtest_m${this.moduleIndex++}`;
+  }
+
+  /** A user module (relative, or https://) imported on line 1 as `local`, for the loader to fetch and transform. */
+  importUser(spec, local, at) {
+    this.imports.push(spec);
+    this.importedAt.set(spec, at);
+    this.head.push(`import * as ${local} from ${JSON.stringify(this.sibling(spec))};`);
+  }
+
+  // The expression of the module an `export ... from` names, bound once at the factory's top.
+  namespaceOf(node) {
+    const spec = node.source.value;
+    const local = this.nextLocal();
+    if (spec.startsWith('k6')) {
+      if (!K6_MODULES.has(spec)) throw new ScriptError(`${this.where(node)}: ${unsupported(spec)}`);
+      this.inside.push(`const ${local} = ${VU}.module(${JSON.stringify(spec)});`);
+      return local;
+    }
+    if (/^http:\/\//.test(spec)) throw new ScriptError(`${this.where(node)}: only supported schemes for imports are file and https, ${spec} has \`http\` (as in k6)`);
+    if (spec.startsWith('https://') || spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) {
+      this.importUser(spec, local, this.where(node.source));
+      this.inside.push(`const ${local}i = (await ${VU}.load(${local}));`);
+      return `${local}i`;
+    }
+    this.head.push(`import * as ${local} from ${JSON.stringify(spec)};`);
+    return local;
+  }
+}
+
+/** One statement of the module's top level: an import or export is taken out of the body, into `factory`. */
+function takeImportOrExport(node, source, edits, factory) {
+  const { exported, where } = factory;
+  if (node.type === 'ImportDeclaration') {
+    const spec = node.source.value;
+    if (node.elided === 'all') {
+      edits.blank(node.start, node.end);
+    } else if (spec.startsWith('k6')) {
+      if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: ${unsupported(spec)}`);
+      factory.inside.push(bindings(node, `${VU}.module(${JSON.stringify(spec)})`));
+    } else if (/^http:\/\//.test(spec)) {
+      throw new ScriptError(`${where(node)}: only supported schemes for imports are file and https, ${spec} has \`http\` (as in k6)`);
+    } else if (spec.startsWith('https://') || ((spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) && /\.(m?js|cjs|m?ts)$/.test(spec) && !node.attributes?.length)) {
+      // The script's own modules, and remote ones (runtimes/scripts/load.js fetches them).
+      const local = factory.nextLocal();
+      factory.importUser(spec, local, where(node.source));
+      factory.inside.push(bindings(node, `(await ${VU}.load(${local}))`));
+    } else {
+      // Ended with a semicolon: the next import follows on the same line.
+      factory.head.push(importText(node, source).replace(/;?$/, ';'));
+    }
+    edits.blank(node.start, node.end);
+  } else if (node.type === 'ExportNamedDeclaration') {
+    if (node.source) {
+      // `export { a, b as c } from './x.js'`: the names of that module's instance.
+      const ns = factory.namespaceOf(node);
+      for (const sp of node.specifiers) exported.set(sp.exported.name ?? sp.exported.value, `${ns}[${JSON.stringify(sp.local.name ?? sp.local.value)}]`);
+      edits.blank(node.start, node.end);
+    } else if (node.declaration) {
+      edits.replace(node.start, node.declaration.start, '');
+      for (const n of declaredNames(node.declaration)) exported.set(n, n);
+    } else {
+      for (const s of node.specifiers) exported.set(s.exported.name ?? s.exported.value, s.local.name);
+      edits.blank(node.start, node.end);
+    }
+  } else if (node.type === 'ExportDefaultDeclaration') {
+    const d = node.declaration;
+    if ((d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') && d.id) {
+      edits.replace(node.start, d.start, '');
+      exported.set('default', d.id.name);
+    } else {
+      edits.replace(node.start, d.start, `const __loadtest_default = `);
+      exported.set('default', '__loadtest_default');
+      // An anonymous function or class exported as default is named 'default', as in ES modules.
+      if (d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') {
+        edits.insert(node.end, `; Object.defineProperty(__loadtest_default, 'name', { value: 'default', configurable: true });`, -Infinity);
+      }
+    }
+  } else if (node.type === 'ExportAllDeclaration') {
+    // `export * as ns from`: that instance; `export * from`: its names but default, under the
+    // module's own (which win, as in ES modules).
+    const ns = factory.namespaceOf(node);
+    if (node.exported) exported.set(node.exported.name ?? node.exported.value, ns);
+    else factory.stars.push(ns);
+    edits.blank(node.start, node.end);
+  }
+}
+
+// Array.prototype.get and Map.get are sync; k6's http.get is not: a call on these names is never
+// taken to return at once by its method's name.
+function waitingObjectsOf(ast) {
   const waitingObjects = new Set(['http']);
   for (const node of ast.body) {
     if (node.type !== 'ImportDeclaration' || node.source.value !== 'k6/http') continue;
     for (const sp of node.specifiers) if (sp.type !== 'ImportSpecifier') waitingObjects.add(sp.local.name);
   }
+  return waitingObjects;
+}
+
+/** Each require of a string made the VU's module or instance (one of k6/http adds to `waitingObjects`). Returns how many. */
+function takeRequires(ast, edits, factory, waitingObjects) {
+  const { where } = factory;
+  let requires = 0;
   walkAncestor(ast, {
     CallExpression(node, _state, ancestors) {
       const spec = requiredSpec(node);
@@ -203,29 +253,20 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
         // remote module too (a bundle that keeps jslib out requires https://jslib.k6.io/...).
         // A CommonJS module runs at its first require; an ES module's instance, which takes a
         // wait to make, is made before this module's body, as an import's.
-        const local = `__loadtest_m${moduleIndex++}`;
-        imports.push(spec);
-        importedAt.set(spec, where(node));
-        head.push(`import * as ${local} from ${JSON.stringify(sibling(spec))};`);
-        inside.push(`const ${local}r = ${local}.__loadtest_cjs ? null : (await ${VU}.load(${local}));`);
+        const local = factory.nextLocal();
+        factory.importUser(spec, local, where(node));
+        factory.inside.push(`const ${local}r = ${local}.__loadtest_cjs ? null : (await ${VU}.load(${local}));`);
         edits.replace(node.start, node.end, `(${local}r ?? ${VU}.commonJS(${local}))`);
       } else {
         throw new ScriptError(`${where(node)}: '${spec}' cannot be required: only k6's modules, the script's own files and https:// modules can be`);
       }
     },
   });
+  return requires;
+}
 
-  // A module that imports or requires nothing (a library: papaparse, a webpack bundle) cannot
-  // reach a call that waits (k6's are all in k6's modules): it runs exactly as written, its
-  // functions returning their values, not promises. What it calls back (a function a script
-  // gives it) is the script's own, transformed where it was written.
-  if (imports.length > 0 || inside.length > 0 || requires > 0) makeSuspendable(ast, edits, source, waitingObjects, entry ? runnerOnly(ast) : new Set());
-  const topReturn = topLevelReturn(ast);
-  const esm = ast.body.some((n) => /^(Import|Export)/.test(n.type));
-  if (topReturn !== null && esm) throw new ScriptError(`${where(topReturn)}: Top-level return cannot be used inside an ECMAScript module`);
-  const commonJS = !esm && (requires > 0 || topReturn !== null || namesExports(ast));
-
-  // __VU and __ITER: the VU's own, read when used (__ITER changes each iteration).
+// __VU and __ITER: the VU's own, read when used (__ITER changes each iteration).
+function bindVuGlobals(ast, edits) {
   walkAncestor(ast, {
     Identifier(node, _state, ancestors) {
       if (node.name !== '__VU' && node.name !== '__ITER' && node.name !== '__ENV') return;
@@ -236,24 +277,27 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
       edits.replace(node.start, node.end, parent && parent.type === 'Property' && parent.shorthand ? `${node.name}: ${text}` : text);
     },
   });
+}
 
+// `module` comes from the VU (a require reads module.exports as soon as the body has run up
+// to its first wait); what an import of it sees: module.exports as the default, its
+// properties as names.
+// A `return` at the top ends the body, not the factory: the body is then a function of its own.
+// The ES modules it requires are made first (`inside`): a module that requires this one sees
+// its exports once they are.
+function commonJSModule(source, edits, { head, inside }, topReturn) {
+  const [bodyStart, bodyEnd] = topReturn === null ? ['', ''] : ['await (async () => { ', '\n})();'];
+  const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop; let ${T}, ${W} = ${VU}.isWait, exports = module.exports; return (async () => { ${inside.join(' ')} ${bodyStart}`;
+  const suffix = `${bodyEnd}\nreturn Object.assign({ default: module.exports }, module.exports);\n})(); }\n`;
+  return assemble(source, prefix, edits, suffix);
+}
+
+function esModule(source, edits, { head, inside, exported, stars }) {
   const returned = [...exported].map(([n, local]) => `${JSON.stringify(n)}: ${local}`).join(', ');
-  if (commonJS) {
-    // `module` comes from the VU (a require reads module.exports as soon as the body has run up
-    // to its first wait); what an import of it sees: module.exports as the default, its
-    // properties as names.
-    // A `return` at the top ends the body, not the factory: the body is then a function of its own.
-    // The ES modules it requires are made first (`inside`): a module that requires this one sees
-    // its exports once they are.
-    const [bodyStart, bodyEnd] = topReturn === null ? ['', ''] : ['await (async () => { ', '\n})();'];
-    const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop; let ${T}, ${W} = ${VU}.isWait, exports = module.exports; return (async () => { ${inside.join(' ')} ${bodyStart}`;
-    const suffix = `${bodyEnd}\nreturn Object.assign({ default: module.exports }, module.exports);\n})(); }\n`;
-    return { code: assemble(source, prefix, edits, suffix), imports, importedAt };
-  }
   const prefix = `${head.join('')}export default function (${VU}) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop; let ${T}, ${W} = ${VU}.isWait; return (async () => { ${inside.join(' ')} `;
   const own = `{ ${returned} }`;
   const suffix = stars.length ? `\nreturn Object.assign({}, ${stars.map((ns) => `${VU}.reexported(${ns})`).join(', ')}, ${own});\n})(); }\n` : `\nreturn ${own};\n})(); }\n`;
-  return { code: assemble(source, prefix, edits, suffix), imports, importedAt };
+  return assemble(source, prefix, edits, suffix);
 }
 
 // The module: the factory's head on line 1, the edited source, its end, and last the map of the

@@ -1,3 +1,4 @@
+// src/script/vu/: a VU, its iterations, and how its exceptions read.
 // A virtual user: a few objects on the one event loop every VU shares. It holds what k6 keeps per
 // VU (its id, iteration, cookie jar, connections, group, tags, its own instance of the script's
 // modules) and hands the k6 modules what they record (src/script/metrics/run-state.js aggregates it).

@@ -9,7 +9,7 @@ import { Call } from '../../net/grpc-call.js';
 import { messageJSON } from '../../../grpc/json-out.js';
 import { logEntry } from '../console.js';
 import { callDebug } from './grpc-debug.js';
-import { callParams, callTags, callHeaders, encodeRequest, countBytes, pastDeadline, CODE_WORDS } from './grpc.js';
+import { callParams, callTags, callHeaders, encodeRequest, countBytes, pastDeadline, CODE_WORDS } from './call-parts.js';
 
 const CLOSING = 'grpc: the client connection is closing';
 const EVENTS = new Set(['data', 'error', 'end', 'status']);

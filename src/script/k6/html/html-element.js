@@ -4,20 +4,13 @@
 // in html-elements.js. What k6 gives for a missing attribute differs by method (undefined from
 // getAttribute() and className(), '' from id()) and is kept so.
 
-import { lib, Selection } from './html.js';
-import { classFor } from './html-elements.js';
+import * as lib from './html-lib.js';
+import { Selection } from './html-selection.js';
+import { toElement, isTag } from './html-node.js';
 import { innerHTML } from './html-render.js';
 import { parseGoURL, resolveGoURL, formatGoURL } from './go-url-resolve.js';
 
-// An element (domhandler's node types: a tag, a script or a style).
-export const isTag = (n) => n.type === 'tag' || n.type === 'script' || n.type === 'style';
 const isDoctype = (n) => n.type === 'directive' && n.name === '!doctype';
-
-/** The node as k6's Element, or its tag's kind of element; undefined for none. */
-export function toElement(node, url) {
-  if (!node) return undefined;
-  return new (classFor(node))(node, url);
-}
 
 const list = (nodes, url) => nodes.map((n) => toElement(n, url));
 
@@ -125,7 +118,7 @@ export class Element {
     return list(find(this.node, selector), this.url);
   }
   matches(selector) {
-    return isTag(this.node) && lib.is(this.node, selector);
+    return isTag(this.node) && lib.matches(this.node, selector);
   }
   nodeName() {
     return nodeName(this.node);

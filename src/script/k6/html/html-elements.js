@@ -1,9 +1,10 @@
 // k6/html's elements of a kind: an anchor's href() and host(), an input's value() and form(),
 // a select's options()... k6 generates most of them from a table of (method, attribute, kind);
-// ours is the table below, its accessors made at the first use, beside the methods that are
+// ours is the table below, its accessors made as the module loads, beside the methods that are
 // more than an attribute's value.
 
-import { Element, toElement, attr, string, find, findInDocument, urlString, resolved, isTag } from './html-element.js';
+import { Element, attr, string, find, findInDocument, urlString, resolved } from './html-element.js';
+import { toElement, isTag, useElementClasses } from './html-node.js';
 import { parseGoURL, formatGoURL, decodeGo } from './go-url-resolve.js';
 
 // The values an enumerated attribute may take; the first when it has another or none.
@@ -146,229 +147,224 @@ function splitHostPort(hostport) {
 }
 const DEFAULT_PORTS = { http: '80', https: '443', ftp: '21' };
 
-function build() {
-  class HrefElement extends Element {
-    hash() {
-      const f = hrefParts(this).fragment;
-      return f ? `#${decodeGo(f)}` : '';
-    }
-    host() {
-      const { host, scheme } = hrefParts(this);
-      const split = splitHostPort(host);
-      return split && split[1] === DEFAULT_PORTS[scheme] ? split[0] : host;
-    }
-    hostname() {
-      const { host } = hrefParts(this);
-      return splitHostPort(host)?.[0] ?? host;
-    }
-    port() {
-      return splitHostPort(hrefParts(this).host)?.[1] ?? '';
-    }
-    username() {
-      return hrefParts(this).user?.name ?? '';
-    }
-    password() {
-      return hrefParts(this).user?.password ?? '';
-    }
-    origin() {
-      const { scheme, host } = hrefParts(this);
-      if (scheme === '') return '';
-      return scheme === 'file' ? this.href() : `${scheme}://${host}`;
-    }
-    pathname() {
-      return decodeGo(hrefParts(this).path);
-    }
-    protocol() {
-      return hrefParts(this).scheme || ':';
-    }
-    relList() {
-      return splitAttr(this, 'rel');
-    }
-    search() {
-      const q = hrefParts(this).query;
-      return q ? `?${q}` : '';
-    }
-    text() {
-      return this.textContent();
-    }
+class HrefElement extends Element {
+  hash() {
+    const f = hrefParts(this).fragment;
+    return f ? `#${decodeGo(f)}` : '';
   }
-  class MediaElement extends Element {
-    textTracks() {
-      return list(find(this.node, 'track'), this.url);
-    }
+  host() {
+    const { host, scheme } = hrefParts(this);
+    const split = splitHostPort(host);
+    return split && split[1] === DEFAULT_PORTS[scheme] ? split[0] : host;
   }
-  class FormFieldElement extends Element {
-    form() {
-      return formOf(this);
-    }
-    formAction() {
-      const action = formOrOwn(this.node, 'action');
-      if (!this.url) return action ?? '';
-      if (!action) return this.url;
-      const u = resolved(this, action);
-      return u ? formatGoURL(u) : action;
-    }
-    formEnctype() {
-      const e = formOrOwn(this.node, 'enctype');
-      return e === 'multipart/form-data' || e === 'text/plain' ? e : 'application/x-www-form-urlencoded';
-    }
-    formMethod() {
-      return formOrOwn(this.node, 'method')?.toLowerCase() === 'post' ? 'post' : 'get';
-    }
-    formNoValidate() {
-      return formOrOwn(this.node, 'novalidate') !== undefined;
-    }
-    formTarget() {
-      return formOrOwn(this.node, 'target') ?? '';
-    }
-    labels() {
-      return labels(this);
-    }
-    name() {
-      return string(this.node, 'name');
-    }
+  hostname() {
+    const { host } = hrefParts(this);
+    return splitHostPort(host)?.[0] ?? host;
   }
-  class TableSectionElement extends Element {
-    rows() {
-      return list(find(this.node, 'tr'), this.url);
-    }
+  port() {
+    return splitHostPort(hrefParts(this).host)?.[1] ?? '';
   }
-  class TableCellElement extends Element {
-    cellIndex() {
-      const row = ancestorOf(this.node, ['tr']);
-      return row ? find(row, 'th,td').indexOf(this.node) : -1;
-    }
+  username() {
+    return hrefParts(this).user?.name ?? '';
   }
-  // Methods of more than one kind of element.
-  const withForm = { form() { return formOf(this); } };
-  const withLabels = { labels() { return labels(this); } };
-  const withText = { text() { return this.textContent(); } };
-
-  const kinds = {
-    Href: HrefElement,
-    Media: MediaElement,
-    Base: Element,
-    Button: kind(FormFieldElement, { value() { return valueOrHTML(this); } }),
-    Canvas: kind(Element, {
-      width() { return goInt(attr(this.node, 'width')) ?? 150; },
-      height() { return goInt(attr(this.node, 'height')) ?? 150; },
-    }),
-    Data: Element,
-    DataList: kind(Element, { options() { return list(find(this.node, 'option'), this.url); } }),
-    Mod: Element,
-    Embed: Element,
-    FieldSet: kind(Element, withForm, {
-      type() { return 'fieldset'; },
-      elements() { return list(find(this.node, 'input,select,button,textarea'), this.url); },
-      validity() { return undefined; },
-    }),
-    Form: kind(Element, {
-      elements() { return list(find(this.node, 'input,select,button,textarea,fieldset'), this.url); },
-      length() { return find(this.node, 'input,select,button,textarea,fieldset').length; },
-      // Only 'post' as written in lower case (k6 compares the attribute as it is).
-      method() { return attr(this.node, 'method') === 'post' ? 'post' : 'get'; },
-    }),
-    IFrame: Element,
-    Image: Element,
-    Input: kind(FormFieldElement, { list() { return toElement(datalistOf(this.node), this.url); } }),
-    Keygen: kind(Element, withForm, withLabels, { type() { return 'keygen'; } }),
-    Label: kind(Element, withForm, {
-      control() {
-        const id = attr(this.node, 'for');
-        return id === undefined ? undefined : toElement(byId(this.node, id), this.url);
-      },
-    }),
-    Legend: kind(Element, withForm),
-    Li: Element,
-    Link: kind(Element, { relList() { return splitAttr(this, 'rel'); } }),
-    Map: kind(Element, {
-      areas() { return list(find(this.node, 'area'), this.url); },
-      images() { return list(mapImages(this.node), this.url); },
-    }),
-    Meta: Element,
-    Meter: kind(Element, withLabels),
-    Object: kind(Element, withForm),
-    OList: Element,
-    OptGroup: Element,
-    Option: kind(Element, withText, {
-      disabled() {
-        if (attr(this.node, 'disabled') !== undefined) return true;
-        const group = ancestorOf(this.node, ['optgroup']);
-        return group !== undefined && attr(group, 'disabled') !== undefined;
-      },
-      form() { return toElement(optionForm(this.node), this.url); },
-      index() {
-        const holder = ancestorOf(this.node, ['select', 'datalist']);
-        return holder ? find(holder, 'option').indexOf(this.node) : 0;
-      },
-      label() { return attr(this.node, 'label') ?? this.textContent(); },
-      value() { return valueOrHTML(this); },
-    }),
-    Output: kind(Element, withForm, withLabels, {
-      value() { return this.textContent(); },
-      defaultValue() { return this.textContent(); },
-      type() { return 'output'; },
-    }),
-    Param: Element,
-    Pre: Element,
-    Progress: kind(Element, withLabels, {
-      max() {
-        const max = goFloat(attr(this.node, 'max'));
-        return max === undefined || max < 0 ? 1 : max;
-      },
-      value() { return progress(this, 0); },
-      position() { return progress(this, -1); },
-    }),
-    Quote: Element,
-    Script: kind(Element, withText),
-    Select: kind(Element, withForm, withLabels, {
-      length() { return find(this.node, 'option').length; },
-      options() { return list(find(this.node, 'option'), this.url); },
-      selectedIndex() {
-        const selected = find(this.node, 'option[selected]')[0];
-        return selected ? find(this.node, 'option').indexOf(selected) : -1;
-      },
-      selectedOptions() { return list(find(this.node, 'option[selected]'), this.url); },
-      size() { return attr(this.node, 'multiple') === undefined ? 1 : 4; },
-      type() { return attr(this.node, 'multiple') === undefined ? 'select' : 'select-multiple'; },
-      value() {
-        const selected = find(this.node, 'option[selected]')[0];
-        return selected ? valueOrHTML(toElement(selected, this.url)) : '';
-      },
-    }),
-    Source: Element,
-    Style: kind(Element, { type() { return string(this.node, 'type') || 'text/css'; } }),
-    Table: kind(Element, {
-      caption() { return childNamed(this, 'caption'); },
-      tHead() { return childNamed(this, 'thead'); },
-      tFoot() { return childNamed(this, 'tfoot'); },
-      rows() { return list(find(this.node, 'tr'), this.url); },
-      tBodies() { return list(find(this.node, 'tbody'), this.url); },
-    }),
-    TableSection: TableSectionElement,
-    TableRow: kind(Element, {
-      cells() { return list(find(this.node, 'th,td'), this.url); },
-      rowIndex() { return rowIndex(this.node, ['table']); },
-      sectionRowIndex() { return rowIndex(this.node, ['thead', 'tbody', 'tfoot']); },
-    }),
-    TableCol: kind(Element, { span() { return Math.max(goInt(attr(this.node, 'span')) ?? 1, 1); } }),
-    TableCell: TableCellElement,
-    TableHeaderCell: kind(TableCellElement),
-    TextArea: kind(Element, withForm, withLabels, {
-      // Go's len(): the value's bytes in UTF-8.
-      length() { return new TextEncoder().encode(string(this.node, 'value')).length; },
-      type() { return 'textarea'; },
-    }),
-    Time: Element,
-    Title: kind(Element, withText),
-    Track: Element,
-    UList: Element,
-  };
-  // A class of its own for each kind (a and area share theirs), the table's accessors on it.
-  const classes = {};
-  for (const [name, base] of Object.entries(kinds)) classes[name] = addAccessors(base === Element ? class extends Element {} : base, ACCESSORS[name] ?? '');
-  return classes;
+  password() {
+    return hrefParts(this).user?.password ?? '';
+  }
+  origin() {
+    const { scheme, host } = hrefParts(this);
+    if (scheme === '') return '';
+    return scheme === 'file' ? this.href() : `${scheme}://${host}`;
+  }
+  pathname() {
+    return decodeGo(hrefParts(this).path);
+  }
+  protocol() {
+    return hrefParts(this).scheme || ':';
+  }
+  relList() {
+    return splitAttr(this, 'rel');
+  }
+  search() {
+    const q = hrefParts(this).query;
+    return q ? `?${q}` : '';
+  }
+  text() {
+    return this.textContent();
+  }
 }
+class MediaElement extends Element {
+  textTracks() {
+    return list(find(this.node, 'track'), this.url);
+  }
+}
+class FormFieldElement extends Element {
+  form() {
+    return formOf(this);
+  }
+  formAction() {
+    const action = formOrOwn(this.node, 'action');
+    if (!this.url) return action ?? '';
+    if (!action) return this.url;
+    const u = resolved(this, action);
+    return u ? formatGoURL(u) : action;
+  }
+  formEnctype() {
+    const e = formOrOwn(this.node, 'enctype');
+    return e === 'multipart/form-data' || e === 'text/plain' ? e : 'application/x-www-form-urlencoded';
+  }
+  formMethod() {
+    return formOrOwn(this.node, 'method')?.toLowerCase() === 'post' ? 'post' : 'get';
+  }
+  formNoValidate() {
+    return formOrOwn(this.node, 'novalidate') !== undefined;
+  }
+  formTarget() {
+    return formOrOwn(this.node, 'target') ?? '';
+  }
+  labels() {
+    return labels(this);
+  }
+  name() {
+    return string(this.node, 'name');
+  }
+}
+class TableSectionElement extends Element {
+  rows() {
+    return list(find(this.node, 'tr'), this.url);
+  }
+}
+class TableCellElement extends Element {
+  cellIndex() {
+    const row = ancestorOf(this.node, ['tr']);
+    return row ? find(row, 'th,td').indexOf(this.node) : -1;
+  }
+}
+// Methods of more than one kind of element.
+const withForm = { form() { return formOf(this); } };
+const withLabels = { labels() { return labels(this); } };
+const withText = { text() { return this.textContent(); } };
+
+// Each kind's class before the table's accessors: Element for a kind with no methods of its own.
+const KIND_CLASSES = {
+  Href: HrefElement,
+  Media: MediaElement,
+  Base: Element,
+  Button: kind(FormFieldElement, { value() { return valueOrHTML(this); } }),
+  Canvas: kind(Element, {
+    width() { return goInt(attr(this.node, 'width')) ?? 150; },
+    height() { return goInt(attr(this.node, 'height')) ?? 150; },
+  }),
+  Data: Element,
+  DataList: kind(Element, { options() { return list(find(this.node, 'option'), this.url); } }),
+  Mod: Element,
+  Embed: Element,
+  FieldSet: kind(Element, withForm, {
+    type() { return 'fieldset'; },
+    elements() { return list(find(this.node, 'input,select,button,textarea'), this.url); },
+    validity() { return undefined; },
+  }),
+  Form: kind(Element, {
+    elements() { return list(find(this.node, 'input,select,button,textarea,fieldset'), this.url); },
+    length() { return find(this.node, 'input,select,button,textarea,fieldset').length; },
+    // Only 'post' as written in lower case (k6 compares the attribute as it is).
+    method() { return attr(this.node, 'method') === 'post' ? 'post' : 'get'; },
+  }),
+  IFrame: Element,
+  Image: Element,
+  Input: kind(FormFieldElement, { list() { return toElement(datalistOf(this.node), this.url); } }),
+  Keygen: kind(Element, withForm, withLabels, { type() { return 'keygen'; } }),
+  Label: kind(Element, withForm, {
+    control() {
+      const id = attr(this.node, 'for');
+      return id === undefined ? undefined : toElement(byId(this.node, id), this.url);
+    },
+  }),
+  Legend: kind(Element, withForm),
+  Li: Element,
+  Link: kind(Element, { relList() { return splitAttr(this, 'rel'); } }),
+  Map: kind(Element, {
+    areas() { return list(find(this.node, 'area'), this.url); },
+    images() { return list(mapImages(this.node), this.url); },
+  }),
+  Meta: Element,
+  Meter: kind(Element, withLabels),
+  Object: kind(Element, withForm),
+  OList: Element,
+  OptGroup: Element,
+  Option: kind(Element, withText, {
+    disabled() {
+      if (attr(this.node, 'disabled') !== undefined) return true;
+      const group = ancestorOf(this.node, ['optgroup']);
+      return group !== undefined && attr(group, 'disabled') !== undefined;
+    },
+    form() { return toElement(optionForm(this.node), this.url); },
+    index() {
+      const holder = ancestorOf(this.node, ['select', 'datalist']);
+      return holder ? find(holder, 'option').indexOf(this.node) : 0;
+    },
+    label() { return attr(this.node, 'label') ?? this.textContent(); },
+    value() { return valueOrHTML(this); },
+  }),
+  Output: kind(Element, withForm, withLabels, {
+    value() { return this.textContent(); },
+    defaultValue() { return this.textContent(); },
+    type() { return 'output'; },
+  }),
+  Param: Element,
+  Pre: Element,
+  Progress: kind(Element, withLabels, {
+    max() {
+      const max = goFloat(attr(this.node, 'max'));
+      return max === undefined || max < 0 ? 1 : max;
+    },
+    value() { return progress(this, 0); },
+    position() { return progress(this, -1); },
+  }),
+  Quote: Element,
+  Script: kind(Element, withText),
+  Select: kind(Element, withForm, withLabels, {
+    length() { return find(this.node, 'option').length; },
+    options() { return list(find(this.node, 'option'), this.url); },
+    selectedIndex() {
+      const selected = find(this.node, 'option[selected]')[0];
+      return selected ? find(this.node, 'option').indexOf(selected) : -1;
+    },
+    selectedOptions() { return list(find(this.node, 'option[selected]'), this.url); },
+    size() { return attr(this.node, 'multiple') === undefined ? 1 : 4; },
+    type() { return attr(this.node, 'multiple') === undefined ? 'select' : 'select-multiple'; },
+    value() {
+      const selected = find(this.node, 'option[selected]')[0];
+      return selected ? valueOrHTML(toElement(selected, this.url)) : '';
+    },
+  }),
+  Source: Element,
+  Style: kind(Element, { type() { return string(this.node, 'type') || 'text/css'; } }),
+  Table: kind(Element, {
+    caption() { return childNamed(this, 'caption'); },
+    tHead() { return childNamed(this, 'thead'); },
+    tFoot() { return childNamed(this, 'tfoot'); },
+    rows() { return list(find(this.node, 'tr'), this.url); },
+    tBodies() { return list(find(this.node, 'tbody'), this.url); },
+  }),
+  TableSection: TableSectionElement,
+  TableRow: kind(Element, {
+    cells() { return list(find(this.node, 'th,td'), this.url); },
+    rowIndex() { return rowIndex(this.node, ['table']); },
+    sectionRowIndex() { return rowIndex(this.node, ['thead', 'tbody', 'tfoot']); },
+  }),
+  TableCol: kind(Element, { span() { return Math.max(goInt(attr(this.node, 'span')) ?? 1, 1); } }),
+  TableCell: TableCellElement,
+  TableHeaderCell: kind(TableCellElement),
+  TextArea: kind(Element, withForm, withLabels, {
+    // Go's len(): the value's bytes in UTF-8.
+    length() { return new TextEncoder().encode(string(this.node, 'value')).length; },
+    type() { return 'textarea'; },
+  }),
+  Time: Element,
+  Title: kind(Element, withText),
+  Track: Element,
+  UList: Element,
+};
 
 // A class of elements: `base` and the methods of `mixins`.
 function kind(base, ...mixins) {
@@ -387,14 +383,17 @@ const TAGS = {
   tr: 'TableRow', col: 'TableCol', td: 'TableCell', th: 'TableHeaderCell', textarea: 'TextArea', time: 'Time', title: 'Title', track: 'Track', ul: 'UList',
 };
 
-let classes;
+// A class of its own for each kind (a and area share theirs), the table's accessors on it.
+const classes = {};
+for (const [name, base] of Object.entries(KIND_CLASSES)) classes[name] = addAccessors(base === Element ? class extends Element {} : base, ACCESSORS[name] ?? '');
 
 /** The class of element `node` is: its tag's, or Element. */
-export function classFor(node) {
+function classFor(node) {
   if (!isTag(node) || !Object.hasOwn(TAGS, node.name)) return Element;
-  classes ??= build();
   return classes[TAGS[node.name]];
 }
+
+useElementClasses(classFor);
 
 function datalistOf(node) {
   const id = string(node, 'list');

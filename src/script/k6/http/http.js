@@ -1,3 +1,4 @@
+// src/script/k6/http/: k6/http, its Response, params, cookies and URLs.
 // k6/http for one VU: request() and its shortcuts, batch(), the Response, cookies, redirects and
 // the http_req_* metrics, as k6 gives them. Requests go out through the VU's OriginClients
 // (src/script/net/client.js), the same HTTP/1.1 and HTTP/2 drivers as every other request of

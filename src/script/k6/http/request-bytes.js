@@ -1,4 +1,4 @@
-// A k6/http request's bytes (k6/http.js once()). A request without cookies or credentials is the
+// A k6/http request's bytes (k6/http/http.js once()). A request without cookies or credentials is the
 // same bytes each time its URL, method and headers are, but for its body: kept by the URL (its
 // infoOf(), request-url.js), whole without a body, its head with one (withBody() adds the body).
 // The common one, without headers or a body, by method alone (info.plain); the others under the
@@ -7,7 +7,7 @@
 import { encodeRequest, encodeHead, withBody } from '../../../http1/request.js';
 
 /**
- * `request`'s bytes (a k6/http.js Request); `keepable`: without cookies or credentials;
+ * `request`'s bytes (a k6/http/http.js Request); `keepable`: without cookies or credentials;
  * `noHeaders`: without headers of the script's.
  */
 export function bytesOf(request, info, keepable, noHeaders) {

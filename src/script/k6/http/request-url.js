@@ -54,7 +54,7 @@ function parseNew(text, slot) {
 // `href` and `shown`: the URL as k6 shows it, from the text the script gave (go-url.js); a
 // redirect's target, which has none, as its href; `bare`: without credentials, as digest auth's.
 // `lastTags`: where a request's tags are read (--out), the entry of the tag set its last request
-// had (k6/http.js requestTags(), src/script/metrics/tag-sets.js).
+// had (k6/http/http.js requestTags(), src/script/metrics/tag-sets.js).
 // Kept on the URL object itself, under a symbol: a property read, where a WeakMap's look-up was
 // a hash a request. The URL objects are ours alone (a script's URL object is read as its text).
 const INFO = Symbol('loadtest.urlInfo');

@@ -22,28 +22,7 @@ export function websocketsModule(vu) {
       this.listeners = new Map();
       const headers = { ...(params.headers || {}) };
       if (protocols !== undefined && protocols !== null) headers['Sec-WebSocket-Protocol'] = [].concat(protocols).join(', ');
-      const session = (this.session = new Session(vu, this.url, { ...params, headers }, (socket) => {
-        this.socket = socket;
-        socket.on('open', () => {
-          this.readyState = OPEN;
-          this.protocol = session.response.headers['Sec-Websocket-Protocol'] || '';
-          this.dispatch('open', {});
-        });
-        socket.on('message', (data) => this.dispatch('message', { data, origin: this.url }));
-        socket.on('binaryMessage', (data) => this.dispatch('message', { data: this.binaryType === 'arraybuffer' ? data : new Blob([data]), origin: this.url }));
-        socket.on('ping', () => this.dispatch('ping', {}));
-        socket.on('pong', () => this.dispatch('pong', {}));
-        socket.on('error', (e) => {
-          // k6's error events come as the connection ends: closed already for the listeners.
-          this.readyState = CLOSED;
-          this.dispatch('error', { error: e.error() });
-        });
-        socket.on('close', (code) => {
-          this.readyState = CLOSED;
-          // k6 v1.3's close event carries no code.
-          this.dispatch('close', {});
-        });
-      }, true));
+      const session = (this.session = new Session(vu, this.url, { ...params, headers }, (socket) => relaySocket(this, session, socket), true));
       this.socket = null;
       vu.loop.track(
         session.run().then(() => {
@@ -97,4 +76,28 @@ export function websocketsModule(vu) {
   Object.assign(WebSocket, { CONNECTING, OPEN, CLOSING, CLOSED });
   const api = { WebSocket };
   return { default: api, ...api };
+}
+
+/** The k6/ws socket's events as the WebSocket's: its readyState, then its event. */
+function relaySocket(ws, session, socket) {
+  ws.socket = socket;
+  socket.on('open', () => {
+    ws.readyState = OPEN;
+    ws.protocol = session.response.headers['Sec-Websocket-Protocol'] || '';
+    ws.dispatch('open', {});
+  });
+  socket.on('message', (data) => ws.dispatch('message', { data, origin: ws.url }));
+  socket.on('binaryMessage', (data) => ws.dispatch('message', { data: ws.binaryType === 'arraybuffer' ? data : new Blob([data]), origin: ws.url }));
+  socket.on('ping', () => ws.dispatch('ping', {}));
+  socket.on('pong', () => ws.dispatch('pong', {}));
+  socket.on('error', (e) => {
+    // k6's error events come as the connection ends: closed already for the listeners.
+    ws.readyState = CLOSED;
+    ws.dispatch('error', { error: e.error() });
+  });
+  socket.on('close', (code) => {
+    ws.readyState = CLOSED;
+    // k6 v1.3's close event carries no code.
+    ws.dispatch('close', {});
+  });
 }

@@ -1,3 +1,4 @@
+// src/script/k6/ws/: k6/ws and k6/experimental/websockets.
 // k6/ws for one VU: ws.connect(url, params, callback) as k6 gives it. The connection is one of
 // the runtime's sockets (src/socket.js) speaking loadtest's WebSocket protocol code
 // (src/websocket/); the VU is suspended while its socket is open (the call returns a marked
