@@ -64,12 +64,18 @@ const slowServer = () => rawServer(({ socket }) => answerSlowly(socket));
 
 // A phase is the server's delay and what the machine adds: never less (a timer fires at most a
 // millisecond early), and more by as much as a loaded machine runs late, well under the other
-// phase, so that one phase counted in the other still shows.
+// phase, so that one phase counted in the other still shows. A receive starts when the head is
+// read: a head that reached the client late (HTTP/2 once gave 37.4 ms for 40 on a loaded
+// machine) shortens it by as much, which the wait before it shows: `early`, ms.
 // `phase`: 'wait' or 'receive', whose servers' figures (`served`) bound it from above.
-function near(actual, expected, phase, what) {
+function near(actual, expected, phase, what, early = 0) {
   const did = served[phase].length > 0 ? Math.max(expected, median(served[phase])) : expected;
-  assert.ok(actual >= expected - 2 && actual <= did + LATE_MS, `${what}: ${actual} ms, expected ${expected} (-2), the server's ${did.toFixed(1)} (+${LATE_MS}) ms`);
+  const least = expected - 2 - early;
+  assert.ok(actual >= least && actual <= did + LATE_MS, `${what}: ${actual} ms, expected ${expected} (${least.toFixed(1)} at least), the server's ${did.toFixed(1)} (+${LATE_MS}) ms`);
 }
+
+// How late the heads were read beyond the servers' wait: what a receive may lose to it.
+const headLate = (r) => Math.max(0, r.phases.wait.p50 - HEAD_MS);
 
 // Every response has a wait and a receive; nothing else does.
 function perResponse(r) {
@@ -86,7 +92,7 @@ test('keep-alive: wait ≈ 30 ms and receive ≈ 40 ms at the median; connect on
     assert.equal(r.totalErrors, 0);
     assert.equal(r.totalRequests, 40);
     near(r.phases.wait.p50, HEAD_MS, 'wait', 'wait p50');
-    near(r.phases.receive.p50, BODY_MS, 'receive', 'receive p50');
+    near(r.phases.receive.p50, BODY_MS, 'receive', 'receive p50', headLate(r));
     assert.equal(r.phases.connect.count, 4, 'connect: once per connection');
     assert.equal(r.phases.connect.count, r.connections);
     assert.equal(r.phases.tls.count, 0, 'no tls over http');
@@ -131,7 +137,7 @@ test('https: a tls phase per connection, after its connect; wait still ≈ 30 ms
     assert.equal(server.connections, 3);
     assert.ok(r.phases.tls.max > 0);
     near(r.phases.wait.p50, HEAD_MS, 'wait', 'wait p50');
-    near(r.phases.receive.p50, BODY_MS, 'receive', 'receive p50');
+    near(r.phases.receive.p50, BODY_MS, 'receive', 'receive p50', headLate(r));
     perResponse(r);
   } finally {
     await server.close();
@@ -184,7 +190,7 @@ test('HTTP/2: wait and receive per stream; connect once per connection', async (
     assert.equal(r.phases.connect.count, 1);
     perResponse(r);
     near(r.phases.wait.p50, HEAD_MS, 'wait', 'wait p50');
-    near(r.phases.receive.p50, BODY_MS, 'receive', 'receive p50');
+    near(r.phases.receive.p50, BODY_MS, 'receive', 'receive p50', headLate(r));
   } finally {
     for (const s of sessions) s.destroy();
     await new Promise((done) => server.close(done));
