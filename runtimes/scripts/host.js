@@ -31,9 +31,11 @@ export function facilitiesOf(script) {
 
 // --out json=F and csv=F: every sample as k6 writes it, formatted and written by a thread of its
 // own (src/outputs/out-thread.js) from the numbers the run queues (src/outputs/sample-queue.js).
-export async function openOutputs(outs, { append = false } = {}) {
+// --out influxdb: the thread's points go to the database; `instance` of `instances` is this
+// process among those of a --cores run. close() gives the lines to say (points not written).
+export async function openOutputs(outs, { append = false, instance = 0, instances = 1 } = {}) {
   if (outs.length === 0) return null;
-  for (const o of outs) {
+  for (const o of outs.filter((x) => x.file !== undefined)) {
     try {
       // The file is made empty (with the CSV's header) here, so that a bad path is said before the
       // run; the thread appends. --cores: the parent makes it, each child (`append`) adds whole
@@ -45,15 +47,17 @@ export async function openOutputs(outs, { append = false } = {}) {
     }
   }
   let failed = null;
+  let warnings = [];
   let done = null;
   const finished = new Promise((resolve) => (done = resolve));
   const thread = startThread(
     OUT_THREAD,
-    { outs },
+    { outs, instance, instances },
     (message) => {
       if (message.reuse) queue.reuse(message.reuse);
       if (message.done) {
         failed = failed || message.error;
+        warnings = message.warnings || [];
         done();
       }
     },
@@ -76,6 +80,7 @@ export async function openOutputs(outs, { append = false } = {}) {
       await finished;
       await thread.terminate();
       if (failed) throw new Error(failed);
+      return warnings;
     },
   };
 }

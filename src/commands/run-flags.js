@@ -9,6 +9,7 @@ import { readFile, envVar } from '../../runtimes/index.js';
 import { parseShard, shardFromEnv } from '../run/options.js';
 import { parseSecretSources } from '../script/secrets/secret-sources.js';
 import { withEnv } from './run-env.js';
+import { influxConfig } from '../outputs/influxdb/config.js';
 
 export const USAGE = `Usage: loadtest run [flags] SCRIPT
 
@@ -26,6 +27,7 @@ Runs a k6 script (an ES module with export default function and export const opt
       --html F                   the run's page: plots, checks, thresholds, scenarios (ours)
       --summary-trend-stats L    the Trend statistics shown (avg,min,med,max,p(90),p(95))
       --out json=F | csv=F       every sample as k6 writes it (repeat for both)
+      --out influxdb[=URL]       every sample into InfluxDB v1, as k6 writes it (K6_INFLUXDB_*)
       --no-thresholds            thresholds not checked
       --no-summary               no end-of-test summary
       --summary-mode M           k6 v1's summary: compact (the default), full (also each group
@@ -239,10 +241,22 @@ function secretSourcesFlag(args) {
 
 function outFlags(args) {
   return list(args.out).map((o) => {
+    const influx = /^influxdb(?:=(.*))?$/.exec(String(o));
+    if (influx) return influxOut(influx[1] || '');
     const m = /^(json|csv)=(.+)$/.exec(String(o));
-    if (!m) throw new UsageError(`--out '${o}': json=FILE or csv=FILE`);
+    if (!m) throw new UsageError(`--out '${o}': json=FILE, csv=FILE or influxdb[=URL]`);
     return { kind: m[1], file: m[2] };
   });
+}
+
+// Its settings are checked here, before the run; a bad one is said without the URL, which may
+// hold a password.
+function influxOut(url) {
+  try {
+    return { kind: 'influxdb', config: influxConfig(url, envVar) };
+  } catch (err) {
+    throw new UsageError(`--out influxdb: ${err.message}`);
+  }
 }
 
 export function flagsOf(argv) {

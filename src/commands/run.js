@@ -56,7 +56,8 @@ async function runScriptFile(cli, argv) {
     await readConfig(cli.flags);
     secrets = new Secrets(await loadSecretSources(cli.secretSources, (path) => readFile(path, 'utf8')));
     await checkBeforeRun(cli);
-    out = await openOutputs(cli.outs);
+    // A shard's points are spread apart from the other shards' (src/outputs/influxdb/lines.js).
+    out = await openOutputs(cli.outs, cli.shard ? { instance: cli.shard.index - 1, instances: cli.shard.count } : {});
   } catch (err) {
     return fail(err.message, 2);
   }
@@ -89,7 +90,7 @@ async function runScriptFile(cli, argv) {
     if (err instanceof ScriptRunError) return fail(err.message, err.code);
     return fail(messageOf(err), EXIT.scriptException);
   }
-  if (out) await out.close();
+  if (out) for (const warning of await out.close()) say(warning);
   await reportRun(cli, result, say);
   let page;
   try {

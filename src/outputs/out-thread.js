@@ -1,19 +1,30 @@
 // The thread that writes --out's lines (started by runtimes/scripts/host.js's openOutputs): takes the
-// run's batches of samples (src/outputs/sample-queue.js), formats them (sample-lines.js) and
-// appends them to each file, then hands each batch back to be reused. Its writes block: the
-// thread does nothing else.
+// run's batches of samples (src/outputs/sample-queue.js), formats them (sample-lines.js, and
+// influxdb/lines.js) and appends them to each file, or hands them to InfluxDB's writer
+// (influxdb/writer.js), then hands each batch back to be reused. Its file writes block: the
+// thread does nothing else; its database writes go out while it formats the next batches.
 
 import { SampleLines } from './sample-lines.js';
 import { SampleStream } from './sample-queue.js';
+import { InfluxLines } from './influxdb/lines.js';
+import { InfluxWriter } from './influxdb/writer.js';
 import { openAppendSync, threadSide } from '../../runtimes/scripts/out-side.js';
 
 const side = threadSide();
-const outs = side.data.outs;
+const { outs, instance = 0, instances = 1 } = side.data;
+const END_MS = 10000; // the last flush to a database, at the end of the run
 
 let failed = null;
 const files = [];
 const lines = [];
+const writers = [];
 for (const o of outs) {
+  if (o.kind === 'influxdb') {
+    const writer = new InfluxWriter(o.config);
+    writers.push(writer);
+    lines.push(new InfluxLines(o.config, (line) => writer.put(line), instance, instances));
+    continue;
+  }
   // The file's own error (openAppendSync's "path: code"), said as the flag was given.
   const said = (err) => new Error(`--out ${o.kind}=${err.message}`);
   let file;
@@ -48,19 +59,21 @@ const stream = new SampleStream(
       },
 );
 
-side.onMessage((message) => {
-  if (message.end) {
-    for (const l of lines) {
-      try {
-        l.flush();
-      } catch (err) {
-        failed = failed || err;
-      }
+async function end() {
+  for (const l of lines) {
+    try {
+      l.flush();
+    } catch (err) {
+      failed = failed || err;
     }
-    for (const f of files) f.close();
-    side.post({ done: true, error: failed && String(failed.message || failed) });
-    return;
   }
+  for (const f of files) f.close();
+  const warnings = (await Promise.all(writers.map((w) => w.close(END_MS)))).filter((w) => w !== null);
+  side.post({ done: true, error: failed && String(failed.message || failed), warnings });
+}
+
+side.onMessage((message) => {
+  if (message.end) return end();
   if (failed === null) {
     stream.take(message);
     // A batch sent before it was full is the run's each-second flush: the lines go out too.

@@ -30,7 +30,7 @@ async function run(job) {
   secrets = new Secrets(job.secrets);
   secrets.onFetch = (ref) => writeLine(`secret ${JSON.stringify(ref)}`);
   try {
-    out = await openOutputs(job.outs, { append: true });
+    out = await openOutputs(job.outs, { append: true, instance: job.segment.index, instances: job.segment.count });
     const factory = (await importUserModule(job.file)).default;
     const result = await runScript(factory, {
       flags: job.flags,
@@ -61,7 +61,7 @@ async function run(job) {
       clearInterval(metrics);
       sendMetrics();
     }
-    if (out) await out.close();
+    if (out) for (const warning of await out.close()) writeLine(`log ${JSON.stringify(`loadtest run: ${warning}`)}`);
     const { registry, state } = result;
     finish(
       `result ${JSON.stringify({

@@ -1,0 +1,89 @@
+// A real InfluxDB 1.x (Debian's influxdb: influxd) for the tests of --out influxdb, on free loopback
+// ports with its files in a temporary directory; null when influxd is not installed.
+
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const INFLUXD = ['/usr/bin/influxd', '/usr/sbin/influxd'].find((p) => {
+  try {
+    execFileSync(p, ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+});
+
+export const influxMissing = INFLUXD ? null : 'influxd (Debian: influxdb) is not installed';
+
+/** A port no one listens on now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts influxd; resolves once it answers /ping. Returns { url, query(q, db), stop() }. */
+export async function startInflux() {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-influx-'));
+  const [rpc, http] = [await freePort(), await freePort()];
+  const config = join(dir, 'influxdb.conf');
+  writeFileSync(
+    config,
+    `reporting-disabled = true
+bind-address = "127.0.0.1:${rpc}"
+[meta]
+  dir = "${join(dir, 'meta')}"
+[data]
+  dir = "${join(dir, 'data')}"
+  wal-dir = "${join(dir, 'wal')}"
+  query-log-enabled = false
+[monitor]
+  store-enabled = false
+[http]
+  bind-address = "127.0.0.1:${http}"
+  log-enabled = false
+[logging]
+  level = "error"
+  suppress-logo = true
+`,
+  );
+  const child = spawn(INFLUXD, ['-config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const url = `http://127.0.0.1:${http}`;
+  const stop = async () => {
+    child.kill('SIGKILL');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  // Bounded: influxd is up in well under a second; 300 tries of 100 ms each at most.
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) break;
+    try {
+      if ((await fetch(`${url}/ping`)).status === 204) {
+        return { url, stop, query: (q, db) => query(url, q, db) };
+      }
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error(`influxd did not start: ${stderr}`);
+}
+
+/** InfluxQL's answer: the first statement's series, [] when none. */
+async function query(url, q, db) {
+  const res = await fetch(`${url}/query?${new URLSearchParams({ q, ...(db ? { db } : {}) })}`, { method: 'POST' });
+  const body = await res.json();
+  const result = body.results[0];
+  if (result.error) throw new Error(`${q}: ${result.error}`);
+  return result.series || [];
+}
