@@ -17,32 +17,50 @@ import { startInflux, influxMissing, freePort } from './influxdb-server.js';
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const noEnv = () => undefined;
 
+const decoder = new TextDecoder();
+let out = [];
+let points = 0;
+// What InfluxLines hands its writer: whole lines, as text, and how many.
+function written(bytes, n) {
+  out.push(...decoder.decode(bytes).split(/(?<=\n)/));
+  points += n;
+}
+
 test("a point's line: k6's measurement, its tags sorted and escaped, empty ones left out, tagsAsFields as fields in their kinds, the fields sorted", () => {
   const config = influxConfig('http://127.0.0.1:8086/k6?tagsAsFields=vu:int&tagsAsFields=url&tagsAsFields=ok:bool&tagsAsFields=w:float', noEnv);
-  const out = [];
-  const lines = new InfluxLines(config, (line) => out.push(line));
+  const lines = new InfluxLines(config, written);
   lines.metric(0, { name: 'http_req_duration' });
   lines.metric(1, { name: 'my metric,x' });
+  lines.metric(2, { name: 'http_req_waiting', isTime: true });
   lines.tags(0, { status: '200', method: 'GET', group: '', name: 'a b,c=d', url: 'http://x/"q"\\', vu: '3', ok: 'true', w: 'abc' });
+  lines.tags(1, {});
   lines.sample(0, 12.5, 0, 1700000000123);
   lines.sample(0, 1e-7, 0, 1700000000123);
   lines.sample(1, 2, 0, 1700000000124);
   lines.sample(1, NaN, 0, 1700000000124);
+  // A time, as k6's are: whole nanoseconds, in milliseconds.
+  lines.sample(2, 0.41234999999, 1, 1700000000124);
+  lines.sample(2, 1234.5, 1, 1700000000124);
+  lines.flush();
   assert.deepEqual(out, [
     'http_req_duration,method=GET,name=a\\ b\\,c\\=d,status=200 ok=true,url="http://x/\\"q\\"\\\\",value=12.5,vu=3i,w="abc" 1700000000123000000\n',
     'http_req_duration,method=GET,name=a\\ b\\,c\\=d,status=200 ok=true,url="http://x/\\"q\\"\\\\",value=0.0000001,vu=3i,w="abc" 1700000000123000001\n',
     'my\\ metric\\,x,method=GET,name=a\\ b\\,c\\=d,status=200 ok=true,url="http://x/\\"q\\"\\\\",value=2,vu=3i,w="abc" 1700000000124000000\n',
+    'http_req_waiting value=0.41235 1700000000124000001\n',
+    'http_req_waiting value=1234.5 1700000000124000002\n',
   ]);
+  assert.equal(points, 5);
 });
 
 test("points of one millisecond get its nanoseconds in turn, apart from another process's; other precisions are the unit's whole count", () => {
   const times = (config, instance, instances) => {
-    const out = [];
-    const lines = new InfluxLines(config, (line) => out.push(line.trim().split(' ').pop()), instance, instances);
+    out = [];
+    const lines = new InfluxLines(config, written, instance, instances);
     lines.metric(0, { name: 'm' });
     lines.tags(0, {});
     for (const now of [5000, 5000, 5000, 5001, 61999]) lines.sample(0, 1, 0, now);
-    return out;
+    lines.flush();
+    return out.map((line) => line.trim().split(' ').pop());
   };
   const ns = influxConfig('', noEnv);
   assert.deepEqual(times(ns, 0, 1), ['5000000000', '5000000001', '5000000002', '5001000000', '61999000000']);

@@ -22,7 +22,7 @@ for (const o of outs) {
   if (o.kind === 'influxdb') {
     const writer = new InfluxWriter(o.config);
     writers.push(writer);
-    lines.push(new InfluxLines(o.config, (line) => writer.put(line), instance, instances));
+    lines.push(new InfluxLines(o.config, (bytes, points) => writer.put(bytes, points), instance, instances));
     continue;
   }
   // The file's own error (openAppendSync's "path: code"), said as the flag was given.

@@ -16,14 +16,14 @@ export const CSV_HEADER = `metric_name,timestamp,metric_value,${CSV_TAGS.join(',
 const csvField = (v) => (v === undefined || v === null ? '' : /[",\r\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
 
 // '00' to '99', two bytes each: a time's six decimals are written two at a time.
-const PAIRS = new Uint8Array(200);
+export const PAIRS = new Uint8Array(200);
 for (let i = 0; i < 100; i++) {
   PAIRS[2 * i] = 48 + ((i / 10) | 0);
   PAIRS[2 * i + 1] = 48 + (i % 10);
 }
 
 /** Non-negative integer `n` (below 2^53) in decimal at `b[p]`; returns the position after it. */
-function putUint(b, p, n) {
+export function putUint(b, p, n) {
   if (n < 10) {
     b[p] = 48 + n;
     return p + 1;
@@ -55,7 +55,7 @@ function putBigUint(b, p, n) {
 }
 
 /** A string known to be ASCII (a number's) at `b[p]`. */
-function putAscii(b, p, s) {
+export function putAscii(b, p, s) {
   for (let i = 0; i < s.length; i++) b[p++] = s.charCodeAt(i);
   return p;
 }
@@ -88,7 +88,7 @@ function putShortTime(b, p, ms) {
 }
 
 /** k6's JSON value: integers as such, times to the nanosecond as k6 keeps them, the rest as JS prints them. */
-function putJsonValue(b, p, v, isTime) {
+export function putJsonValue(b, p, v, isTime) {
   if (isTime && v >= 0 && v < 2147) return putShortTime(b, p, v);
   if (v !== v || v === Infinity || v === -Infinity) return putAscii(b, p, 'null');
   if (v < 0) {

@@ -5,6 +5,7 @@
 // told each metric and tag set once by its number, in the thread of src/outputs/out-thread.js.
 
 import { fieldKinds } from './config.js';
+import { putJsonValue, putAscii, PAIRS } from '../sample-lines.js';
 
 // Line protocol's escapes (InfluxDB's models): a measurement's commas and spaces, a tag's commas,
 // equal signs and spaces, a string field's quotes and backslashes.
@@ -36,28 +37,43 @@ function fieldValue(kind, text) {
 
 // Nanoseconds in a unit of each precision k6 takes (InfluxDB's GetPrecisionMultiplier).
 const UNIT_MS = { ms: 1, s: 1000, m: 60000, h: 3600000 };
+const encoder = new TextEncoder();
+// Lines are written into a chunk, handed to the writer (which copies it) when full and each
+// second: a point costs a few copies and its digits, no string (at full speed a run makes close
+// to a million points a second).
+const CHUNK = 1 << 16;
+
+/** A value as Go's FormatFloat(v, 'f', -1, 64) writes k6's: times are whole nanoseconds in ms. */
+function putValue(b, p, v, isTime) {
+  if (isTime || (Number.isInteger(v) && Math.abs(v) < 2 ** 53)) return putJsonValue(b, p, v, isTime);
+  return putAscii(b, p, goFloat(v));
+}
 
 export class InfluxLines {
   /**
-   * `config`: the output's settings (config.js); `instance`, `instances`: this process's number
-   * among those writing the run (--cores), which spreads their points' nanoseconds apart.
-   * `put(line)`: takes each line, its newline included.
+   * `config`: the output's settings (config.js); `write(bytes, points)`: takes whole lines (a view
+   * it must copy) and how many points they are; `instance`, `instances`: this process's number
+   * among those writing the run (--cores, shards), which spreads their points' nanoseconds apart.
    */
-  constructor(config, put, instance = 0, instances = 1) {
+  constructor(config, write, instance = 0, instances = 1) {
     this.fields = fieldKinds(config.tagsAsFields);
-    this.precision = config.precision;
-    this.put = put;
+    this.unit = UNIT_MS[config.precision];
+    this.write = write;
     this.instance = instance;
     this.instances = instances;
-    this.names = []; // by metric number: its measurement
+    this.names = []; // by metric number: { bytes: its measurement, isTime }
     this.heads = []; // by tag set slot: ',tags ' and the fields before `value=`
     this.tails = []; // by tag set slot: the fields after the value, and a space
+    this.chunk = new Uint8Array(CHUNK);
+    this.pos = 0;
+    this.points = 0;
     this.lastNow = -1;
+    this.nowBytes = null; // the time of lastNow: its whole ms (at ns), or its whole units
     this.seq = 0;
   }
 
   metric(id, metric) {
-    this.names[id] = measurement(metric.name);
+    this.names[id] = { bytes: encoder.encode(measurement(metric.name)), isTime: Boolean(metric.isTime) };
   }
 
   tags(slot, tags) {
@@ -71,34 +87,70 @@ export class InfluxLines {
     }
     const before = fields.filter(([k]) => k < 'value').map(([k, v]) => `${tagText(k)}=${v},`).join('');
     const after = fields.filter(([k]) => k > 'value').map(([k, v]) => `,${tagText(k)}=${v}`).join('');
-    this.heads[slot] = `${head} ${before}value=`;
-    this.tails[slot] = `${after} `;
+    this.heads[slot] = encoder.encode(`${head} ${before}value=`);
+    this.tails[slot] = encoder.encode(`${after} `);
   }
 
   /**
-   * The time of a point. At nanoseconds (the default) the samples of one millisecond take its
-   * nanoseconds in turn: a point's time and tags are its identity in InfluxDB, and two of the
+   * The time of a point at b[p]. At nanoseconds (the default) the samples of one millisecond take
+   * its nanoseconds in turn: a point's time and tags are its identity in InfluxDB, and two of the
    * same series at the same time would be one.
    */
-  time(now) {
-    const unit = UNIT_MS[this.precision];
-    if (unit !== undefined) return String(Math.floor(now / unit));
+  putTime(b, p, now) {
     if (now !== this.lastNow) {
       this.lastNow = now;
       this.seq = this.instance;
+      this.nowBytes = encoder.encode(String(Math.floor(this.unit === undefined ? now : now / this.unit)));
     }
-    const ns = this.seq;
+    b.set(this.nowBytes, p);
+    p += this.nowBytes.length;
+    if (this.unit !== undefined) return p;
+    const ns = this.seq % 1000000;
     this.seq += this.instances;
-    return `${Math.floor(now)}${String(ns % 1000000).padStart(6, '0')}`;
+    const hi = (ns / 10000) | 0;
+    const mid = ((ns / 100) | 0) % 100;
+    const lo = ns % 100;
+    b[p] = PAIRS[2 * hi];
+    b[p + 1] = PAIRS[2 * hi + 1];
+    b[p + 2] = PAIRS[2 * mid];
+    b[p + 3] = PAIRS[2 * mid + 1];
+    b[p + 4] = PAIRS[2 * lo];
+    b[p + 5] = PAIRS[2 * lo + 1];
+    return p + 6;
   }
 
   sample(id, value, slot, now) {
     // InfluxDB takes no NaN or infinity: k6's client fails such a point.
-    if (!Number.isFinite(value)) return;
-    this.put(`${this.names[id]}${this.heads[slot]}${goFloat(value)}${this.tails[slot]}${this.time(now)}\n`);
+    if (value !== value || value === Infinity || value === -Infinity) return;
+    const name = this.names[id];
+    const head = this.heads[slot];
+    const tail = this.tails[slot];
+    const need = name.bytes.length + head.length + tail.length + 64;
+    if (this.pos + need > this.chunk.length) {
+      this.handOff();
+      if (need > this.chunk.length) this.chunk = new Uint8Array(need);
+    }
+    const b = this.chunk;
+    let p = this.pos;
+    b.set(name.bytes, p);
+    p += name.bytes.length;
+    b.set(head, p);
+    p = putValue(b, p + head.length, value, name.isTime);
+    b.set(tail, p);
+    p = this.putTime(b, p + tail.length, now);
+    b[p] = 10; // '\n'
+    this.pos = p + 1;
+    this.points++;
   }
 
-  handOff() {}
+  handOff() {
+    if (this.pos === 0) return;
+    this.write(this.chunk.subarray(0, this.pos), this.points);
+    this.pos = 0;
+    this.points = 0;
+  }
 
-  flush() {}
+  flush() {
+    this.handOff();
+  }
 }

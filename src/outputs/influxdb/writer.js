@@ -8,7 +8,7 @@
 import { shownAddress } from './config.js';
 
 const MAX_BYTES = 64 * 1024 * 1024; // lines held for a database that does not take them
-const BATCH_LINES = 50000; // a request's lines at most (InfluxDB takes 25 MB a request by default)
+const BATCH_BYTES = 4 * 1024 * 1024; // a request's body at most (InfluxDB takes 25 MB a request by default)
 const REQUEST_MS = 30000;
 
 export class InfluxWriter {
@@ -48,16 +48,18 @@ export class InfluxWriter {
     } catch {}
   }
 
-  put(line) {
-    if (this.pendingBytes + line.length > MAX_BYTES) {
-      this.lose(1, `more than ${MAX_BYTES >> 20} MB of points waited for the database (${this.lastError || 'it was slow'})`);
+  /** Lines (`bytes`, a view to copy) of `points` points. */
+  put(bytes, points) {
+    if (this.pendingBytes + bytes.length > MAX_BYTES) {
+      this.lose(points, `more than ${MAX_BYTES >> 20} MB of points waited for the database (${this.lastError || 'it was slow'})`);
       return;
     }
     let batch = this.pending[this.pending.length - 1];
-    if (batch === undefined || batch.sealed || batch.lines.length >= BATCH_LINES) this.pending.push((batch = { lines: [], bytes: 0, sealed: false }));
-    batch.lines.push(line);
-    batch.bytes += line.length;
-    this.pendingBytes += line.length;
+    if (batch === undefined || batch.sealed || batch.bytes >= BATCH_BYTES) this.pending.push((batch = { chunks: [], bytes: 0, points: 0, sealed: false }));
+    batch.chunks.push(bytes.slice());
+    batch.bytes += bytes.length;
+    batch.points += points;
+    this.pendingBytes += bytes.length;
   }
 
   lose(n, why) {
@@ -81,14 +83,14 @@ export class InfluxWriter {
   async post(batch) {
     let res;
     try {
-      res = await this.fetch(this.writeURL, { method: 'POST', headers: this.headers, body: batch.lines.join(''), signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(REQUEST_MS)]) });
+      res = await this.fetch(this.writeURL, { method: 'POST', headers: this.headers, body: new Blob(batch.chunks), signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(REQUEST_MS)]) });
     } catch (err) {
       const why = err.name === 'TimeoutError' ? `no answer in ${REQUEST_MS / 1000} s` : err.cause?.code || err.cause?.message || err.message;
       return this.again(batch, `${shownAddress(this.config)}: ${why}`);
     }
     const text = res.status === 204 ? '' : await res.text().catch(() => '');
     if (res.ok) {
-      this.written += batch.lines.length;
+      this.written += batch.points;
       return;
     }
     const why = `${shownAddress(this.config)}: ${res.status} ${oneLine(text)}`;
@@ -96,12 +98,12 @@ export class InfluxWriter {
     // database or a user it does not know) would be refused again.
     if (res.status >= 500 || res.status === 429) return this.again(batch, why);
     this.lastError = why;
-    this.lose(batch.lines.length, why);
+    this.lose(batch.points, why);
   }
 
   again(batch, why) {
     this.lastError = why;
-    if (this.closing || this.pendingBytes + batch.bytes > MAX_BYTES) return this.lose(batch.lines.length, why);
+    if (this.closing || this.pendingBytes + batch.bytes > MAX_BYTES) return this.lose(batch.points, why);
     this.pendingBytes += batch.bytes;
     this.pending.unshift(batch);
   }
@@ -124,7 +126,7 @@ export class InfluxWriter {
     }
     this.abort.abort();
     await Promise.all(this.inflight);
-    for (const b of this.pending) this.lose(b.lines.length, `not written in the ${ms / 1000} s the end of the run allows`);
+    for (const b of this.pending) this.lose(b.points, `not written in the ${ms / 1000} s the end of the run allows`);
     this.pending = [];
     if (this.lost === 0) return null;
     return `--out influxdb: ${this.lost} of ${this.lost + this.written} points not written (${this.why})`;
