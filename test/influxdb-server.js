@@ -3,9 +3,9 @@
 
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../runtimes/processes/groups.js';
 
 const INFLUXD = ['/usr/bin/influxd', '/usr/sbin/influxd'].find((p) => {
   try {
@@ -17,18 +17,6 @@ const INFLUXD = ['/usr/bin/influxd', '/usr/sbin/influxd'].find((p) => {
 });
 
 export const influxMissing = INFLUXD ? null : 'influxd (Debian: influxdb) is not installed';
-
-/** A port no one listens on now. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts influxd; resolves once it answers /ping. Returns { url, query(q, db), stop() }. */
 export async function startInflux() {

@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { InfluxLines, goFloat } from '../src/outputs/influxdb/lines.js';
 import { influxConfig } from '../src/outputs/influxdb/config.js';
 import { rawServer, spawnScript, ok } from './servers.js';
-import { startInflux, influxMissing, freePort } from './influxdb-server.js';
+import { startInflux, influxMissing } from './influxdb-server.js';
+import { freePort } from '../runtimes/processes/groups.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 const noEnv = () => undefined;

@@ -22,11 +22,17 @@ function wholeOf(text, what) {
   return Number(text);
 }
 
-// Go's strconv.ParseBool.
-function boolOf(text, what) {
+/** Go's strconv.ParseBool: true, false, or undefined for a text it refuses. */
+export function goBool(text) {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  throw new Error(`${what}: '${text}' is not true or false`);
+  return undefined;
+}
+
+function boolOf(text, what) {
+  const b = goBool(text);
+  if (b === undefined) throw new Error(`${what}: '${text}' is not true or false`);
+  return b;
 }
 
 /** The settings the K6_INFLUXDB_* variables give (`env`: a name's value, or undefined). */

@@ -4,7 +4,7 @@
 // (`value` among them) and the time. The sink of a SampleStream (src/outputs/sample-queue.js),
 // told each metric and tag set once by its number, in the thread of src/outputs/out-thread.js.
 
-import { fieldKinds } from './config.js';
+import { fieldKinds, goBool } from './config.js';
 import { putJsonValue, putAscii, PAIRS } from '../sample-lines.js';
 
 // Line protocol's escapes (InfluxDB's models): a measurement's commas and spaces, a tag's commas,
@@ -31,7 +31,7 @@ export function goFloat(v) {
 function fieldValue(kind, text) {
   if (kind === 'int' && /^[+-]?\d+$/.test(text)) return `${BigInt(text)}i`;
   if (kind === 'float' && text.trim() !== '' && Number.isFinite(Number(text))) return goFloat(Number(text));
-  if (kind === 'bool' && ['1', 't', 'T', 'TRUE', 'true', 'True', '0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return String(/^(1|t|T|TRUE|true|True)$/.test(text));
+  if (kind === 'bool' && goBool(text) !== undefined) return String(goBool(text));
   return stringField(text);
 }
 
