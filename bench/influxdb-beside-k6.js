@@ -2,7 +2,8 @@
 // node, bun and deno into one InfluxDB (Debian's influxd, started on free loopback ports), then each
 // measurement's tag keys, tag values, field keys and kinds, and point count compared with k6's,
 // and k6's dashboard queries (examples/docker-compose/influxdb-v1) run on each database.
-//   node bench/influxdb-beside-k6.js path/to/k6
+//   node bench/influxdb-beside-k6.js path/to/k6 [SCRIPT [FLAG...]]   (a script of others: its
+//   requests go to BASE, given as -e BASE=...; FLAGs for both tools, e.g. --vus 3 --duration 4s)
 // Prints the measurements that differ from k6's, each with both sides.
 
 import { spawn } from 'node:child_process';
@@ -13,7 +14,8 @@ import { startInflux } from '../test/influxdb-server.js';
 const K6 = process.argv[2];
 if (!K6) throw new Error('usage: node bench/influxdb-beside-k6.js path/to/k6');
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SCRIPT = `${ROOT}bench/influxdb/script.js`;
+const SCRIPT = process.argv[3] || `${ROOT}bench/influxdb/script.js`;
+const FLAGS = process.argv.slice(4);
 const BIN = `${ROOT}node_modules/.bin`;
 const DASHBOARD = ['SELECT mean("value") FROM "http_req_duration" WHERE time > now() - 1h GROUP BY time(1s) fill(none)', 'SELECT mean("value") FROM "vus" WHERE time > now() - 1h GROUP BY time(1s) fill(none)'];
 
@@ -59,7 +61,7 @@ const runs = {
 const shapes = {};
 try {
   for (const [name, [cmd, prefix]] of Object.entries(runs)) {
-    const r = await run(cmd, [...prefix, 'run', '-q', '--out', `influxdb=${db.url}/${name}`, '-e', `BASE=${base}`, SCRIPT]);
+    const r = await run(cmd, [...prefix, 'run', '-q', ...FLAGS, '--out', `influxdb=${db.url}/${name}`, '-e', `BASE=${base}`, SCRIPT]);
     if (r.status !== 0) console.log(`${name}: exit ${r.status}\n${r.stderr}`);
     shapes[name] = await shapeOf(db, name);
   }
