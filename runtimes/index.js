@@ -136,6 +136,9 @@ export const writeText = (stream, text) => proc[stream].write(text);
 /** An environment variable, or undefined. */
 export const envVar = (name) => proc.env[name];
 
+/** The environment's variables' names. */
+export const envNames = () => Object.keys(proc.env);
+
 /**
  * Calls fn('SIGINT') on Ctrl-C and fn('SIGTERM') on SIGTERM (their exit codes differ: 130, 143);
  * returns a function that removes the handlers.

@@ -5,11 +5,12 @@ import mri from 'mri';
 import { summaryMode as parseSummaryMode } from '../script/summary/summary.js';
 import { checkTrendStats } from '../script/metrics/metrics.js';
 import { parseDuration } from '../script/scenarios/duration.js';
-import { readFile, envVar } from '../../runtimes/index.js';
+import { readFile, envVar, envNames } from '../../runtimes/index.js';
 import { parseShard, shardFromEnv } from '../run/options.js';
 import { parseSecretSources } from '../script/secrets/secret-sources.js';
 import { withEnv } from './run-env.js';
-import { influxConfig } from '../outputs/influxdb/config.js';
+import { influxConfig, goBool } from '../outputs/influxdb/config.js';
+import { prometheusConfig } from '../outputs/prometheus/config.js';
 
 export const USAGE = `Usage: loadtest run [flags] SCRIPT
 
@@ -28,6 +29,7 @@ Runs a k6 script (an ES module with export default function and export const opt
       --summary-trend-stats L    the Trend statistics shown (avg,min,med,max,p(90),p(95))
       --out json=F | csv=F       every sample as k6 writes it (repeat for both)
       --out influxdb[=URL]       every sample into InfluxDB v1, as k6 writes it (K6_INFLUXDB_*)
+      --out experimental-prometheus-rw  the run's series into Prometheus by remote write, as k6 (K6_PROMETHEUS_RW_*)
       --no-thresholds            thresholds not checked
       --no-summary               no end-of-test summary
       --summary-mode M           k6 v1's summary: compact (the default), full (also each group
@@ -243,8 +245,9 @@ function outFlags(args) {
   return list(args.out).map((o) => {
     const influx = /^influxdb(?:=(.*))?$/.exec(String(o));
     if (influx) return influxOut(influx[1] || '');
+    if (/^experimental-prometheus-rw(=|$)/.test(String(o))) return prometheusOut(String(o));
     const m = /^(json|csv)=(.+)$/.exec(String(o));
-    if (!m) throw new UsageError(`--out '${o}': json=FILE, csv=FILE or influxdb[=URL]`);
+    if (!m) throw new UsageError(`--out '${o}': json=FILE, csv=FILE, influxdb[=URL] or experimental-prometheus-rw`);
     return { kind: m[1], file: m[2] };
   });
 }
@@ -256,6 +259,29 @@ function influxOut(url) {
     return { kind: 'influxdb', config: influxConfig(url, envVar) };
   } catch (err) {
     throw new UsageError(`--out influxdb: ${err.message}`);
+  }
+}
+
+// k6 v2.2's feature flags, of which native-histograms (K6_FEATURES, or its older variable
+// K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM): an active one tags every sample of the run
+// k6_feature_<name>=true, as k6's run tags.
+function featureFlags(flags) {
+  const names = (envVar('K6_FEATURES') || '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  for (const name of names) {
+    if (name !== 'native-histograms') throw new UsageError(`K6_FEATURES: '${name}' is not supported here (native-histograms is)`);
+  }
+  const alias = envVar('K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM');
+  if (alias !== undefined && goBool(alias) === undefined) throw new UsageError(`K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: '${alias}' is not true or false`);
+  if (names.length > 0 || goBool(alias)) flags.tags = { ...flags.tags, k6_feature_native_histograms: 'true' };
+}
+
+// k6 takes this output's settings from K6_PROMETHEUS_RW_* only (what follows '=' it ignores).
+function prometheusOut(given) {
+  if (given !== 'experimental-prometheus-rw') throw new UsageError(`--out '${given}': experimental-prometheus-rw takes its settings from K6_PROMETHEUS_RW_* (K6_PROMETHEUS_RW_SERVER_URL...), not after '='`);
+  try {
+    return { kind: 'prometheus-rw', config: prometheusConfig(envVar, envNames()) };
+  } catch (err) {
+    throw new UsageError(`--out experimental-prometheus-rw: ${err.message}`);
   }
 }
 
@@ -280,6 +306,7 @@ export function flagsOf(argv) {
   for (const k of Object.keys(flags)) if (flags[k] === undefined) delete flags[k];
   const secretSources = secretSourcesFlag(args);
   const outs = outFlags(args);
+  featureFlags(flags);
   // Full mode: the run keeps each group's and scenario's figures apart (src/script/summary/breakdown.js).
   if (summaryMode(args) === 'full') flags.summaryMode = 'full';
   const html = last(args.html);

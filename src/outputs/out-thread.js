@@ -7,7 +7,8 @@
 import { SampleLines } from './sample-lines.js';
 import { SampleStream } from './sample-queue.js';
 import { InfluxLines } from './influxdb/lines.js';
-import { InfluxWriter } from './influxdb/writer.js';
+import { influxWriter } from './influxdb/writer.js';
+import { prometheusOutput } from './prometheus/writer.js';
 import { openAppendSync, threadSide } from '../../runtimes/scripts/out-side.js';
 
 const side = threadSide();
@@ -20,9 +21,15 @@ const lines = [];
 const writers = [];
 for (const o of outs) {
   if (o.kind === 'influxdb') {
-    const writer = new InfluxWriter(o.config);
+    const writer = influxWriter(o.config);
     writers.push(writer);
     lines.push(new InfluxLines(o.config, (bytes, points) => writer.put(bytes, points), instance, instances));
+    continue;
+  }
+  if (o.kind === 'prometheus-rw') {
+    const { sink, writer } = prometheusOutput(o.config, instance, instances);
+    writers.push(writer);
+    lines.push(sink);
     continue;
   }
   // The file's own error (openAppendSync's "path: code"), said as the flag was given.
