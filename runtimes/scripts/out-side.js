@@ -4,3 +4,9 @@
 
 export { openAppendSync } from './out-file.js';
 export { threadSide } from '../processes/threads.js';
+
+/** A socket adapter for the thread's own connections (--out opentelemetry over gRPC), loaded when one is asked for. */
+export async function socketAdapter(tls) {
+  const { pickAdapter } = await import('../index.js');
+  return pickAdapter(null, tls);
+}

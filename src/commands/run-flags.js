@@ -11,6 +11,8 @@ import { parseSecretSources } from '../script/secrets/secret-sources.js';
 import { withEnv } from './run-env.js';
 import { influxConfig, goBool } from '../outputs/influxdb/config.js';
 import { prometheusConfig } from '../outputs/prometheus/config.js';
+import { otelConfig } from '../outputs/opentelemetry/config.js';
+import { VERSION } from '../version.js';
 
 export const USAGE = `Usage: loadtest run [flags] SCRIPT
 
@@ -30,6 +32,7 @@ Runs a k6 script (an ES module with export default function and export const opt
       --out json=F | csv=F       every sample as k6 writes it (repeat for both)
       --out influxdb[=URL]       every sample into InfluxDB v1, as k6 writes it (K6_INFLUXDB_*)
       --out experimental-prometheus-rw  the run's series into Prometheus by remote write, as k6 (K6_PROMETHEUS_RW_*)
+      --out opentelemetry        the run's metrics over OTLP (gRPC or HTTP/protobuf), as k6 (K6_OTEL_*)
       --no-thresholds            thresholds not checked
       --no-summary               no end-of-test summary
       --summary-mode M           k6 v1's summary: compact (the default), full (also each group
@@ -246,8 +249,9 @@ function outFlags(args) {
     const influx = /^influxdb(?:=(.*))?$/.exec(String(o));
     if (influx) return influxOut(influx[1] || '');
     if (/^experimental-prometheus-rw(=|$)/.test(String(o))) return prometheusOut(String(o));
+    if (/^(experimental-)?opentelemetry(=|$)/.test(String(o))) return otelOut(String(o));
     const m = /^(json|csv)=(.+)$/.exec(String(o));
-    if (!m) throw new UsageError(`--out '${o}': json=FILE, csv=FILE, influxdb[=URL] or experimental-prometheus-rw`);
+    if (!m) throw new UsageError(`--out '${o}': json=FILE, csv=FILE, influxdb[=URL], experimental-prometheus-rw or opentelemetry`);
     return { kind: m[1], file: m[2] };
   });
 }
@@ -282,6 +286,16 @@ function prometheusOut(given) {
     return { kind: 'prometheus-rw', config: prometheusConfig(envVar, envNames()) };
   } catch (err) {
     throw new UsageError(`--out experimental-prometheus-rw: ${err.message}`);
+  }
+}
+
+// k6 takes this output's settings from K6_OTEL_* only.
+function otelOut(given) {
+  if (given.includes('=')) throw new UsageError(`--out '${given}': opentelemetry takes its settings from K6_OTEL_* (K6_OTEL_EXPORTER_PROTOCOL, K6_OTEL_GRPC_EXPORTER_ENDPOINT...), not after '='`);
+  try {
+    return { kind: 'opentelemetry', config: otelConfig(envVar, VERSION) };
+  } catch (err) {
+    throw new UsageError(`--out opentelemetry: ${err.message}`);
   }
 }
 

@@ -1,15 +1,17 @@
 // The thread that writes --out's lines (started by runtimes/scripts/host.js's openOutputs): takes the
 // run's batches of samples (src/outputs/sample-queue.js), formats them (sample-lines.js, and
 // influxdb/lines.js) and appends them to each file, or hands them to InfluxDB's writer
-// (influxdb/writer.js), then hands each batch back to be reused. Its file writes block: the
-// thread does nothing else; its database writes go out while it formats the next batches.
+// (influxdb/writer.js), or gathers them into Prometheus' series (prometheus/) and OTLP's metrics
+// (opentelemetry/) for their pushes, then hands each batch back to be reused. Its file writes
+// block: the thread does nothing else; its database writes go out while it takes the next batches.
 
 import { SampleLines } from './sample-lines.js';
 import { SampleStream } from './sample-queue.js';
 import { InfluxLines } from './influxdb/lines.js';
 import { influxWriter } from './influxdb/writer.js';
 import { prometheusOutput } from './prometheus/writer.js';
-import { openAppendSync, threadSide } from '../../runtimes/scripts/out-side.js';
+import { otelOutput } from './opentelemetry/exporter.js';
+import { openAppendSync, threadSide, socketAdapter } from '../../runtimes/scripts/out-side.js';
 
 const side = threadSide();
 const { outs, instance = 0, instances = 1 } = side.data;
@@ -26,8 +28,8 @@ for (const o of outs) {
     lines.push(new InfluxLines(o.config, (bytes, points) => writer.put(bytes, points), instance, instances));
     continue;
   }
-  if (o.kind === 'prometheus-rw') {
-    const { sink, writer } = prometheusOutput(o.config, instance, instances);
+  if (o.kind === 'prometheus-rw' || o.kind === 'opentelemetry') {
+    const { sink, writer } = o.kind === 'prometheus-rw' ? prometheusOutput(o.config, instance, instances) : otelOutput(o.config, instance, instances, socketAdapter);
     writers.push(writer);
     lines.push(sink);
     continue;

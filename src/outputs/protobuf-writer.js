@@ -77,6 +77,27 @@ export class ProtoWriter {
     this.pos += 8;
   }
 
+  /** Repeated fixed64 (counts below 2^53), packed. */
+  packedFixed64(field, values) {
+    this.fork(field);
+    this.ensure(values.length * 8);
+    for (const n of values) {
+      this.view.setBigUint64(this.pos, BigInt(n), true);
+      this.pos += 8;
+    }
+    this.join();
+  }
+
+  packedDoubles(field, values) {
+    this.fork(field);
+    this.ensure(values.length * 8);
+    for (const v of values) {
+      this.view.setFloat64(this.pos, v, true);
+      this.pos += 8;
+    }
+    this.join();
+  }
+
   string(field, s) {
     this.fork(field);
     this.ensure(s.length * 3);

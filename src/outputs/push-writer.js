@@ -17,7 +17,7 @@ export class PushWriter {
    * where the database refuses samples older than it has), joins: whether bodies are joined into
    * one request (line protocol) or each sent alone (a protobuf message), unit: what a body holds
    * ('points'), prepare(): what to do before the first write, send(url, init): the request, which
-   * resolves to { status, text } }.
+   * resolves to { status, text }, or { status, why } to say in its words why it failed }.
    */
   constructor(o) {
     this.o = { concurrentWrites: 1, retry: true, joins: false, unit: 'points', prepare: async () => {}, send: sendByFetch, ...o };
@@ -83,7 +83,7 @@ export class PushWriter {
       this.written += batch.points;
       return;
     }
-    const why = `${this.o.shown}: ${res.status} ${oneLine(res.text)}`;
+    const why = `${this.o.shown}: ${res.why || `${res.status} ${oneLine(res.text)}`}`;
     // The server's own failures are tried again; a request it refuses (a field of another kind, a
     // database or a user it does not know) would be refused again.
     if (res.status >= 500 || res.status === 429) return this.again(batch, why);
