@@ -8,6 +8,10 @@ import { Run } from './run/run.js';
 import { runOnCores, shareOf } from './run/cores.js';
 import { makeResult } from './run/result.js';
 import { RequestLog, LOG_HEADER } from './outputs/request-log.js';
+import { LoadSamples } from './outputs/load-samples.js';
+import { parseOuts } from './outputs/out-flags.js';
+import { mergedLostLines } from './outputs/push-writer.js';
+import { openOutputs, makeOutputFiles } from '../runtimes/scripts/host.js';
 import { metricsText, childrenText } from './results/metrics-text.js';
 import { serveMetrics } from '../runtimes/run-servers/metrics.js';
 import { serveDashboard } from '../runtimes/run-servers/dashboard.js';
@@ -16,7 +20,7 @@ import { formatReport } from './results/report.js';
 import { htmlReport } from './results/html/html-report.js';
 import { VERSION } from './version.js';
 import { parseProxy, proxyFromEnv } from './http1/proxy.js';
-import { runtime, envVar, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile, openFiles, openLogFile, requireProtobuf } from '../runtimes/index.js';
+import { runtime, envVar, envNames, pickAdapter, resolveHost, importUserModule, spawnChild, availableCores, pathOf, cwdUrl, readFile, openFiles, openLogFile, requireProtobuf } from '../runtimes/index.js';
 import { startServer as startTestServer } from '../runtimes/test-server/server.js';
 
 const WORKER = pathOf(new URL('./run/worker.js', import.meta.url));
@@ -185,12 +189,14 @@ export async function runLoadTest(options, hooks = {}) {
   const { config, adapter, run } = await prepare(options);
   checkOpenFiles(config, 1);
   const log = await attachLog(run, options);
+  const outputs = await attachOutputs(run, config, options);
   const metrics = await startMetrics(run, options, hooks);
   const dashboard = await startDashboard(options, hooks, runSeconds(() => run.stats.series));
   if (hooks.onStart) hooks.onStart(run);
   const stats = await run.start();
   // Every line is in the file before the result says the run is over (a failed write rejects).
   if (log !== null) await log.close();
+  if (outputs !== null) for (const line of await outputs.close()) if (hooks.onWarning) hooks.onWarning(line);
   const result = makeResult(config, stats, describe(adapter));
   await linger(options, metrics, dashboard, result);
   return result;
@@ -260,6 +266,29 @@ export async function attachLog(run, options) {
   return log;
 }
 
+/** options.out: the --out texts (src/outputs/out-flags.js), checked; [] when none. */
+function outsOf(options) {
+  if (!options || options.out === undefined || options.out === null) return [];
+  return parseOuts(Array.isArray(options.out) ? options.out : [options.out], envVar, envNames());
+}
+
+/**
+ * options.out: each request that ends as a k6 script's samples (src/outputs/load-samples.js),
+ * to the outputs' thread. A child of --cores appends to the files its parent made, and each
+ * process of a run (its core of its shard) is told apart where a database needs it.
+ * Resolves to the outputs to close() after the run (the lines to say), or null.
+ */
+export async function attachOutputs(run, config, options) {
+  const outs = outsOf(options);
+  if (outs.length === 0) return null;
+  const shard = options.shard ? parseShard(options.shard) : { index: 1, count: 1 };
+  const cores = options.coreCount || 1;
+  const placement = { append: Boolean(options.outAppend), instance: (shard.index - 1) * cores + (options.coreIndex || 0), instances: shard.count * cores };
+  const out = await openOutputs(outs, placement);
+  run.useSamples(new LoadSamples(config, out));
+  return out;
+}
+
 // --shard i/n: this process runs share i of n exactly as a child of `cores: n` would (requests,
 // connections, rate, interleaved indexes); the shards of one run start and stop together when
 // given the same startAt. `loadtest merge` adds their results up.
@@ -288,8 +317,9 @@ async function runOnSeveralCores(options, cores, hooks) {
   const used = Math.min(cores, config.concurrency, config.maxRequests || Infinity);
   checkOpenFiles(config, used);
   const pem = (v) => (v === undefined || v === null || typeof v === 'string' ? v : new TextDecoder().decode(v));
-  // The log's file is made here, with its header; each child appends its lines.
+  // The log's file is made here, with its header; each child appends its lines; so are --out's files.
   if (options.logFile) await (await openLogFile(options.logFile, { header: LOG_HEADER })).close();
+  await makeOutputFiles(outsOf(options));
   const childOptions = {
     ...options,
     concurrency: config.concurrency,
@@ -302,6 +332,7 @@ async function runOnSeveralCores(options, cores, hooks) {
     signal: undefined,
     failFast: options.failFast,
     logAppend: Boolean(options.logFile),
+    outAppend: true,
     // The parent serves --metrics for every child; each sends it its figures.
     metrics: undefined,
     metricsFromChildren: Boolean(options.metrics),
@@ -317,9 +348,10 @@ async function runOnSeveralCores(options, cores, hooks) {
   // --metrics: one endpoint, each child's figures as its own series (core="0", "1", ...).
   const metrics = await startMetrics(null, options, hooks, (labels) => (handle === null || !handle.metrics ? '' : childrenText(handle.metrics(), labels)));
   const dashboard = await startDashboard(options, hooks, runSeconds(() => (handle === null ? null : handle.seconds())));
-  const writes = options.logFile ? [options.logFile] : [];
+  const writes = [options.logFile, ...outsOf(options).map((o) => o.file)].filter(Boolean);
   const spawn = (script) => spawnChild(script, {}, { unixSocket: config.socketPath, writes, load: true });
-  const { stats, childErrors } = await runOnCores(childOptions, used, spawn, WORKER, { onStart });
+  const { stats, childErrors, warnings } = await runOnCores(childOptions, used, spawn, WORKER, { onStart });
+  if (hooks.onWarning) for (const line of mergedLostLines(warnings)) hooks.onWarning(line);
   const result = makeResult(config, stats, { ...describe(adapter), cores: used, childErrors });
   await linger(options, metrics, dashboard, result);
   return result;

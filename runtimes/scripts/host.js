@@ -29,23 +29,30 @@ export function facilitiesOf(script) {
   };
 }
 
-// --out json=F and csv=F: every sample as k6 writes it, formatted and written by a thread of its
-// own (src/outputs/out-thread.js) from the numbers the run queues (src/outputs/sample-queue.js).
-// --out influxdb: the thread's points go to the database; `instance` of `instances` is this
-// process among those of a --cores run. close() gives the lines to say (points not written).
-export async function openOutputs(outs, { append = false, instance = 0, instances = 1 } = {}) {
-  if (outs.length === 0) return null;
+/**
+ * --out's files, made empty (with the CSV's header) here, so that a bad path is said before the
+ * run; the thread appends. --cores: the parent makes them, each child (`append`) adds whole
+ * lines at their end.
+ */
+export async function makeOutputFiles(outs, append = false) {
   for (const o of outs.filter((x) => x.file !== undefined)) {
     try {
-      // The file is made empty (with the CSV's header) here, so that a bad path is said before the
-      // run; the thread appends. --cores: the parent makes it, each child (`append`) adds whole
-      // lines at its end.
       if (!append) await (await openLogFile(o.file, { append: false, header: o.kind === 'csv' ? CSV_HEADER : '' })).close();
       else await (await openLogFile(o.file, { append: true })).close();
     } catch (err) {
       throw new Error(`--out ${o.kind}=${o.file}: ${String(err.message).replace(/^--log-file [^:]*: /, '')}`);
     }
   }
+}
+
+// --out json=F and csv=F: every sample as k6 writes it, formatted and written by a thread of its
+// own (src/outputs/out-thread.js) from the numbers the run queues (src/outputs/sample-queue.js).
+// --out influxdb: the thread's points go to the database; `instance` of `instances` is this
+// process among those of a --cores run. close() gives the lines to say (points not written).
+export async function openOutputs(outs, { append = false, instance = 0, instances = 1 } = {}) {
+  if (outs.length === 0) return null;
+  await makeOutputFiles(outs, append);
+
   let failed = null;
   let warnings = [];
   let done = null;

@@ -8,7 +8,7 @@ export const STRINGS = {
   R: 'requestGenerator', s: 'secureProtocol',
 };
 export const LONG_STRINGS = ['rps', 'requestsPerSecond', 'data', 'index', 'cert', 'key', 'ca', 'cores', 'socket', 'proxy', 'max-connections',
-  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har', 'pipeline', 'max-body', 'streams', 'log-file',
+  'json-file', 'hdr-log', 'shard', 'start-at', 'threshold', 'unix-socket', 'stages', 'connection-stages', 'html', 'sweep', 'requests', 'har', 'pipeline', 'max-body', 'streams', 'log-file', 'out',
   'feed', 'feed-order', 'seed', 'urls', 'check', 'metrics', 'metrics-linger', 'run-name', 'dashboard',
   'call', 'proto', 'import-path', 'metadata', 'data-file'];
 export const BOOLEANS = { k: 'keepalive', V: 'version', h: 'help', r: 'recover' };
@@ -112,6 +112,10 @@ Output:
       --log-file F           write a line per request as it ends to F, tab-separated: start,
                              latency, wait, status or reason, bytes, connection, entry, core
                              (default: none)
+      --out KIND             repeatable: each request as a k6 script's samples (http_reqs,
+                             http_req_duration...) into influxdb[=URL],
+                             experimental-prometheus-rw, opentelemetry, json=F or csv=F, as
+                             loadtest run writes them (default: none)
       --threshold T          repeatable: p99<50ms, errors<1%, rps>=5000; when one fails, exit 3
                              (default: none)
 

@@ -215,6 +215,7 @@ function givenOptions(args, o) {
   o.socket = flagValue(args, 'socket');
   o.socketPath = flagValue(args, 'unix-socket');
   o.logFile = flagValue(args, 'log-file');
+  if (args.out !== undefined) o.out = list(args.out);
   o.metrics = flagValue(args, 'metrics');
   o.metricsLinger = flagValue(args, 'metrics-linger');
   if (args.dashboard !== undefined) o.dashboard = args.dashboard;
@@ -462,6 +463,7 @@ async function runWithProgress(options) {
     const result = await runLoadTest(options, {
       onMetrics: (url) => console.error(`loadtest: metrics at ${url}`),
       onDashboard: (url) => console.error(`loadtest: dashboard at ${url}`),
+      onWarning: (line) => console.error(`loadtest: ${line}`),
       onStart(r) {
         run = r;
         // With --json, stdout holds the document and nothing else.

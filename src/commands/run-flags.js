@@ -9,10 +9,8 @@ import { readFile, envVar, envNames } from '../../runtimes/index.js';
 import { parseShard, shardFromEnv } from '../run/options.js';
 import { parseSecretSources } from '../script/secrets/secret-sources.js';
 import { withEnv } from './run-env.js';
-import { influxConfig, goBool } from '../outputs/influxdb/config.js';
-import { prometheusConfig } from '../outputs/prometheus/config.js';
-import { otelConfig } from '../outputs/opentelemetry/config.js';
-import { VERSION } from '../version.js';
+import { goBool } from '../outputs/influxdb/config.js';
+import { parseOuts } from '../outputs/out-flags.js';
 
 export const USAGE = `Usage: loadtest run [flags] SCRIPT
 
@@ -31,8 +29,8 @@ Runs a k6 script (an ES module with export default function and export const opt
       --summary-trend-stats L    the Trend statistics shown (avg,min,med,max,p(90),p(95))
       --out json=F | csv=F       every sample as k6 writes it (repeat for both)
       --out influxdb[=URL]       every sample into InfluxDB v1, as k6 writes it (K6_INFLUXDB_*)
-      --out experimental-prometheus-rw  the run's series into Prometheus by remote write, as k6 (K6_PROMETHEUS_RW_*)
-      --out opentelemetry        the run's metrics over OTLP (gRPC or HTTP/protobuf), as k6 (K6_OTEL_*)
+      --out experimental-prometheus-rw  Prometheus remote write, as k6 (K6_PROMETHEUS_RW_*)
+      --out opentelemetry        OTLP over gRPC or HTTP/protobuf, as k6 (K6_OTEL_*)
       --no-thresholds            thresholds not checked
       --no-summary               no end-of-test summary
       --summary-mode M           k6 v1's summary: compact (the default), full (also each group
@@ -245,24 +243,10 @@ function secretSourcesFlag(args) {
 }
 
 function outFlags(args) {
-  return list(args.out).map((o) => {
-    const influx = /^influxdb(?:=(.*))?$/.exec(String(o));
-    if (influx) return influxOut(influx[1] || '');
-    if (/^experimental-prometheus-rw(=|$)/.test(String(o))) return prometheusOut(String(o));
-    if (/^(experimental-)?opentelemetry(=|$)/.test(String(o))) return otelOut(String(o));
-    const m = /^(json|csv)=(.+)$/.exec(String(o));
-    if (!m) throw new UsageError(`--out '${o}': json=FILE, csv=FILE, influxdb[=URL], experimental-prometheus-rw or opentelemetry`);
-    return { kind: m[1], file: m[2] };
-  });
-}
-
-// Its settings are checked here, before the run; a bad one is said without the URL, which may
-// hold a password.
-function influxOut(url) {
   try {
-    return { kind: 'influxdb', config: influxConfig(url, envVar) };
+    return parseOuts(list(args.out), envVar, envNames());
   } catch (err) {
-    throw new UsageError(`--out influxdb: ${err.message}`);
+    throw new UsageError(err.message);
   }
 }
 
@@ -277,26 +261,6 @@ function featureFlags(flags) {
   const alias = envVar('K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM');
   if (alias !== undefined && goBool(alias) === undefined) throw new UsageError(`K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: '${alias}' is not true or false`);
   if (names.length > 0 || goBool(alias)) flags.tags = { ...flags.tags, k6_feature_native_histograms: 'true' };
-}
-
-// k6 takes this output's settings from K6_PROMETHEUS_RW_* only (what follows '=' it ignores).
-function prometheusOut(given) {
-  if (given !== 'experimental-prometheus-rw') throw new UsageError(`--out '${given}': experimental-prometheus-rw takes its settings from K6_PROMETHEUS_RW_* (K6_PROMETHEUS_RW_SERVER_URL...), not after '='`);
-  try {
-    return { kind: 'prometheus-rw', config: prometheusConfig(envVar, envNames()) };
-  } catch (err) {
-    throw new UsageError(`--out experimental-prometheus-rw: ${err.message}`);
-  }
-}
-
-// k6 takes this output's settings from K6_OTEL_* only.
-function otelOut(given) {
-  if (given.includes('=')) throw new UsageError(`--out '${given}': opentelemetry takes its settings from K6_OTEL_* (K6_OTEL_EXPORTER_PROTOCOL, K6_OTEL_GRPC_EXPORTER_ENDPOINT...), not after '='`);
-  try {
-    return { kind: 'opentelemetry', config: otelConfig(envVar, VERSION) };
-  } catch (err) {
-    throw new UsageError(`--out opentelemetry: ${err.message}`);
-  }
 }
 
 export function flagsOf(argv) {

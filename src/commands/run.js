@@ -11,6 +11,7 @@ import { startProgress } from '../results/progress.js';
 import { runSeconds } from '../results/html/dashboard-seconds.js';
 import { save } from './output.js';
 import { VERSION } from '../version.js';
+import { mergedLostLines } from '../outputs/push-writer.js';
 import { wantsDistribution } from '../distribute/flags.js';
 import { loadSecretSources } from '../script/secrets/secret-sources.js';
 import { Secrets } from '../script/secrets/secrets.js';
@@ -90,7 +91,8 @@ async function runScriptFile(cli, argv) {
     if (err instanceof ScriptRunError) return fail(err.message, err.code);
     return fail(messageOf(err), EXIT.scriptException);
   }
-  if (out) for (const warning of await out.close()) say(warning);
+  const lost = out ? await out.close() : [];
+  for (const line of mergedLostLines([...lost, ...(live.remote !== null ? live.remote.lost : [])])) say(line);
   await reportRun(cli, result, say);
   let page;
   try {

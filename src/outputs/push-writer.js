@@ -123,6 +123,28 @@ export class PushWriter {
   }
 }
 
+/**
+ * The lines of several processes of one run (--cores, each child's), one an output: their
+ * counts added up, the first process's reason.
+ */
+export function mergedLostLines(lines) {
+  const by = new Map();
+  const rest = [];
+  for (const line of lines) {
+    const m = /^--out (\S+): (\d+) of (\d+) (.+?) not written \((.*)\)$/.exec(line);
+    if (m === null) {
+      rest.push(line);
+      continue;
+    }
+    const seen = by.get(m[1]);
+    if (seen) {
+      seen.lost += Number(m[2]);
+      seen.all += Number(m[3]);
+    } else by.set(m[1], { lost: Number(m[2]), all: Number(m[3]), unit: m[4], why: m[5] });
+  }
+  return [...[...by].map(([name, x]) => `--out ${name}: ${x.lost} of ${x.all} ${x.unit} not written (${x.why})`), ...rest];
+}
+
 /** A request by the engine's fetch: its status and, for a failure, its body's text. */
 async function sendByFetch(url, init) {
   const res = await fetch(url, init);

@@ -43,7 +43,7 @@ export function shareOf(options, i, n) {
 /** The options each child runs with. */
 export function shares(options, cores) {
   // coreIndex: the child's column in the request log.
-  return Array.from({ length: cores }, (_, i) => ({ ...shareOf(options, i, cores), cores: 1, coreIndex: i }));
+  return Array.from({ length: cores }, (_, i) => ({ ...shareOf(options, i, cores), cores: 1, coreIndex: i, coreCount: cores }));
 }
 
 /**
@@ -54,7 +54,7 @@ export function shares(options, cores) {
 export async function runOnCores(options, cores, spawnChild, workerScript, hooks = {}) {
   const jobs = shares(options, cores);
   const children = await Promise.all(jobs.map(() => spawnChild(workerScript)));
-  const state = children.map(() => ({ ready: false, result: null, failure: null, sent: 0, completed: 0, failed: 0, p99Ms: null, seconds: [] }));
+  const state = children.map(() => ({ ready: false, result: null, failure: null, sent: 0, completed: 0, failed: 0, p99Ms: null, seconds: [], warnings: [] }));
   let started = false;
   let startedAt = 0;
   let stopping = false;
@@ -131,6 +131,8 @@ function readChildLine(s, line) {
     s.metrics = JSON.parse(line.slice(8));
   } else if (line.startsWith('fail ')) {
     s.failure = line.slice(5);
+  } else if (line.startsWith('warn ')) {
+    s.warnings.push(line.slice(5));
   }
 }
 
@@ -185,7 +187,9 @@ function outcome(exits, state, children, cores) {
     const why = s.failure || lastLine(children[i].stderrTail()) || status.error || 'no result';
     childErrors.push(`child ${i + 1} of ${cores} ${s.result ? 'reported, then ' : ''}${how}: ${why}`);
   });
-  return { stats, childErrors };
+  // --out's lines (points not written), each child's.
+  const warnings = state.flatMap((s) => s.warnings);
+  return { stats, childErrors, warnings };
 }
 
 /** The message a dying child wrote last on stderr (the line before any stack frames), or ''. */

@@ -71,6 +71,8 @@ export class Run {
     // --log-file: a line per request that ends (src/outputs/request-log.js), or null; set with useLog().
     this.log = null;
     this.heldBack = []; // connections that found the log's buffer full, waiting for its drain
+    // --out: each request as a k6 script's samples (src/outputs/load-samples.js), or null.
+    this.samples = null;
     // ws:// and wss:// URLs: a request is a message and its reply (src/websocket/connection.js).
     // --pipeline N above 1: a connection of its own (src/http1/pipelined.js), so that
     // one request at a time keeps Connection's path as it is.
@@ -188,12 +190,15 @@ export class Run {
   connected(conn) {
     const now = performance.now();
     this.connectPhase.record((now - conn.connectAt) * 1000);
+    // --out: the connection's setup goes with its first request's samples.
+    if (this.samples !== null) conn.setup = { connecting: now - conn.connectAt, tls: 0 };
     conn.readyAt = now;
   }
 
   secured(conn) {
     const now = performance.now();
     this.tlsPhase.record((now - conn.readyAt) * 1000);
+    if (this.samples !== null && conn.setup) conn.setup.tls = now - conn.readyAt;
     conn.readyAt = now;
   }
 
@@ -224,6 +229,11 @@ export class Run {
     }
     conn.next();
     this.check();
+  }
+
+  /** Writes each request that ends as a k6 script's samples to `samples` (a LoadSamples). */
+  useSamples(samples) {
+    this.samples = samples;
   }
 
   /** Logs each request that ends to `log` (a RequestLog), which may hold the run back. */
@@ -296,6 +306,7 @@ export class Run {
   closeSecond() {
     const now = performance.now();
     closeSecond(this.stats, now - this.secondClosedAt, this.peakSockets);
+    if (this.samples !== null) this.samples.second(this.openSockets, this.maxConnections);
     if (this.stages !== null || this.connectionStages !== null) this.stageTarget(now);
     this.peakSockets = this.openSockets;
     this.secondClosedAt = now;
@@ -441,6 +452,10 @@ export class Run {
     this.waitPhase.record(waitMs * 1000);
     this.receivePhase.record((end - first) * 1000);
     if (this.log !== null) this.log.completed(conn, status, start, elapsedMs, waitMs, entry);
+    if (this.samples !== null) {
+      this.samples.completed(entry > 0 ? entry : 0, status, start, conn.setup || null, ready, sent, first, end);
+      conn.setup = null;
+    }
     if (stats.entries !== null) stats.recordEntry(entry, elapsedMs, status >= 400);
     if (this.statusCallback === null && this.contentInspector === null) {
       stats.statusCounts[status]++;
@@ -456,6 +471,10 @@ export class Run {
     this.stats.fail(reason);
     if (this.stats.entries !== null) this.stats.entries.errors[entry]++;
     if (this.log !== null) this.log.failed(conn, reason, conn.startTime, performance.now() - conn.startTime, entry);
+    if (this.samples !== null) {
+      this.samples.failed(entry > 0 ? entry : 0, reason, performance.now() - conn.startTime);
+      conn.setup = null;
+    }
     if (this.statusCallback !== null) reportFailure(this, conn, reason);
   }
 

@@ -1,12 +1,13 @@
 // A child of a multi-core run (see src/run/cores.js for the protocol): prepares the job it is
 // given, says ready, starts on `go`, and sends its Stats back in one line.
 
-import { prepare, attachLog } from '../index.js';
+import { prepare, attachLog, attachOutputs } from '../index.js';
 import { onStdinLine, writeLine, onInterrupt, exit } from '../../runtimes/index.js';
 
 let prepared = null;
 let started = false;
 let log = null; // --log-file's RequestLog
+let outputs = null; // --out's
 
 // The result, after the log's last lines are written: a failed write is said (the parent lists
 // it with the child's errors) and the result still goes.
@@ -15,6 +16,14 @@ async function report(stats) {
   if (log !== null) {
     try {
       await log.close();
+    } catch (err) {
+      writeLine(`fail ${err.message}`);
+      code = 2;
+    }
+  }
+  if (outputs !== null) {
+    try {
+      for (const line of await outputs.close()) writeLine(`warn ${line}`);
     } catch (err) {
       writeLine(`fail ${err.message}`);
       code = 2;
@@ -33,6 +42,7 @@ onStdinLine(async (line) => {
       const job = JSON.parse(line.slice(4));
       prepared = await prepare(job);
       log = await attachLog(prepared.run, job);
+      outputs = await attachOutputs(prepared.run, prepared.config, job);
     } catch (err) {
       return finish(`fail ${err.message}`, 2);
     }

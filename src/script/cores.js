@@ -12,6 +12,7 @@
 //   child → parent   metrics <JSON>          --metrics: its figures, once a second and at its end
 //   child → parent   message <JSON string>   a warning or an exception's message, its first time
 //   child → parent   log <JSON string>       a line of the script's console, for the parent's stderr
+//   child → parent   lost <JSON string>      --out's points it could not write, said by the parent
 //   child → parent   abort <JSON string>     test.abort() or an abortOnFail threshold of its share
 //   child ↔ parent   secret <JSON [source, key]>   a secret looked up: hidden in every process's
 //                                            log (the parent relays a child's to the others)
@@ -42,6 +43,7 @@ export class RemoteRun {
     this.children = [];
     this.state = [];
     this.seen = new Set();
+    this.lost = []; // --out's lines of points not written, each child's
     this.abortedMessage = null;
     this.abortRun = null;
     this.recordVUs = null; // the parent's vus gauge, at each rise of the children's sum
@@ -108,6 +110,8 @@ export class RemoteRun {
       }
     } else if (verb === 'log') {
       this.onLog(JSON.parse(rest));
+    } else if (verb === 'lost') {
+      this.lost.push(JSON.parse(rest));
     } else if (verb === 'secret') {
       this.onSecret(JSON.parse(rest));
       this.children.forEach((c, k) => k !== i && c.send(line));

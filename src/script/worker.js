@@ -61,7 +61,8 @@ async function run(job) {
       clearInterval(metrics);
       sendMetrics();
     }
-    if (out) for (const warning of await out.close()) writeLine(`log ${JSON.stringify(`loadtest run: ${warning}`)}`);
+    // --out's points not written: the parent says them in one line with its own.
+    if (out) for (const warning of await out.close()) writeLine(`lost ${JSON.stringify(warning)}`);
     const { registry, state } = result;
     finish(
       `result ${JSON.stringify({
