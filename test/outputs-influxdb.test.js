@@ -192,7 +192,7 @@ test('a bad setting of --out influxdb is one line and exit 2, before the run, wi
   for (const [args, env, line] of [
     [['--out', 'influxdb=http://u:pw@127.0.0.1:1/k6?foo=1'], {}, 'loadtest run: --out influxdb: unknown query parameter: foo\n'],
     [['--out', 'influxdb'], { K6_INFLUXDB_CONCURRENT_WRITES: 'x' }, "loadtest run: --out influxdb: K6_INFLUXDB_CONCURRENT_WRITES: 'x' is not a whole number\n"],
-    [['--out', 'influx=x'], {}, "loadtest run: --out 'influx=x': json=FILE, csv=FILE, influxdb[=URL], experimental-prometheus-rw or opentelemetry\n"],
+    [['--out', 'influx=x'], {}, "loadtest run: --out 'influx=x': json=FILE, csv=FILE, influxdb[=URL], experimental-prometheus-rw, opentelemetry or web-dashboard\n"],
   ]) {
     const r = await spawnScript(CLI, ['run', ...args, 'nothing.js'], { env, timeoutMs: 30000 });
     assert.equal(r.code, 2, r.stderr);

@@ -90,7 +90,6 @@ const REFUSED = {
   K6_CONSOLE_OUTPUT: 'the console goes to stderr here',
   K6_LOCAL_IPS: 'requests leave from the address the system picks',
   K6_LINGER: ['false', 'no REST API to keep up here (--metrics-linger keeps --metrics and --dashboard)'],
-  K6_WEB_DASHBOARD: ['false', "k6's web dashboard is not here (loadtest's: --dashboard)"],
   K6_PROFILING_ENABLED: 'no pprof here',
   K6_TYPE: ['js', 'a script here, not an archive'],
   K6_COMPATIBILITY_MODE: [['extended', 'experimental_enhanced'], "the runtime's JavaScript is the script's, TypeScript too"],

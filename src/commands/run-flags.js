@@ -243,11 +243,27 @@ function secretSourcesFlag(args) {
 }
 
 function outFlags(args) {
+  const given = list(args.out);
+  // K6_WEB_DASHBOARD=true: k6 adds its web dashboard to the outputs.
+  const asked = envVar('K6_WEB_DASHBOARD');
+  if (asked !== undefined && asked !== '' && goBool(asked) === undefined) throw new UsageError(`K6_WEB_DASHBOARD: '${asked}' is not true or false`);
+  if (goBool(asked) && !given.some((o) => /^web-dashboard(=|$)/.test(String(o)))) given.push('web-dashboard');
   try {
-    return parseOuts(list(args.out), envVar, envNames());
+    return parseOuts(given, envVar, envNames(), { webDashboard: true });
   } catch (err) {
     throw new UsageError(err.message);
   }
+}
+
+// k6's web dashboard is --dashboard and --html here: a flag given wins.
+function withWebDashboard(outs, cli) {
+  const web = outs.find((o) => o.kind === 'web-dashboard');
+  if (web === undefined) return outs;
+  const { port, periodSeconds, export: report } = web.config;
+  if (port >= 0 && cli.dashboard === null) cli.dashboard = port;
+  if (report !== '' && cli.html === null) cli.html = report;
+  cli.dashboardPeriod = periodSeconds;
+  return outs.filter((o) => o !== web);
 }
 
 // k6 v2.2's feature flags, of which native-histograms (K6_FEATURES, or its older variable
@@ -292,7 +308,7 @@ export function flagsOf(argv) {
   const metrics = last(args.metrics);
   const linger = last(args['metrics-linger']);
   if (linger !== undefined && !(Number(linger) >= 0)) throw new UsageError(`--metrics-linger must be a number of seconds, not '${linger}'`);
-  return {
+  const cli = {
     metrics: metrics === undefined ? null : String(metrics),
     metricsLinger: linger === undefined ? 0 : Number(linger),
     dashboard,
@@ -311,5 +327,8 @@ export function flagsOf(argv) {
     secretSources,
     noColor: env.noColor,
     envWarnings: env.warnings,
+    dashboardPeriod: 1,
   };
+  cli.outs = withWebDashboard(outs, cli);
+  return cli;
 }

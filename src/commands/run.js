@@ -151,9 +151,15 @@ async function serveRunDashboard(cli) {
 function secondsTo(cli, board, seconds) {
   if (cli.dashboard === null && cli.html === null) return undefined;
   const nextSecond = runSeconds(() => seconds);
+  const tell = () => {
+    for (let e = nextSecond(); e !== null; e = nextSecond()) board.push(e);
+  };
+  // The seconds not yet told go before the page's last event (closeServers).
+  if (board !== null) board.tellRest = tell;
   return (second) => {
     seconds.push(second);
-    if (board !== null) for (let e = nextSecond(); e !== null; e = nextSecond()) board.push(e);
+    // k6's web dashboard period (cli.dashboardPeriod seconds): the page is told that often.
+    if (board !== null && seconds.length % cli.dashboardPeriod === 0) tell();
   };
 }
 
@@ -249,7 +255,10 @@ async function writeRunFiles(cli, argv, result, seconds, board) {
 
 // The dashboard's last event, then --metrics and --dashboard kept up --metrics-linger seconds.
 async function closeServers(cli, result, page, metricsServer, board) {
-  if (board !== null) board.finish(await dashboardEnd(cli, result, page));
+  if (board !== null) {
+    if (board.tellRest) board.tellRest();
+    board.finish(await dashboardEnd(cli, result, page));
+  }
   if (metricsServer !== null || board !== null) {
     if (cli.metricsLinger > 0) await new Promise((resolve) => setTimeout(resolve, cli.metricsLinger * 1000));
     if (metricsServer !== null) await metricsServer.close();

@@ -5,17 +5,23 @@
 import { influxConfig } from './influxdb/config.js';
 import { prometheusConfig } from './prometheus/config.js';
 import { otelConfig } from './opentelemetry/config.js';
+import { webDashboardConfig } from './web-dashboard.js';
 import { VERSION } from '../version.js';
 
-const KINDS = 'json=FILE, csv=FILE, influxdb[=URL], experimental-prometheus-rw or opentelemetry';
+const KINDS = 'json=FILE, csv=FILE, influxdb[=URL], experimental-prometheus-rw';
 
 /**
  * The outputs of `given` (each --out's text): [{ kind, file } or { kind, config }]. `env(name)`:
- * a variable's value or undefined; `names`: every variable's name. Throws an Error of one line.
+ * a variable's value or undefined; `names`: every variable's name; `webDashboard`: whether k6's
+ * web dashboard may be asked for (loadtest run's). Throws an Error of one line.
  */
-export function parseOuts(given, env, names) {
+export function parseOuts(given, env, names, { webDashboard = false } = {}) {
   return given.map((o) => {
     const text = String(o);
+    if (/^web-dashboard(=|$)/.test(text)) {
+      if (!webDashboard) throw new Error(`--out '${text}': k6's web dashboard is loadtest run's; a load run's page is --dashboard [PORT], its report --html F`);
+      return settled('web-dashboard', () => webDashboardConfig(text.slice('web-dashboard='.length), env));
+    }
     const influx = /^influxdb(?:=(.*))?$/.exec(text);
     if (influx) return settled('influxdb', () => influxConfig(influx[1] || '', env));
     if (/^experimental-prometheus-rw(=|$)/.test(text)) {
@@ -28,7 +34,7 @@ export function parseOuts(given, env, names) {
       return settled('opentelemetry', () => otelConfig(env, VERSION));
     }
     const m = /^(json|csv)=(.+)$/.exec(text);
-    if (!m) throw new Error(`--out '${text}': ${KINDS}`);
+    if (!m) throw new Error(`--out '${text}': ${KINDS}${webDashboard ? ', opentelemetry or web-dashboard' : ' or opentelemetry'}`);
     return { kind: m[1], file: m[2] };
   });
 }
