@@ -70,6 +70,30 @@ test("points of one millisecond get its nanoseconds in turn, apart from another 
   assert.deepEqual(times(influxConfig('http://h:1/db?precision=m', noEnv), 0, 1), ['0', '0', '0', '0', '1']);
 });
 
+test('a writer without room: points are counted lost unformatted, each point once, and lines go on once it has room', () => {
+  let room = false;
+  let lost = 0;
+  let taken = 0;
+  const lines = new InfluxLines(influxConfig('', noEnv), (bytes, n) => {
+    // As PushWriter.put: a chunk it has no room for is lost, and counted there.
+    if (!room) {
+      lost += n;
+      return false;
+    }
+    taken += n;
+    return true;
+  }, 0, 1, { hasRoom: () => room, loseFull: (n) => (lost += n) });
+  lines.metric(0, { name: 'm' });
+  lines.tags(0, { t: 'x'.repeat(200) });
+  // Enough points for several 64 KiB chunks: the first is refused, the rest are skipped.
+  for (let i = 0; i < 5000; i++) lines.sample(0, i, 0, 1000);
+  room = true;
+  for (let i = 0; i < 5000; i++) lines.sample(0, i, 0, 1000);
+  lines.flush();
+  assert.ok(lost > 4000 && taken > 4000, `${lost} ${taken}`);
+  assert.equal(lost + taken, 10000);
+});
+
 test("numbers as Go's strconv.FormatFloat(v, 'f', -1, 64) writes them: the shortest digits, no exponent", () => {
   for (const [v, text] of [[0, '0'], [1, '1'], [-2.5, '-2.5'], [123.456, '123.456'], [1e21, '1000000000000000000000'], [1.5e-7, '0.00000015'], [-2.5e-8, '-0.000000025'], [1.2345e22, '12345000000000000000000']]) {
     assert.equal(goFloat(v), text);

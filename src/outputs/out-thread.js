@@ -25,7 +25,7 @@ for (const o of outs) {
   if (o.kind === 'influxdb') {
     const writer = influxWriter(o.config);
     writers.push(writer);
-    lines.push(new InfluxLines(o.config, (bytes, points) => writer.put(bytes, points), instance, instances));
+    lines.push(new InfluxLines(o.config, (bytes, points) => writer.put(bytes, points), instance, instances, writer));
     continue;
   }
   if (o.kind === 'prometheus-rw' || o.kind === 'opentelemetry') {

@@ -37,11 +37,11 @@ export class PushWriter {
     this.timer = setInterval(() => this.push(), this.o.pushInterval);
   }
 
-  /** A body (`bytes`, copied when `copy`) of `points` points. */
+  /** A body (`bytes`, copied when `copy`) of `points` points; false when there was no room for it (the points are lost). */
   put(bytes, points, copy = true) {
     if (this.pendingBytes + bytes.length > MAX_BYTES) {
-      this.lose(points, `more than ${MAX_BYTES >> 20} MB of ${this.o.unit} waited for the database (${this.lastError || 'it was slow'})`);
-      return;
+      this.loseFull(points);
+      return false;
     }
     let batch = this.pending[this.pending.length - 1];
     if (!this.o.joins || batch === undefined || batch.sealed || batch.bytes >= BATCH_BYTES) this.pending.push((batch = { chunks: [], bytes: 0, points: 0, sealed: false }));
@@ -49,6 +49,17 @@ export class PushWriter {
     batch.bytes += bytes.length;
     batch.points += points;
     this.pendingBytes += bytes.length;
+    return true;
+  }
+
+  /** Whether `bytes` more would be taken now. */
+  hasRoom(bytes) {
+    return this.pendingBytes + bytes <= MAX_BYTES;
+  }
+
+  /** `points` lost for want of room: the database is slower than the run. */
+  loseFull(points) {
+    this.lose(points, `more than ${MAX_BYTES >> 20} MB of ${this.o.unit} waited for the database (${this.lastError || 'it was slow'})`);
   }
 
   lose(n, why) {
@@ -71,7 +82,10 @@ export class PushWriter {
 
   async post(batch) {
     let res;
-    const body = batch.chunks.length === 1 ? batch.chunks[0] : new Blob(batch.chunks);
+    // One array, joined once (a batch tried again goes as it is): a Blob is read through a
+    // stream, copied on the way, at each send.
+    if (batch.chunks.length > 1) batch.chunks = [joined(batch.chunks, batch.bytes)];
+    const body = batch.chunks[0];
     try {
       res = await this.o.send(this.o.url, { method: 'POST', headers: this.o.headers, body, signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(REQUEST_MS)]) });
     } catch (err) {
@@ -150,6 +164,16 @@ async function sendByFetch(url, init) {
   const res = await fetch(url, init);
   const text = res.ok ? (await res.arrayBuffer().catch(() => null), '') : await res.text().catch(() => '');
   return { status: res.status, text };
+}
+
+function joined(chunks, bytes) {
+  const out = new Uint8Array(bytes);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

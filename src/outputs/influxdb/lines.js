@@ -55,7 +55,13 @@ export class InfluxLines {
    * it must copy) and how many points they are; `instance`, `instances`: this process's number
    * among those writing the run (--cores, shards), which spreads their points' nanoseconds apart.
    */
-  constructor(config, write, instance = 0, instances = 1) {
+  constructor(config, write, instance = 0, instances = 1, room = null) {
+    // `room`: the writer's { hasRoom(bytes), loseFull(points) }: while it has no room for a chunk,
+    // points are counted as lost without being formatted (a database slower than the run would
+    // otherwise cost the run the formatting of every point it drops).
+    this.room = room;
+    this.skipping = false;
+    this.skipped = 0;
     this.fields = fieldKinds(config.tagsAsFields);
     this.unit = UNIT_MS[config.precision];
     this.write = write;
@@ -122,6 +128,14 @@ export class InfluxLines {
   sample(id, value, slot, now) {
     // InfluxDB takes no NaN or infinity: k6's client fails such a point.
     if (value !== value || value === Infinity || value === -Infinity) return;
+    if (this.skipping) {
+      // A look at the writer each thousand points: room again, and the lines go on.
+      if (((this.skipped + 1) & 1023) !== 0 || !this.room.hasRoom(CHUNK)) {
+        this.skipped++;
+        return;
+      }
+      this.resume();
+    }
     const name = this.names[id];
     const head = this.heads[slot];
     const tail = this.tails[slot];
@@ -145,12 +159,21 @@ export class InfluxLines {
 
   handOff() {
     if (this.pos === 0) return;
-    this.write(this.chunk.subarray(0, this.pos), this.points);
+    const taken = this.write(this.chunk.subarray(0, this.pos), this.points);
     this.pos = 0;
     this.points = 0;
+    if (taken === false && this.room !== null) this.skipping = true;
+  }
+
+  /** The points skipped so far are the writer's lost ones. */
+  resume() {
+    this.skipping = false;
+    if (this.skipped > 0) this.room.loseFull(this.skipped);
+    this.skipped = 0;
   }
 
   flush() {
+    if (this.skipping) this.resume();
     this.handOff();
   }
 }
