@@ -1,20 +1,14 @@
 // A real InfluxDB 1.x (Debian's influxdb: influxd) for the tests of --out influxdb, on free loopback
 // ports with its files in a temporary directory; null when influxd is not installed.
 
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { installed } from './installed.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../runtimes/processes/groups.js';
 
-const INFLUXD = ['/usr/bin/influxd', '/usr/sbin/influxd'].find((p) => {
-  try {
-    execFileSync(p, ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-});
+const INFLUXD = installed(['/usr/bin/influxd', '/usr/sbin/influxd'], ['version']);
 
 export const influxMissing = INFLUXD ? null : 'influxd (Debian: influxdb) is not installed';
 

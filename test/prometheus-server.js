@@ -2,20 +2,14 @@
 // remote write (and native histograms), on a free loopback port with its data in a temporary
 // directory; null when prometheus is not installed.
 
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { installed } from './installed.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../runtimes/processes/groups.js';
 
-const PROMETHEUS = ['/usr/bin/prometheus', '/usr/sbin/prometheus'].find((p) => {
-  try {
-    execFileSync(p, ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-});
+const PROMETHEUS = installed(['/usr/bin/prometheus', '/usr/sbin/prometheus'], ['--version']);
 
 export const prometheusMissing = PROMETHEUS ? null : 'prometheus (Debian: prometheus) is not installed';
 

@@ -9,7 +9,7 @@ import { readFile, envVar, envNames } from '../../runtimes/index.js';
 import { parseShard, shardFromEnv } from '../run/options.js';
 import { parseSecretSources } from '../script/secrets/secret-sources.js';
 import { withEnv } from './run-env.js';
-import { goBool } from '../outputs/influxdb/config.js';
+import { goBool } from '../outputs/settings.js';
 import { parseOuts } from '../outputs/out-flags.js';
 
 export const USAGE = `Usage: loadtest run [flags] SCRIPT

@@ -2,38 +2,13 @@
 // writes it (its internal/output/influxdb). This file: the output's settings, as k6 makes them:
 // its defaults, then the K6_INFLUXDB_* variables, then the URL's, each one honored or refused.
 
-import { parseDuration } from '../../script/scenarios/duration.js';
+import { durationOf, wholeOf, boolOf } from '../settings.js';
 
 const KINDS = new Set(['string', 'int', 'float', 'bool']);
 // Go's time.ParseDuration("1" + precision), which k6's client checks a precision with; 'us' and
 // 'µs' are left out: the client then writes nanoseconds under a microsecond precision.
 const PRECISIONS = new Set(['', 'ns', 'ms', 's', 'm', 'h']);
 const QUERY = new Set(['insecure', 'payload_size', 'precision', 'retention', 'consistency', 'pushInterval', 'concurrentWrites', 'tagsAsFields']);
-
-/** k6's durations for an output's settings: a bare number is milliseconds (k6's ParseExtendedDuration). */
-function durationOf(text, what) {
-  const t = String(text).trim();
-  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return Number(t);
-  return parseDuration(t, what);
-}
-
-function wholeOf(text, what) {
-  if (!/^[+-]?\d+$/.test(String(text).trim())) throw new Error(`${what}: '${text}' is not a whole number`);
-  return Number(text);
-}
-
-/** Go's strconv.ParseBool: true, false, or undefined for a text it refuses. */
-export function goBool(text) {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  return undefined;
-}
-
-function boolOf(text, what) {
-  const b = goBool(text);
-  if (b === undefined) throw new Error(`${what}: '${text}' is not true or false`);
-  return b;
-}
 
 /** The settings the K6_INFLUXDB_* variables give (`env`: a name's value, or undefined). */
 function fromEnv(env) {

@@ -4,7 +4,8 @@
 // (`value` among them) and the time. The sink of a SampleStream (src/outputs/sample-queue.js),
 // told each metric and tag set once by its number, in the thread of src/outputs/out-thread.js.
 
-import { fieldKinds, goBool } from './config.js';
+import { fieldKinds } from './config.js';
+import { goBool } from '../settings.js';
 import { putJsonValue, putAscii, PAIRS } from '../sample-lines.js';
 
 // Line protocol's escapes (InfluxDB's models): a measurement's commas and spaces, a tag's commas,

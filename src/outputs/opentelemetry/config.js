@@ -4,25 +4,11 @@
 // them: its defaults, then OTEL_SERVICE_NAME and the K6_OTEL_* variables, each one honored or
 // refused.
 
-import { goBool } from '../influxdb/config.js';
 import { base64 } from '../push-writer.js';
-import { parseDuration } from '../../script/scenarios/duration.js';
+import { durationOf, boolOf } from '../settings.js';
 
 const GRPC = 'grpc';
 const HTTP = 'http/protobuf';
-
-/** k6's durations for an output's settings: a bare number is milliseconds. */
-function durationOf(text, what) {
-  const t = String(text).trim();
-  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return Number(t);
-  return parseDuration(t, what);
-}
-
-function boolOf(text, what) {
-  const b = goBool(text);
-  if (b === undefined) throw new Error(`${what}: '${text}' is not true or false`);
-  return b;
-}
 
 /** K6_OTEL_HEADERS: key=value pairs, comma-separated, each part URL-unescaped (k6's parseHeaders). */
 function headersOf(raw) {

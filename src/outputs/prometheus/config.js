@@ -3,23 +3,9 @@
 // settings, as k6 makes them: its defaults, then the K6_PROMETHEUS_RW_* variables, each one
 // honored or refused.
 
-import { goBool } from '../influxdb/config.js';
-import { parseDuration } from '../../script/scenarios/duration.js';
+import { durationOf, boolOf } from '../settings.js';
 
 const TREND_STATS = new Set(['avg', 'min', 'med', 'max', 'count', 'sum']);
-
-/** k6's durations for an output's settings: a bare number is milliseconds. */
-function durationOf(text, what) {
-  const t = String(text).trim();
-  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return Number(t);
-  return parseDuration(t, what);
-}
-
-function boolOf(text, what) {
-  const b = goBool(text);
-  if (b === undefined) throw new Error(`${what}: '${text}' is not true or false`);
-  return b;
-}
 
 /**
  * A Trend's stats as k6 names its series: p(95) → p95, p(99.9) → p999; each checked as k6's

@@ -10,63 +10,30 @@
 import { ProtoWriter } from '../protobuf-writer.js';
 import { NativeHistogram, SCHEMA, ZERO_THRESHOLD } from './native-histogram.js';
 import { trendStats } from './config.js';
+import { Sink, TREND } from '../../script/metrics/metrics.js';
 
 // Prometheus' stale marker: a NaN of its own (its value package's StaleNaN), little-endian.
 const STALE = new Uint8Array([2, 0, 0, 0, 0, 0, 0xf0, 0x7f]);
 
+// A Trend's stats over every value since the start, as the run's summary makes them (its
+// histogram: bounded memory, a value within its bucket's precision), where k6 keeps every value.
 class Trend {
-  constructor(keepValues) {
-    this.count = 0;
-    this.sum = 0;
-    this.min = Infinity;
-    this.max = -Infinity;
-    this.values = keepValues ? new Float64Array(64) : null;
-    this.sorted = 0; // values[0, sorted) are in order
+  constructor() {
+    this.sink = new Sink(TREND);
   }
 
   add(v) {
-    this.count++;
-    this.sum += v;
-    if (v < this.min) this.min = v;
-    if (v > this.max) this.max = v;
-    if (this.values === null) return;
-    if (this.count > this.values.length) {
-      const grown = new Float64Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[this.count - 1] = v;
-  }
-
-  /** k6's TrendSink.P: the values in order, interpolated between the two around pct * (count - 1). */
-  percentile(pct) {
-    if (this.count === 0) return 0;
-    this.sort();
-    const i = pct * (this.count - 1);
-    const j = this.values[Math.floor(i)];
-    const k = this.values[Math.ceil(i)];
-    return j + (k - j) * (i - Math.floor(i));
-  }
-
-  /** The values since the last sort are sorted on their own, then merged with those before. */
-  sort() {
-    if (this.sorted === this.count) return;
-    const v = this.values;
-    const tail = v.slice(this.sorted, this.count).sort();
-    const head = v.slice(0, this.sorted);
-    let a = 0;
-    let b = 0;
-    for (let o = 0; o < this.count; o++) v[o] = b >= tail.length || (a < head.length && head[a] <= tail[b]) ? head[a++] : tail[b++];
-    this.sorted = this.count;
+    this.sink.add(v);
   }
 
   stat({ stat, p }) {
-    if (stat === 'p' || stat === 'med') return this.percentile(p);
-    if (stat === 'count') return this.count;
-    if (stat === 'sum') return this.sum;
-    if (this.count === 0) return 0;
-    if (stat === 'avg') return this.sum / this.count;
-    return stat === 'min' ? this.min : this.max;
+    const sink = this.sink;
+    if (stat === 'p' || stat === 'med') return sink.percentile(p * 100);
+    if (stat === 'count') return sink.count;
+    if (stat === 'sum') return sink.sum;
+    if (sink.count === 0) return 0;
+    if (stat === 'avg') return sink.sum / sink.count;
+    return stat === 'min' ? sink.min : sink.max;
   }
 }
 
@@ -79,7 +46,6 @@ export class PromSeries {
   constructor(config, write, instance = 0, instances = 1) {
     this.config = config;
     this.stats = trendStats(config.trendStats);
-    this.keepValues = this.stats.some((s) => s.stat === 'p' || s.stat === 'med');
     this.write = write;
     this.instance = instances > 1 ? String(instance) : null;
     this.metrics = []; // by id: its definition
@@ -138,7 +104,7 @@ export class PromSeries {
     } else {
       // A native histogram takes each value in seconds, as k6's; stats are made in the metric's
       // unit, then each (its count too, as k6's adaptUnit does) given in seconds.
-      const sink = this.config.nativeHistograms ? new NativeHistogram() : new Trend(this.keepValues);
+      const sink = this.config.nativeHistograms ? new NativeHistogram() : new Trend();
       s.sink = sink;
       s.add = def.isTime && sink instanceof NativeHistogram ? (v) => sink.add(v / 1000) : (v) => sink.add(v);
     }
