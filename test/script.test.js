@@ -592,7 +592,7 @@ export default function () { for (const r of rates) r.add(true); }`,
 test('bad scripts: a syntax error with file:line:column, a module not supported, no default function, a bad executor; each one line', async () => {
   const cases = [
     ['import http from "k6/http";\nexport default function () {\n  http.get(;\n}\n', 107, /test\.js:3:12: Unexpected token/],
-    ['import { browser } from "k6/browser";\nexport default function () {}\n', 107, /test\.js:1:1: module 'k6\/browser' is not supported/],
+    ['import redis from "k6/experimental/redis";\nexport default function () {}\n', 107, /test\.js:1:1: module 'k6\/experimental\/redis' is not supported/],
     ['import { setTimeout } from "k6/experimental/timers";\nexport default function () {}\n', 107, /test\.js:1:1: k6\/experimental\/timers has been graduated, and it's now globally available/],
     // A module of a later k6: k6 v1.3.0 says 'GoError: unknown module: k6/websockets', exit 107.
     ['import { WebSocket } from "k6/websockets";\nexport default function () {}\n', 107, /test\.js:1:1: unknown module: k6\/websockets \(k6 v1\.3 has it as k6\/experimental\/websockets\)\n/],

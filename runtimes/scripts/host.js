@@ -7,6 +7,8 @@ import { CSV_HEADER } from '../../src/outputs/sample-lines.js';
 import { SampleQueue } from '../../src/outputs/sample-queue.js';
 import { VERSION } from '../../src/version.js';
 
+import { findChromium, openChromium, chromiumDevices, webVitalsScript } from './browser.js';
+
 const OUT_THREAD = pathOf(new URL('../../src/outputs/out-thread.js', import.meta.url));
 
 /** What the k6 modules of a run ask of this runtime (its sockets, DNS, files, hashes). */
@@ -20,6 +22,8 @@ export function facilitiesOf(script) {
     resolve: resolveHost,
     afterReads,
     onUnhandledRejection,
+    // k6/browser's Chromium (runtimes/scripts/browser.js).
+    browser: { findChromium, openChromium, chromiumDevices, webVitalsScript },
     // ca, cert, key: PEM text (k6/net/grpc's connect() tls param).
     adapterFor: ({ hostname, tls, insecure, alpn = null, ca = null, cert = null, key = null }) => {
       if (!tls) return pickAdapter();

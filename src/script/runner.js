@@ -94,6 +94,8 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
     vu.close();
   }
   run.shared.network.close();
+  // What a module opened for the whole run (k6/browser's Chromium).
+  if (run.shared.closers) await Promise.all(run.shared.closers.map((f) => f()));
   const results = evaluateThresholds(plan.thresholds, elapsedMs / 1000);
   const { shared, state, registry } = run;
   return {

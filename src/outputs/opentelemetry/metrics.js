@@ -7,11 +7,10 @@
 // SampleStream (src/outputs/sample-queue.js), in the thread of src/outputs/out-thread.js.
 
 import { ProtoWriter } from '../protobuf-writer.js';
+import { DATA } from '../sample-lines.js';
 
 // The Go SDK's default explicit bucket histogram boundaries.
 export const BOUNDS = [0, 5, 10, 25, 50, 75, 100, 250, 500, 750, 1000, 2500, 5000, 7500, 10000];
-// k6's metrics of bytes (metrics.Data): those a script cannot make (a custom metric is a number or a time).
-const DATA = new Set(['data_sent', 'data_received', 'browser_data_sent', 'browser_data_received']);
 const CUMULATIVE = 2;
 
 const ns = (ms) => BigInt(Math.round(ms)) * 1000000n;

@@ -7,7 +7,7 @@ import { parseDuration, formatDuration } from './duration.js';
 import { foldedNames } from './options.js';
 import { split } from '../../run/cores.js';
 
-const COMMON = ['executor', 'startTime', 'gracefulStop', 'exec', 'env', 'tags'];
+const COMMON = ['executor', 'startTime', 'gracefulStop', 'exec', 'env', 'tags', 'options'];
 const EXECUTORS = {
   'shared-iterations': ['vus', 'iterations', 'maxDuration'],
   'per-vu-iterations': ['vus', 'iterations', 'maxDuration'],
@@ -97,6 +97,17 @@ function deepFreeze(v) {
   return v;
 }
 
+// A scenario's options.browser.type (k6/browser's VUs): 'chromium', the one k6 has; or null.
+function browserType(options, what) {
+  if (options === undefined || options === null) return null;
+  if (typeof options !== 'object') throw new Error(`${what}: options must be an object`);
+  for (const k of Object.keys(options)) if (k !== 'browser') throw new Error(`${what}: options.${k} is not a scenario option (browser is)`);
+  const type = options.browser?.type;
+  if (type === undefined) return null;
+  if (type !== 'chromium') throw new Error(`${what}: unsupported browser type: ${type}`);
+  return type;
+}
+
 function scenario(name, s) {
   const what = `scenario '${name}'`;
   if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`${what}: a scenario's name may only hold letters, digits, _ and -`);
@@ -115,6 +126,7 @@ function scenario(name, s) {
     exec: s.exec === undefined ? 'default' : String(s.exec),
     env: s.env || {},
     tags: s.tags || {},
+    browser: browserType(s.options, what),
   };
   switch (s.executor) {
     case 'shared-iterations':

@@ -4,7 +4,7 @@
 
 import { DEFAULT_TREND_STATS, TREND } from '../metrics/metrics.js';
 
-const DATA = new Set(['data_sent', 'data_received']);
+const DATA = new Set(['data_sent', 'data_received', 'browser_data_sent', 'browser_data_received']);
 
 /** What a metric's values are: k6's 'time', 'data' (bytes) or 'default'. */
 export const containsOf = (name, isTime) => (isTime ? 'time' : DATA.has(name) ? 'data' : 'default');

@@ -2,7 +2,7 @@
 // heavy, and most scripts never import them): the transform notes each name it sees
 // (src/script/transform/transform.js), and the run loads them before its VUs are made (src/script/vu/vu.js).
 
-const LAZY = new Set(['k6/net/grpc']);
+const LAZY = new Set(['k6/net/grpc', 'k6/browser']);
 const wanted = new Set();
 
 /** A module of the script may import `name`. */

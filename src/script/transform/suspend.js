@@ -77,7 +77,8 @@ const wrapperRank = (fn) => fn.end - fn.start + 0.5;
  * is bound to in this module (`http`, or whatever the script imports or requires it as).
  */
 export function makeSuspendable(ast, edits, source, waitingObjects, runnerOnly = new Set()) {
-  const found = callsThatMayWait(ast, waitingObjects);
+  const pageFns = pageFunctions(ast);
+  const found = callsThatMayWait(ast, waitingObjects).filter((f) => !pageFns.some((fn) => f.node.start >= fn.start && f.node.end <= fn.end));
   const { driven, waits, viaAsync } = drivenFunctions(ast, found);
   const starts = statementStarts(ast);
   // Functions written in place for a caller of ours that awaits whatever promise they return are
@@ -113,6 +114,21 @@ export function makeSuspendable(ast, edits, source, waitingObjects, runnerOnly =
     else if (inline.has(fn)) wrapInline(fn, edits, passArgs.get(fn));
     else wrapTwoForms(fn, owners.get(fn), edits, `__loadtest_g${n++}`);
   }
+}
+
+// What k6/browser sends to the page to run there (page.evaluate(fn), locator.evaluate(fn),
+// page.waitForFunction(fn), page.$eval(selector, fn)...): its text, as written, is what runs in
+// the browser, where nothing of the transform's is.
+const PAGE_METHODS = new Set(['evaluate', 'evaluateHandle', 'evaluateAll', '$eval', '$$eval', 'waitForFunction', 'addInitScript']);
+
+function pageFunctions(ast) {
+  const fns = [];
+  walkFull(ast, (node) => {
+    if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression' || node.callee.computed) return;
+    if (!PAGE_METHODS.has(node.callee.property.name)) return;
+    for (const a of node.arguments) if (a.type === 'FunctionExpression' || a.type === 'ArrowFunctionExpression') fns.push(a);
+  });
+  return fns;
 }
 
 // The functions written in place as the second argument of k6's group (`group` as imported from
@@ -343,8 +359,26 @@ function ownersOf(ast) {
     MethodDefinition(node, _state, ancestors) {
       owners.set(node.value, { owner: node, cls: ancestors[ancestors.length - 3] });
     },
+    // Where an anonymous function takes its name from (`const f = function () {}`: f.name is 'f').
+    VariableDeclarator(node) {
+      if (node.init && FUNCTION.has(node.init.type) && node.id.type === 'Identifier') owners.set(node.init, { owner: node, cls: null });
+    },
+    AssignmentExpression(node) {
+      if (FUNCTION.has(node.right.type) && node.left.type === 'Identifier' && node.operator === '=') owners.set(node.right, { owner: node, cls: null });
+    },
   });
   return owners;
+}
+
+// The name an anonymous function gets where it is written (a variable's, an assignment's, a
+// property's), which its wrapper must get too: in an IIFE's return it would have none.
+function inferredName(fn, where) {
+  if (fn.id || !where) return null;
+  const o = where.owner;
+  if (o.type === 'VariableDeclarator') return o.id.name;
+  if (o.type === 'AssignmentExpression') return o.left.name;
+  if (o.type === 'Property' && !o.computed && !o.method && o.kind === 'init') return o.key.type === 'Identifier' ? o.key.name : String(o.key.value);
+  return null;
 }
 
 /**
@@ -407,7 +441,9 @@ function wrapTwoForms(fn, where, edits, G) {
   // A setter has one parameter, whatever it is.
   const p = where && where.owner.kind === 'set' ? ['__loadtest_p0'] : lengthParams(fn);
   const run = `{ return ${VU}.drive(${G}.apply(this, arguments)); }`;
-  const iife = (wrapper) => `((${G}) => ${wrapper})(`;
+  const name = inferredName(fn, where);
+  const named = (wrapper) => (name === null ? wrapper : `({ ${JSON.stringify(name)}: ${wrapper} })[${JSON.stringify(name)}]`);
+  const iife = (wrapper) => `((${G}) => ${named(wrapper)})(`;
   if (where && where.owner.type === 'MethodDefinition') {
     // The class's name is the class inside its body; a static private method exists before any
     // static field is initialized.

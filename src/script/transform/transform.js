@@ -20,7 +20,7 @@ import { noteModules } from './lazy.js';
 
 // The modules a script may import from k6 (src/script/vu/vu.js gives them, from
 // src/script/k6/), and those refused before the run.
-export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto', 'k6/html', 'k6/timers', 'k6/ws', 'k6/experimental/websockets', 'k6/experimental/fs', 'k6/experimental/csv', 'k6/experimental/streams', 'k6/secrets', 'k6/net/grpc']);
+export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto', 'k6/html', 'k6/timers', 'k6/ws', 'k6/experimental/websockets', 'k6/experimental/fs', 'k6/experimental/csv', 'k6/experimental/streams', 'k6/secrets', 'k6/net/grpc', 'k6/browser']);
 
 // Modules k6 v1.3 no longer has, refused with its words.
 const GONE = {

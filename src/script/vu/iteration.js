@@ -230,6 +230,8 @@ function after(it) {
   if (vu.interrupted) shared.iterationsInterrupted++;
   // noVUConnectionReuse: the iteration's connections closed at its end (k6 closes the idle ones).
   if (shared.options.noVUConnectionReuse) vu.close();
+  // What the iteration opened that ends with it (k6/browser's contexts), before the next.
+  if (vu.iterationEnds !== undefined) return Promise.all(vu.iterationEnds.map((f) => f())).then(() => done(vu, run));
   // minIterationDuration: a full iteration shorter than it is followed by a sleep for the rest,
   // not counted in iteration_duration (the run's end wakes the VU).
   if (shared.minIterationMs > 0 && !vu.interrupted && !ctx.stopped) {

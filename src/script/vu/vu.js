@@ -52,6 +52,10 @@ const LAZY = {
     await loadProtobuf(facilities.requireProtobuf || null);
     return (await import('../k6/grpc/grpc.js')).grpcModule;
   },
+  'k6/browser': async (facilities) => {
+    const { browserModuleWith } = await import('../k6/browser/browser.js');
+    return browserModuleWith({ ...facilities, browserDevices: await facilities.browser.chromiumDevices() });
+  },
 };
 
 /** Loads the lazy modules the script may import, before its VUs are made (with the runtime's `facilities`). */
@@ -103,6 +107,7 @@ export class VU {
     this.bytesReceived = 0;
     this.initDone = false;
     this.interrupted = false;
+    this.iterationEnds = undefined; // what a module closes at each iteration's end (k6/browser's contexts)
     this.modules = new Map();
     this.instances = new Map();
     this.required = new Map(); // a CommonJS module of the script → its module object

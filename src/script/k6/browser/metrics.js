@@ -1,0 +1,79 @@
+// k6/browser's samples of the requests its pages make, as k6's NetworkManager emits them: each
+// response's browser_http_req_duration (from the request's start to the response's end),
+// browser_data_received (its body's bytes) and browser_http_req_failed (a status of 400 or
+// more), and each request's browser_data_sent, tagged with the VU's tags and the request's
+// method, url and name (the URL), status, resource_type and the caches' flags.
+
+export const browserMetrics = [
+  ['browser_http_req_duration', 'trend', true],
+  ['browser_http_req_failed', 'rate', false],
+  ['browser_data_received', 'counter', false],
+  ['browser_data_sent', 'counter', false],
+  ['browser_web_vital_cls', 'trend', false],
+  ['browser_web_vital_fcp', 'trend', true],
+  ['browser_web_vital_inp', 'trend', true],
+  ['browser_web_vital_lcp', 'trend', true],
+  ['browser_web_vital_ttfb', 'trend', true],
+];
+
+// What k6 injects beside the web-vitals library: each report to its binding, as JSON.
+const REPORT = `(() => { const print = (m) => window.k6browserSendWebVitalMetric(JSON.stringify({ name: m.name, value: m.value, rating: m.rating, url: window.location.href }));
+  webVitals.onCLS(print); webVitals.onLCP(print); webVitals.onFCP(print); webVitals.onINP(print); webVitals.onTTFB(print); })();`;
+
+// What a page's web-vitals report at once when it is hidden (LCP, CLS, INP): told before the page closes.
+// The reports go through the binding as the page runs them: a few ms to come back before the
+// page closes.
+export const HIDE = () => {
+  Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+  document.dispatchEvent(new Event('visibilitychange'));
+  return new Promise((resolve) => setTimeout(resolve, 20));
+};
+
+/**
+ * The Web Vitals of `context`'s pages (the web-vitals library, `library`: its browser build), as
+ * k6's browser_web_vital_* samples: the VU's tags, the page's url and name, the rating.
+ */
+export async function watchWebVitals(context, vu, library) {
+  const registry = vu.shared.registry;
+  await context.exposeBinding('k6browserSendWebVitalMetric', (source, json) => {
+    let m;
+    try {
+      m = JSON.parse(json);
+    } catch {
+      return;
+    }
+    const def = browserMetrics.find((x) => x[0] === `browser_web_vital_${String(m.name).toLowerCase()}`);
+    if (def === undefined || typeof m.value !== 'number') return;
+    registry.add(registry.get(...def), m.value, { ...vu.currentTags(), url: m.url, name: m.url, rating: m.rating });
+  });
+  await context.addInitScript({ content: `${library}\n${REPORT}` });
+}
+
+/** Emits the samples of the requests of `context`'s pages, as they end, for `vu`. */
+export function watchRequests(context, vu) {
+  const registry = vu.shared.registry;
+  const metric = (name) => registry.get(name, ...browserMetrics.find((m) => m[0] === name).slice(1));
+  const ended = async (request, failed) => {
+    const url = request.url();
+    // A data: URL is no request on the wire (k6 skips them too).
+    if (url.startsWith('data:')) return;
+    const tags = { ...vu.currentTags(), method: request.method(), url, name: url, resource_type: request.resourceType() };
+    let sizes = null;
+    try {
+      sizes = await request.sizes();
+    } catch {}
+    if (sizes !== null) registry.add(metric('browser_data_sent'), sizes.requestHeadersSize + sizes.requestBodySize, tags);
+    if (failed) return;
+    const response = await request.response().catch(() => null);
+    if (response === null) return;
+    const timing = request.timing();
+    const status = response.status();
+    const responseTags = { ...tags, status: String(status), from_cache: 'false', from_prefetch_cache: 'false', from_service_worker: String(response.fromServiceWorker()) };
+    const duration = timing.responseEnd >= 0 ? timing.responseEnd : 0;
+    registry.add(metric('browser_http_req_duration'), duration, responseTags);
+    if (sizes !== null) registry.add(metric('browser_data_received'), sizes.responseBodySize, responseTags);
+    registry.add(metric('browser_http_req_failed'), status >= 400 ? 1 : 0, responseTags);
+  };
+  context.on('requestfinished', (request) => ended(request, false));
+  context.on('requestfailed', (request) => ended(request, true));
+}
