@@ -7,6 +7,7 @@
 // The transform is the core's pure logic: under node (scope.js).
 import { oneRuntimeTest as test } from './scope.js';
 import assert from 'node:assert/strict';
+import { scriptLogged } from './servers.js';
 import { Parser } from 'acorn';
 import { full as walkFull } from 'acorn-walk';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -649,4 +650,18 @@ test("a webpack bundle whose modules run from eval() strings (devtool 'eval') is
   );
   assert.doesNotThrow(() => transformModule(bundle('const http = __webpack_require__("k6/http");'), 'dist.js'));
   assert.doesNotThrow(() => transformModule('export default function () { return eval("1 + 1") }', 'plain.js'));
+});
+
+test("an arrow function whose body is on the line after its => and may wait returns its body's value (no semicolon inserted after the return the transform writes)", async () => {
+  const out = await scriptLogged(`import http from 'k6/http';
+export const options = { iterations: 1 };
+const status = (url) =>
+  http.get(url).status;
+export default function () {
+  const checks = { type: (m) =>
+    m.kind() == 'log' };
+  console.log(JSON.stringify([status('http://127.0.0.1:1/'), checks.type({ kind: () => 'log' })]));
+}
+`);
+  assert.deepEqual(out, [0, true]);
 });

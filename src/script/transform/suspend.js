@@ -469,8 +469,10 @@ function wrapTwoForms(fn, where, edits, G) {
     edits.replace(arrow, arrow + 2, '  ');
     if (fn.body.type !== 'BlockStatement') {
       // After the `=>`, before any parenthesis around the body: `() => ({ a: 1 })`.
-      edits.insert(arrow + 2, '{ return ', rank - 0.75);
-      edits.insert(fn.end, '; }', -(rank - 0.75));
+      // In parentheses: a body on the line after the `=>` would otherwise be cut from the
+      // `return` by a semicolon JavaScript inserts there.
+      edits.insert(arrow + 2, '{ return (', rank - 0.75);
+      edits.insert(fn.end, '); }', -(rank - 0.75));
     }
     edits.insert(fn.end, ')', -rank);
     return;

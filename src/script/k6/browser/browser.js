@@ -5,11 +5,13 @@
 // makes one), and what it opened is closed at its iteration's end. The objects are Playwright's
 // behind k6's names (wrap.js); the requests the pages make are k6's browser_* samples (metrics.js).
 
-import { wrap, wrapped } from './wrap.js';
+import { wrap, wrapped, unwrap, kindOf } from './wrap.js';
 import { watchRequests, watchWebVitals, browserMetrics, HIDE } from './metrics.js';
 import { parseDuration } from '../../scenarios/duration.js';
 
 const NO_CONTEXT = 'existing browser context must be closed before creating a new one';
+// A context's settle(page) (metrics.js watchWebVitals): a page's last LCP told.
+const settles = new WeakMap();
 
 // k6 rejects with its Go error, whose text is its message (String(e) has no 'Error: ' before it).
 class BrowserError extends Error {
@@ -56,7 +58,8 @@ function sharedChromium(vu, facilities) {
   shared.chromium = facilities.browser.openChromium({ ...settings, executablePath }).then(async (browser) => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    shared.chromiumFacts = { version: browser.version(), userAgent: await page.evaluate(() => navigator.userAgent) };
+    // k6's pages say Chrome, not HeadlessChrome, in their user agent.
+    shared.chromiumFacts = { version: browser.version(), userAgent: (await page.evaluate(() => navigator.userAgent)).replace('HeadlessChrome', 'Chrome') };
     await context.close();
     return browser;
   });
@@ -93,11 +96,11 @@ export function browserModuleWith(facilities) {
     const newContext = async (options) => {
       if (state.context !== null) throw new BrowserError(NO_CONTEXT);
       const b = await chromium();
-      const context = await b.newContext(options ?? undefined);
+      const context = await b.newContext({ userAgent: vu.shared.chromiumFacts.userAgent, ...(options ?? {}) });
       state.context = context;
       state.opened.push(context);
       watchRequests(context, vu);
-      await watchWebVitals(context, vu, (facilities.webVitals ??= facilities.browser.webVitalsScript()));
+      settles.set(context, await watchWebVitals(context, vu, (facilities.webVitals ??= facilities.browser.webVitalsScript())));
       return context;
     };
     const browser = {
@@ -135,33 +138,93 @@ export function browserModuleWith(facilities) {
         return facts().userAgent;
       },
     };
+    state.browser = browser;
     return { default: { browser }, browser, devices: facilities.browserDevices || {} };
+  };
+}
+
+async function tap(page, x, y) {
+  const session = await page.context().newCDPSession(page);
+  try {
+    await session.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+    await session.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  } finally {
+    await session.detach().catch(() => {});
+  }
+}
+
+// k6's evaluate takes the function's arguments one by one (Playwright's, one): they go as one
+// array, which a function made of the script's text spreads again, in the page.
+function evaluating(target, name, overridesOf) {
+  return (fn, ...args) => {
+    if (args.length <= 1 || typeof fn !== 'function') return wrapped(target[name](fn, ...args.map(unwrap)), overridesOf);
+    const spread = new Function('__k6args', `return (${fn.toString()})(...__k6args);`);
+    return wrapped(target[name](spread, args.map(unwrap)), overridesOf);
+  };
+}
+
+// k6's editable: an element neither disabled nor (an input, a textarea, a select) read-only;
+// Playwright refuses the question of an element that is not a form control.
+function editable(target) {
+  return async (options) => {
+    try {
+      return await target.isEditable(options);
+    } catch (err) {
+      if (!/Element is not an <input>/.test(err.message)) throw err;
+      return target.evaluate((e) => !e.disabled && !(['INPUT', 'TEXTAREA', 'SELECT'].includes(e.nodeName) && e.hasAttribute('readonly')));
+    }
   };
 }
 
 // Where k6's objects differ from Playwright's.
 function overrides(target, vu, state) {
-  if (target.constructor.name === 'BrowserContext') {
+  const kind = kindOf(target);
+  const evaluates = ['Page', 'Frame', 'Locator', 'ElementHandle', 'JSHandle', 'Worker'].includes(kind);
+  const overridesOf = (t) => overrides(t, vu, state);
+  const own = evaluates ? { evaluate: evaluating(target, 'evaluate', overridesOf), evaluateHandle: evaluating(target, 'evaluateHandle', overridesOf) } : {};
+  if (kind === 'Locator' || kind === 'ElementHandle') own.isEditable = editable(target);
+  return { ...own, ...kindOverrides(kind, target, vu, state) };
+}
+
+function kindOverrides(kind, target, vu, state) {
+  if (kind === 'BrowserContext') {
     return {
       close: async () => {
         if (state.context === target) state.context = null;
         await target.close();
       },
-      browser: () => null,
+      browser: () => state.browser,
     };
   }
-  if (target.constructor.name === 'Page') {
+  if (kind === 'Page') {
+    const handling = new Set(); // the promises of its event handlers under way
     return {
       // k6 gives the page's context as its own object, with close() that frees the VU's slot.
       context: () => wrap(target.context(), (t) => overrides(t, vu, state)),
       // The page's last Web Vitals (LCP, CLS, INP come when it is hidden) before it goes.
       close: async (options) => {
+        await Promise.allSettled([...handling]);
         await target.evaluate(HIDE).catch(() => {});
+        settles.get(target.context())?.(target);
         await target.close(options);
       },
+      // k6 taps through Chromium's touch events, whether the context has touch or not (where
+      // Playwright refuses).
+      touchscreen: { tap: (x, y) => tap(target, x, y) },
       on: (event, handler) => {
         if (event === 'metric') throw new Error("page.on('metric') is not supported here yet");
-        target.on(event, (arg) => handler(wrapped(arg, (t) => overrides(t, vu, state))));
+        // k6 tells the console API's calls, not what Chromium logs of its own (a resource's 404).
+        // A handler's promise is waited for before the page closes, as k6 runs its handlers
+        // before the page's next step.
+        const tell = (arg) => {
+          const r = handler(wrapped(arg, (t) => overrides(t, vu, state)));
+          if (r instanceof Promise) {
+            handling.add(r);
+            r.then(() => handling.delete(r), () => handling.delete(r));
+          }
+          return r;
+        };
+        target.on(event, event === 'console' ? (msg) => msg.args().length > 0 && tell(msg) : tell);
       },
     };
   }

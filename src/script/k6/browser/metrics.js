@@ -17,12 +17,14 @@ export const browserMetrics = [
 ];
 
 // What k6 injects beside the web-vitals library: each report to its binding, as JSON.
-const REPORT = `(() => { const print = (m) => window.k6browserSendWebVitalMetric(JSON.stringify({ name: m.name, value: m.value, rating: m.rating, url: window.location.href }));
-  webVitals.onCLS(print); webVitals.onLCP(print); webVitals.onFCP(print); webVitals.onINP(print); webVitals.onTTFB(print); })();`;
+// What k6 injects beside the web-vitals library: each report to its binding, as JSON. LCP is
+// told at each new candidate (its final value comes when the page is hidden or touched, which a
+// page closed by a script here may never be): the last of a page load's is its sample.
+const REPORT = `(() => { const print = (m) => window.k6browserSendWebVitalMetric(JSON.stringify({ id: m.id, name: m.name, value: m.value, rating: m.rating, url: window.location.href }));
+  webVitals.onCLS(print); webVitals.onLCP(print, { reportAllChanges: true }); webVitals.onFCP(print); webVitals.onINP(print); webVitals.onTTFB(print); })();`;
 
-// What a page's web-vitals report at once when it is hidden (LCP, CLS, INP): told before the page closes.
-// The reports go through the binding as the page runs them: a few ms to come back before the
-// page closes.
+// What a page's web-vitals report when it is hidden (CLS, INP): told before the page closes, a
+// few ms for the reports to come back through the binding.
 export const HIDE = () => {
   Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
   document.dispatchEvent(new Event('visibilitychange'));
@@ -31,10 +33,23 @@ export const HIDE = () => {
 
 /**
  * The Web Vitals of `context`'s pages (the web-vitals library, `library`: its browser build), as
- * k6's browser_web_vital_* samples: the VU's tags, the page's url and name, the rating.
+ * k6's browser_web_vital_* samples: the VU's tags, the page's url and name, the rating. Returns
+ * settle(page): the page's last LCP of each load, told (a page's next load, its close, its
+ * context's close call it).
  */
 export async function watchWebVitals(context, vu, library) {
   const registry = vu.shared.registry;
+  const lcp = new Map(); // page → Map(metric id → its last report)
+  const add = (m) => {
+    const def = browserMetrics.find((x) => x[0] === `browser_web_vital_${String(m.name).toLowerCase()}`);
+    registry.add(registry.get(...def), m.value, { ...vu.currentTags(), url: m.url, name: m.url, rating: m.rating });
+  };
+  const settle = (page) => {
+    const pending = lcp.get(page);
+    if (pending === undefined) return;
+    lcp.delete(page);
+    for (const m of pending.values()) add(m);
+  };
   await context.exposeBinding('k6browserSendWebVitalMetric', (source, json) => {
     let m;
     try {
@@ -42,11 +57,26 @@ export async function watchWebVitals(context, vu, library) {
     } catch {
       return;
     }
-    const def = browserMetrics.find((x) => x[0] === `browser_web_vital_${String(m.name).toLowerCase()}`);
-    if (def === undefined || typeof m.value !== 'number') return;
-    registry.add(registry.get(...def), m.value, { ...vu.currentTags(), url: m.url, name: m.url, rating: m.rating });
+    const known = browserMetrics.some((x) => x[0] === `browser_web_vital_${String(m.name).toLowerCase()}`);
+    // A page of the script's own (setContent: about:blank) has no vitals in k6's; an iframe's
+    // srcdoc has.
+    if (!known || typeof m.value !== 'number' || m.url === 'about:blank') return;
+    if (m.name === 'LCP') {
+      // An iframe's srcdoc is never hidden in k6's browser, where LCP is told: none.
+      if (!/^https?:/.test(String(m.url))) return;
+      if (!lcp.has(source.page)) lcp.set(source.page, new Map());
+      lcp.get(source.page).set(m.id, m);
+      return;
+    }
+    // A new load's first report: the last load's LCP is final.
+    if (m.name === 'TTFB') settle(source.page);
+    add(m);
   });
   await context.addInitScript({ content: `${library}\n${REPORT}` });
+  context.on('close', () => {
+    for (const page of [...lcp.keys()]) settle(page);
+  });
+  return settle;
 }
 
 /** Emits the samples of the requests of `context`'s pages, as they end, for `vu`. */

@@ -16,7 +16,10 @@ export function unwrap(value) {
   return value;
 }
 
-const isPlaywright = (v) => v !== null && typeof v === 'object' && CLASSES.has(v.constructor?.name);
+/** A Playwright object's class, as its source names it (its bundle names them `_Page`, `Keyboard2`). */
+export const kindOf = (v) => String(v?.constructor?.name ?? '').replace(/^_+/, '').replace(/\d+$/, '');
+
+const isPlaywright = (v) => v !== null && typeof v === 'object' && CLASSES.has(kindOf(v));
 
 /** What a call returned, wrapped where it is a Playwright object (or a list, or a promise, of them). */
 export function wrapped(value, overridesOf) {
