@@ -133,8 +133,11 @@ export default async function () {
     assert.equal(summary.metrics.http_reqs.count, 5);
     assert.equal(s.log.filter((l) => l === 'GET /').length, 4);
     assert.equal(s.log.filter((l) => l === 'GET /api').length, 5);
-    const gone = await spawnScript(CLI, ['run', '-q', join(dir, 'none.js')], { env: { K6_BROWSER_EXECUTABLE_PATH: '/nonexistent/chromium' }, timeoutMs: 60000 });
-    assert.match(gone.stderr, /browser not found in registry/);
+    // A browser scenario where there is no Chromium: one line, before the run.
+    const gone = await spawnScript(CLI, ['run', '-q', '-e', `BASE=${s.url}`, join(dir, 'mixed.js')], { env: { K6_BROWSER_EXECUTABLE_PATH: '/nonexistent/chromium' }, timeoutMs: 60000 });
+    assert.equal(gone.code, 107, gone.stderr);
+    assert.match(gone.stderr, /^loadtest run: .*K6_BROWSER_EXECUTABLE_PATH '\/nonexistent\/chromium': no such file at mixed\.js:1:\d+\n$/);
+    assert.equal(s.log.filter((l) => l === 'GET /api').length, 5, 'no request made');
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await s.close();

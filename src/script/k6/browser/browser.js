@@ -70,8 +70,22 @@ function sharedChromium(vu, facilities) {
   return shared.chromium;
 }
 
+/** A script whose scenarios ask for a browser, where there is none: said before the run. */
+function checkChromium(vu, facilities) {
+  const scenarios = Object.values(vu.shared.options?.scenarios || {});
+  if (!scenarios.some((s) => s?.options?.browser?.type === 'chromium')) return;
+  const settings = browserSettings((name) => vu.env[name] ?? facilities.env?.[name]);
+  if (settings.wsURL || facilities.browser.findChromium(settings.executablePath) !== null) return;
+  throw new Error(settings.executablePath ? `K6_BROWSER_EXECUTABLE_PATH '${settings.executablePath}': no such file` : 'k6/browser: no Chromium found: install it (Debian: apt-get install chromium) or give its path in K6_BROWSER_EXECUTABLE_PATH');
+}
+
 export function browserModuleWith(facilities) {
   return function browserModule(vu) {
+    // The first VU made once the options are known (VU 0's init reads them from the script).
+    if (vu.shared.options?.scenarios && !vu.shared.chromiumChecked) {
+      vu.shared.chromiumChecked = true;
+      checkChromium(vu, facilities);
+    }
     for (const [name, type, isTime] of browserMetrics) vu.shared.registry.get(name, type, isTime);
     const state = { context: null, opened: [] };
     // What the VU opened goes at its iteration's end, as k6 closes its browser then.
