@@ -35,9 +35,10 @@ export function browserSettings(env) {
     .filter((a) => a !== '')
     .map((a) => (a.startsWith('--') ? a : `--${a}`));
   const timeout = env('K6_BROWSER_TIMEOUT');
+  // k6 logs its CDP messages; Playwright's are not ours to print.
+  if (bool('K6_BROWSER_DEBUG', false)) throw new Error('K6_BROWSER_DEBUG is not supported here: leave it out');
   return {
     headless: bool('K6_BROWSER_HEADLESS', true),
-    debug: bool('K6_BROWSER_DEBUG', false),
     args,
     executablePath: env('K6_BROWSER_EXECUTABLE_PATH') || null,
     wsURL: env('K6_BROWSER_WS_URL') || null,
@@ -74,6 +75,7 @@ function sharedChromium(vu, facilities) {
 function checkChromium(vu, facilities) {
   const scenarios = Object.values(vu.shared.options?.scenarios || {});
   if (!scenarios.some((s) => s?.options?.browser?.type === 'chromium')) return;
+  // A setting refused is said before the run too.
   const settings = browserSettings((name) => vu.env[name] ?? facilities.env?.[name]);
   if (settings.wsURL || facilities.browser.findChromium(settings.executablePath) !== null) return;
   throw new Error(settings.executablePath ? `K6_BROWSER_EXECUTABLE_PATH '${settings.executablePath}': no such file` : 'k6/browser: no Chromium found: install it (Debian: apt-get install chromium) or give its path in K6_BROWSER_EXECUTABLE_PATH');
