@@ -442,7 +442,9 @@ function wrapTwoForms(fn, where, edits, G) {
   const p = where && where.owner.kind === 'set' ? ['__loadtest_p0'] : lengthParams(fn);
   const run = `{ return ${VU}.drive(${G}.apply(this, arguments)); }`;
   const name = inferredName(fn, where);
-  const named = (wrapper) => (name === null ? wrapper : `({ ${JSON.stringify(name)}: ${wrapper} })[${JSON.stringify(name)}]`);
+  // (JavaScriptCore names a function by the variable it is assigned to, not by an object
+  // literal's key: the name is set as a property.)
+  const named = (wrapper) => (name === null ? wrapper : `Object.defineProperty(${wrapper}, 'name', { value: ${JSON.stringify(name)} })`);
   const iife = (wrapper) => `((${G}) => ${named(wrapper)})(`;
   if (where && where.owner.type === 'MethodDefinition') {
     // The class's name is the class inside its body; a static private method exists before any
