@@ -68,13 +68,16 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   noteModules(source);
   // TypeScript: its types removed first (runtimes/scripts/load.js), every place kept.
   if (stripTypes !== null) source = withoutTypes(source, name, stripTypes);
-  const ast = parseModule(source, name);
+  const ast = parseModule(source, name, stripTypes !== null);
   const edits = new Edits(source);
   const where = (node) => `${name}:${node.loc.start.line}:${node.loc.start.column + 1}`;
   refuseEvalBundle(source, ast, where);
   // A `#!` line is allowed only at a file's very start, where the factory's head now goes.
   if (source.startsWith('#!')) edits.blank(0, source.indexOf('\n') < 0 ? source.length : source.indexOf('\n'));
-  if (stripTypes !== null) elideTypeImports(ast);
+  if (stripTypes !== null) {
+    elideTypeImports(ast);
+    elideTypeExports(ast);
+  }
   const factory = new Factory(sibling, where);
   for (const node of ast.body) takeImportOrExport(node, source, edits, factory);
 
@@ -108,11 +111,17 @@ function withoutTypes(source, name, stripTypes) {
   }
 }
 
-function parseModule(source, name) {
+// TypeScript's modules may export a type by name, which is declared nowhere once the types are
+// gone: such an export is not refused by the parser, but left out (elideTypeExports).
+class TypeScriptParser extends Parser {
+  checkLocalExport() {}
+}
+
+function parseModule(source, name, typescript = false) {
   try {
     // A `return` at the top is taken here and refused below unless the module is CommonJS, whose
     // body k6 runs in a function (jslib's formdata/0.0.2 starts `if (exports.FormData) return;`).
-    return Parser.parse(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true, allowReturnOutsideFunction: true });
+    return (typescript ? TypeScriptParser : Parser).parse(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true, allowReturnOutsideFunction: true });
   } catch (err) {
     const loc = err.loc ? `:${err.loc.line}:${err.loc.column + 1}` : '';
     throw new ScriptError(`${name}${loc}: ${String(err.message).replace(/ \(\d+:\d+\)$/, '')}`);
@@ -381,6 +390,22 @@ function elideTypeImports(ast) {
     if (kept.length === d.specifiers.length) continue;
     d.specifiers = kept;
     d.elided = kept.length === 0 ? 'all' : 'some';
+  }
+}
+
+// TypeScript's exports by name of a type (`interface User {}` then `export { User, newUser }`):
+// with the types gone the name is declared nowhere, and it is left out, as esbuild (k6's) leaves
+// it out. A module's names: its declarations and imports, top-level.
+function elideTypeExports(ast) {
+  const names = new Set();
+  for (const d of ast.body) {
+    if (d.type === 'ImportDeclaration') d.specifiers.forEach((s) => names.add(s.local.name));
+    const decl = d.type === 'ExportNamedDeclaration' || d.type === 'ExportDefaultDeclaration' ? d.declaration : d;
+    if (decl && /^(VariableDeclaration|FunctionDeclaration|ClassDeclaration)$/.test(decl.type) && (decl.id !== null || decl.type === 'VariableDeclaration')) declaredNames(decl).forEach((n) => names.add(n));
+  }
+  for (const d of ast.body) {
+    if (d.type !== 'ExportNamedDeclaration' || d.source || d.declaration || d.specifiers.length === 0) continue;
+    d.specifiers = d.specifiers.filter((s) => s.local.type !== 'Identifier' || names.has(s.local.name));
   }
 }
 
