@@ -1,9 +1,8 @@
 // A real InfluxDB 1.x (Debian's influxdb: influxd) for the tests of --out influxdb, on free loopback
 // ports with its files in a temporary directory; null when influxd is not installed.
 
-import { spawn } from 'node:child_process';
-import { installed } from './installed.js';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { installed, startServer } from './installed.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../runtimes/processes/groups.js';
@@ -37,28 +36,9 @@ bind-address = "127.0.0.1:${rpc}"
   suppress-logo = true
 `,
   );
-  const child = spawn(INFLUXD, ['-config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise((resolve) => child.on('exit', resolve));
   const url = `http://127.0.0.1:${http}`;
-  const stop = async () => {
-    child.kill('SIGKILL');
-    await exited;
-    rmSync(dir, { recursive: true, force: true });
-  };
-  // Bounded: influxd is up in well under a second; 300 tries of 100 ms each at most.
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) break;
-    try {
-      if ((await fetch(`${url}/ping`)).status === 204) {
-        return { url, stop, query: (q, db) => query(url, q, db) };
-      }
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await stop();
-  throw new Error(`influxd did not start: ${stderr}`);
+  const { stop } = await startServer(INFLUXD, ['-config', config], dir, async () => (await fetch(`${url}/ping`)).status === 204, 'influxd');
+  return { url, stop, query: (q, db) => query(url, q, db) };
 }
 
 /** InfluxQL's answer: the first statement's series, [] when none. */

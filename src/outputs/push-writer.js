@@ -6,6 +6,8 @@
 // counted, and the run ends with one line saying how many were lost and why. At the end, one last
 // flush, bounded in time.
 
+import { joinChunks } from '../http1/captured.js';
+
 const MAX_BYTES = 64 * 1024 * 1024; // what waits for a database that does not take it
 const BATCH_BYTES = 4 * 1024 * 1024; // a request's body at most, where bodies are joined
 const REQUEST_MS = 30000;
@@ -84,7 +86,7 @@ export class PushWriter {
     let res;
     // One array, joined once (a batch tried again goes as it is): a Blob is read through a
     // stream, copied on the way, at each send.
-    if (batch.chunks.length > 1) batch.chunks = [joined(batch.chunks, batch.bytes)];
+    if (batch.chunks.length > 1) batch.chunks = [joinChunks(batch.chunks)];
     const body = batch.chunks[0];
     try {
       res = await this.o.send(this.o.url, { method: 'POST', headers: this.o.headers, body, signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(REQUEST_MS)]) });
@@ -164,16 +166,6 @@ async function sendByFetch(url, init) {
   const res = await fetch(url, init);
   const text = res.ok ? (await res.arrayBuffer().catch(() => null), '') : await res.text().catch(() => '');
   return { status: res.status, text };
-}
-
-function joined(chunks, bytes) {
-  const out = new Uint8Array(bytes);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
