@@ -96,3 +96,55 @@ export default function () {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// k6 v2.2.0's answer for each text (status 0 throughout): the Response's error and error_code,
+// and whether the request is counted (a text Go's url.Parse refuses is not; one it takes but its
+// transport cannot send is, in http_reqs and http_req_failed, with Go's words for it).
+const UNSENDABLE = [
+  ['', 'unsupported protocol scheme ""', 1000, true, ''],
+  ['foo', 'unsupported protocol scheme ""', 1000, true, 'foo'],
+  ['/path', 'unsupported protocol scheme ""', 1000, true, '/path'],
+  ['ftp://127.0.0.1/', 'unsupported protocol scheme "ftp"', 1000, true, 'ftp://127.0.0.1/'],
+  ['http://', 'http: no Host in request URL', 1000, true, 'http:'],
+  ['http:///x', 'http: no Host in request URL', 1000, true, 'http:///x'],
+  ['http://127.0.0.1:99999/', 'dial tcp: address 99999: invalid port', 1210, true, 'http://127.0.0.1:99999/'],
+  ['http://[::1', 'invalid URL: parse "http://[::1": missing \']\' in host', 1020, false],
+  ['127.0.0.1:8080/x', 'invalid URL: parse "127.0.0.1:8080/x": first path segment in URL cannot contain colon', 1020, false],
+  ['http://a b/', 'invalid URL: parse "http://a b/": invalid character " " in host name', 1020, false],
+  [' http://127.0.0.1:1/', 'invalid URL: parse " http://127.0.0.1:1/": first path segment in URL cannot contain colon', 1020, false],
+];
+
+test('a URL Go cannot send is a failed request, counted, with Go\'s words; one it cannot parse is refused uncounted, as k6 v2.2.0', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-go-url-'));
+  try {
+    const path = join(dir, 'test.js');
+    writeFileSync(path, `import http from 'k6/http';
+export const options = { iterations: 1, thresholds: { http_req_failed: ['rate<0.5'] } };
+export default function () {
+  for (const u of ${JSON.stringify(UNSENDABLE.map(([u]) => u))}) {
+    const r = http.get(u);
+    console.log(JSON.stringify([u, r.status, r.error, r.error_code]));
+  }
+  try {
+    http.get('foo', { throw: true });
+  } catch (e) {
+    console.log(JSON.stringify(['thrown', String(e)]));
+  }
+}
+`);
+    const out = join(dir, 'out.json');
+    const r = await spawnScript(CLI, ['run', '-q', '--out', `json=${out}`, path], { timeoutMs: 60000 });
+    // Seven counted requests failed: the threshold on http_req_failed is crossed.
+    assert.equal(r.code, 99, r.stderr);
+    const logged = [...r.stderr.matchAll(/msg="(.*)" source=console/g)].map((m) => JSON.parse(JSON.parse(`"${m[1]}"`)));
+    assert.deepEqual(logged.slice(0, -1), UNSENDABLE.map(([u, error, code]) => [u, 0, error, code]));
+    assert.deepEqual(logged.at(-1), ['thrown', 'GoError: Get "foo": unsupported protocol scheme ""']);
+    const points = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'Point');
+    const counted = UNSENDABLE.filter(([, , , c]) => c);
+    const failed = points.filter((p) => p.metric === 'http_req_failed').map((p) => [p.data.value, p.data.tags.url, p.data.tags.error, p.data.tags.error_code]);
+    assert.deepEqual(failed, [...counted.map(([, error, code, , tag]) => [1, tag, error, String(code)]), [1, 'foo', 'unsupported protocol scheme ""', '1000']]);
+    assert.equal(points.filter((p) => p.metric === 'http_reqs').length, counted.length + 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

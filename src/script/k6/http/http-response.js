@@ -21,6 +21,7 @@ const ERROR_CODES = [
   [/^(ENOTFOUND|EAI_AGAIN)$/, 1101],
   [/^CERT_ERROR/, 1310],
   [/^malformed response/, 1000],
+  [/^dial tcp: address [0-9]+: invalid port$/, 1210],
 ];
 
 // What k6 says of a failed request (its res.error and error tag), by our reason for it.

@@ -15,7 +15,7 @@ import { timingsOf } from '../../net/timings.js';
 import { bodyOf, fileOf, hasHeader, timeoutMs, RESPONSE_TYPES } from './http-params.js';
 import { compressionOf, compressed, decompressed } from '../../net/content-encoding.js';
 import { TLS_CONSTANTS } from './tls-constants.js';
-import { parsedURL, infoOf, taggedURL, TaggedURL } from './request-url.js';
+import { parsedURL, infoOf, taggedURL, TaggedURL, unsendableReason } from './request-url.js';
 import { bytesOf } from './request-bytes.js';
 import { SpanText } from '../../net/span-text.js';
 import { NO_PEER } from '../../net/peer.js';
@@ -202,15 +202,16 @@ class Exchange {
     this.redirectsLeft = this.maxRedirects;
   }
 
-  // The URL parsed; false when it does not parse (as k6: a failed response, status 0 and code
-  // 1020, and no request).
+  // The URL parsed; false when Go's url.Parse refuses it (as k6: a failed response, status 0
+  // and code 1020, and no request). One it takes but cannot send fails when sent (hop).
   parse(urlArg) {
     try {
       this.url = parsedURL(String(urlArg));
       return true;
     } catch (err) {
-      if (this.vu.options.throw) throw err;
-      this.refused(`invalid URL: parse "${String(urlArg)}": ${err.message}`);
+      const error = `invalid URL: ${err.message}`;
+      if (this.vu.options.throw) throw thrownGoError(error);
+      this.refused(error);
       return false;
     }
   }
@@ -287,6 +288,8 @@ class Exchange {
 
   // One request of the call: the Response, or the rest of the call after a redirect.
   hop() {
+    const unsendable = unsendableReason(this.url);
+    if (unsendable !== undefined) return failedUnsent(this, unsendable);
     if (this.digest && (this.url.username || this.url.password)) return withDigest(this).then((response) => this.after(response));
     return once(this, this.headers, this.expected, true);
   }
@@ -300,7 +303,7 @@ class Exchange {
   redirect(response) {
     const { vu, url, method, params } = this;
     // throw: a request that failed (not a status) is an exception, with Go's words for it.
-    if (response.error && this.throw) throw new Error(`${method[0]}${method.slice(1).toLowerCase()} "${url.href}": ${goError(response.error, url)}`);
+    if (response.error && this.throw) throw thrownGoError(`${method[0]}${method.slice(1).toLowerCase()} "${url.href}": ${goError(response.error, url)}`);
     if (!isRedirect(response.status)) return response;
     const location = response.headers.Location;
     if (location === undefined || this.redirectsLeft <= 0 || response.error) {
@@ -458,6 +461,16 @@ function unsent(request, err) {
   if (err.code !== 'ENOTFOUND' && !(err instanceof DialError)) throw err;
   request.ex.vu.shared.state.begun++;
   return responded({ status: 0, head: null, body: null, encoding: null, error: err instanceof DialError ? err.short : 'ENOTFOUND', bytesIn: 0, start: request.blockedStart, timings: timingsOf(0, 0, 0, 0), request });
+}
+
+// A URL Go parses but cannot send ('foo', 'ftp://host/', 'http://host:99999/'): as k6, a request
+// that failed at once, counted with Go's words for it.
+function failedUnsent(ex, reason) {
+  const request = new Request(ex, infoOf(ex.url), ex.headers, '', ex.bytes, ex.expected, true);
+  if (ex.first === null) ex.first = request;
+  request.blockedStart = performance.now();
+  ex.vu.shared.state.begun++;
+  return Promise.resolve(responded({ status: 0, head: null, body: null, encoding: null, error: reason, bytesIn: 0, start: request.blockedStart, timings: timingsOf(0, 0, 0, 0), request }));
 }
 
 // The client's result `r` of r.request: the samples, the cookies, the Response.

@@ -2,6 +2,7 @@
 // URL object, once (infoOf).
 
 import { goURLString, maskedURL, bareURL } from './go-url.js';
+import { goVerdict, goQuote } from './go-url-parse.js';
 
 // A script asks for the same few URLs again and again: each string is parsed once (a URL is
 // never changed here; a redirect's target is a new one).
@@ -33,18 +34,38 @@ function parseNew(text, slot) {
     RECENT[slot] = { text, url };
     return url;
   }
-  try {
-    url = new URL(text);
-  } catch {
-    throw new Error('not a URL');
+  const verdict = goVerdict(text);
+  if (verdict !== null) {
+    if (verdict.parseError !== undefined) throw new Error(verdict.parseError);
+    url = unsendableURL(text, verdict.shown, verdict.unsendable);
+  } else {
+    try {
+      url = new URL(text);
+    } catch {
+      // A host Go takes and a WHATWG URL does not ('http://a<b/'): Go's resolver finds no such
+      // host.
+      url = unsendableURL(text, text, 'ENOTFOUND');
+    }
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported URL scheme '${url.protocol}' in '${text}' (http: or https:)`);
-  SOURCES.set(url, text);
+  if (verdict === null) SOURCES.set(url, text);
   if (URLS.size >= 10000) URLS.clear();
   URLS.set(text, url);
   RECENT[slot] = { text, url };
   return url;
 }
+
+/** A URL Go parses but cannot send: a stand-in with what a failed request reads of it. */
+// `href` is the text, as res.url shows it; `shown`, Go's String(), as the url tag does.
+function unsendableURL(text, shown, reason) {
+  return { href: text, shown, origin: 'null', host: '', hostname: '', port: '', protocol: '', pathname: '', search: '', username: '', password: '', [UNSENDABLE]: reason };
+}
+
+/** Why a URL parsedURL() gave cannot be sent (Go's words), or undefined. */
+export const unsendableReason = (url) => url[UNSENDABLE];
+const UNSENDABLE = Symbol('loadtest.unsendable');
+
+/** A URL text as Go's url.Error quotes it. */
+export const quotedURL = goQuote;
 
 // What a request reads of its URL, read once per URL object: each of node's URL getters makes
 // a string anew. `plain`: the bytes of a request without a body, headers of the script's,
@@ -65,7 +86,7 @@ export function infoOf(url) {
   if (i === undefined) {
     const source = SOURCES.get(url);
     const href = (source !== undefined && goURLString(source)) || url.href;
-    i = { href, origin: url.origin, path: url.pathname + url.search, auth: Boolean(url.username || url.password), https: url.protocol === 'https:', shown: maskedURL(href), bare: bareURL(href), plain: null, kept: null, lastTags: null };
+    i = { href, origin: url.origin, path: url.pathname + url.search, auth: Boolean(url.username || url.password), https: url.protocol === 'https:', shown: maskedURL(url.shown ?? href), bare: bareURL(href), plain: null, kept: null, lastTags: null };
     url[INFO] = i;
   }
   return i;
