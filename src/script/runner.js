@@ -8,7 +8,8 @@ import { RunState } from './metrics/run-state.js';
 import { VU, Interruption, loadModules } from './vu/vu.js';
 import { Network } from './net/client.js';
 import { scenariosOf, segmentOf } from './scenarios/scenarios.js';
-import { checkOptions, numberOption } from './scenarios/options.js';
+import { checkOptions, numberOption, k6Names } from './scenarios/options.js';
+import { checkOptionTypes } from './scenarios/option-types.js';
 import { consolidated } from './scenarios/option-tiers.js';
 import { dialerOf } from './k6/http/dialer.js';
 import { rpsLimiter } from './k6/http/rps.js';
@@ -201,6 +202,8 @@ async function init(factory, run) {
   let setupMs;
   let teardownMs;
   try {
+    if (run.flags.config) checkOptionTypes(k6Names(run.flags.config));
+    checkOptionTypes(k6Names(exports0.options || {}));
     checkOptions(options, (m) => state.warn(m));
     setupMs = parseDuration(options.setupTimeout ?? '60s', 'setupTimeout');
     teardownMs = parseDuration(options.teardownTimeout ?? '60s', 'teardownTimeout');
