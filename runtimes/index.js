@@ -59,7 +59,8 @@ const DEFAULTS = { node: 'node', bun: 'bun', deno: 'deno' };
 
 /**
  * The socket adapter: the runtime's own by default; `forced` ('node', 'bun', 'deno') picks one.
- * With `tls` ({ servername, rejectUnauthorized, ca, cert, key }) its connections are TLS; with
+ * With `tls` ({ servername, rejectUnauthorized, ca, cert, key, alpn, minVersion, maxVersion,
+ * ciphers }: runtimes/sockets/node.js) its connections are TLS; with
  * `path` they go to that Unix domain socket instead of the host and port they are given; with
  * `tunnel` ({ request: the CONNECT bytes }) they go through the proxy at that host and port.
  */
@@ -82,14 +83,26 @@ export function pickAdapter(forced, tls = null, path = null, tunnel = null) {
   const cannot = tls.rejectUnauthorized
     ? adapter.canVerify === false && 'verify'
     : !adapter.canSkipVerify && 'skip';
-  const why = cannot || (path && adapter.tlsOverUnix === false ? 'unix' : null);
+  const why = cannot || (path && adapter.tlsOverUnix === false ? 'unix' : null) || ((tls.minVersion || tls.maxVersion) && adapter.canLimitVersions === false ? 'versions' : null);
   if (why) {
     if (!forced) return pickAdapter('node', tls, path, tunnel);
+    if (why === 'versions') throw new Error(`--socket ${forced}: ${runtime.name}'s own TLS cannot limit the TLS versions (tlsVersion); use --socket node`);
     if (why === 'unix') throw new Error(`--unix-socket: ${runtime.name}'s own TLS cannot run over a Unix socket; use --socket node`);
     if (why === 'verify') throw new Error(`--socket ${forced}: this process skips every certificate check (--unsafely-ignore-certificate-errors); use --socket node, or --insecure`);
     throw new Error(`--insecure: ${runtime.name}'s own TLS skips certificate checks only in a process started with --unsafely-ignore-certificate-errors (the CLI restarts so); use --socket node, or pass the server's CA with --ca`);
   }
   return { name: adapter.tlsName + how, connect: (host, port, handlers) => connect(host, port, handlers, tls, path, tunnel), freshReads };
+}
+
+/**
+ * What this runtime cannot do of a script's TLS settings (src/script/net/tls-options.js), as the
+ * line that refuses the run, or null. Deno's TLS is rustls under Deno.connectTls and node:tls
+ * alike: Deno 2.9.5's ConnectTlsOptions has no cipher suites, and its node:tls takes `ciphers`
+ * and offers its own suites all the same.
+ */
+export function tlsRefusal({ ciphers }) {
+  if (runtime.name === 'deno' && ciphers !== null) return `tlsCipherSuites: deno cannot limit the TLS cipher suites it offers (rustls, under Deno.connectTls and node:tls alike, takes no list); run this script with node or bun, or leave the option out`;
+  return null;
 }
 
 /** Resolves a host name once, before the run, so connections do not each pay for a lookup. */

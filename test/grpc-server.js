@@ -1,7 +1,7 @@
 // A real gRPC server for the tests and the bench: @grpc/grpc-js serving test/grpc/echo.proto
 // (unary Say, and Count, Collect and Chat streaming), grpc.health.v1 and server reflection (v1
 // and v1alpha; none with --no-reflection). Run by node whatever runtime the test is on (grpc-js's server needs node:http2's
-// server side): `node test/grpc-server.js [--tls] [--max-age MS] [--no-reflection] [--quiet]`. It listens on
+// server side): `node test/grpc-server.js [--tls [--self-signed]] [--max-age MS] [--no-reflection] [--quiet]`. It listens on
 // 127.0.0.1, port 0, and prints {"port":N} when ready; then each line "counts" on stdin is
 // answered with a line of JSON: the calls it took and how it answered them. It exits when its
 // stdin closes, so a test that dies leaves no server behind.
@@ -103,8 +103,11 @@ server.addService(loaded.loadtest.test.Echo.service, echo);
 server.addService(loaded.grpc.health.v1.Health.service, health);
 if (!args.includes('--no-reflection')) new ReflectionService(definition).addToServer(server);
 
+// --self-signed: test/tls/self-signed.pem, a certificate that is its own CA (CA:TRUE), as
+// `openssl req -x509` makes one.
+const cert = args.includes('--self-signed') ? 'self-signed' : 'server';
 const credentials = tls
-  ? grpc.ServerCredentials.createSsl(null, [{ private_key: readFileSync(here('tls/server-key.pem')), cert_chain: readFileSync(here('tls/server.pem')) }])
+  ? grpc.ServerCredentials.createSsl(null, [{ private_key: readFileSync(here(`tls/${cert}-key.pem`)), cert_chain: readFileSync(here(`tls/${cert}.pem`)) }])
   : grpc.ServerCredentials.createInsecure();
 
 server.bindAsync('127.0.0.1:0', credentials, (err, port) => {

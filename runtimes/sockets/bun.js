@@ -6,6 +6,8 @@
 // without a copy.
 
 import { certificateError } from './cert-error.js';
+import { tlsAlert } from './tls-alert.js';
+import { opensslCiphers } from './cipher-names.js';
 import { tlsSession } from './tls-session.js';
 import { tunnelReader } from '../../src/http1/proxy.js';
 
@@ -80,7 +82,14 @@ const handlers = {
   handshake(socket, success, authorizationError) {
     const w = socket.data;
     // Bun 1.4 reports a failed check here (success false) whatever rejectUnauthorized says, and
-    // goes on with the connection: only a verifying connection may fail on it.
+    // goes on with the connection: only a verifying connection may fail on it. An alert from the
+    // server (a version or suite it will not take, a certificate it wants) ends any.
+    const alert = !success && authorizationError ? tlsAlert(authorizationError) : null;
+    if (alert !== null && alert !== authorizationError && !w.dead) {
+      w.fail(alert);
+      socket.terminate();
+      return;
+    }
     if (!success && authorizationError && w.verify && !w.dead) {
       w.fail(tlsError(authorizationError));
       socket.terminate();
@@ -186,8 +195,14 @@ function concat(a, b) {
   return all;
 }
 
+// Bun 1.4.5's Bun.connect takes a TLS version as its number on the wire (node:tls's names are
+// refused: "TLSOptions.minVersion must be a number").
+const VERSION_NUMBERS = { TLSv1: 0x0301, 'TLSv1.1': 0x0302, 'TLSv1.2': 0x0303, 'TLSv1.3': 0x0304 };
+
 // Bun's errors carry node-style codes for most failures; keep them, name the rest.
 function normalize(err) {
+  const alert = tlsAlert(err);
+  if (alert !== err) return alert;
   if (err && typeof err.code === 'string') return certificateError(err);
   const e = err instanceof Error ? err : new Error(String(err));
   if (!e.code) e.code = e.name && e.name !== 'Error' ? e.name : 'socket error';
@@ -203,9 +218,10 @@ function tlsError(err) {
 }
 
 /**
- * tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. path: a Unix
- * domain socket to connect to instead of host and port. tunnel: { request } to send to the
- * proxy at host:port first (CONNECT), then speak to the target through it.
+ * tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key, alpn, minVersion,
+ * maxVersion, ciphers } (runtimes/sockets/node.js). path: a Unix domain socket to connect to
+ * instead of host and port. tunnel: { request } to send to the proxy at host:port first
+ * (CONNECT), then speak to the target through it.
  */
 export function connect(host, port, h, tls = null, path = null, tunnel = null) {
   const w = new BunSocket(h);
@@ -220,6 +236,9 @@ export function connect(host, port, h, tls = null, path = null, tunnel = null) {
         ...(tls.cert ? { cert: tls.cert } : {}),
         ...(tls.key ? { key: tls.key } : {}),
         ...(tls.alpn ? { ALPNProtocols: alpnWire(tls.alpn) } : {}),
+        ...(tls.minVersion ? { minVersion: VERSION_NUMBERS[tls.minVersion] } : {}),
+        ...(tls.maxVersion ? { maxVersion: VERSION_NUMBERS[tls.maxVersion] } : {}),
+        ...(tls.ciphers ? { ciphers: opensslCiphers(tls.ciphers) } : {}),
       }
     : null;
   // Through a proxy the connection starts plain; TLS begins once the tunnel is up.

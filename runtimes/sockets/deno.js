@@ -6,6 +6,9 @@
 
 import { tunnelReader } from '../../src/http1/proxy.js';
 import { ignoresCertificates } from '../processes/deno-restart.js';
+import { tlsAlert } from './tls-alert.js';
+import * as nodeNet from './node.js';
+import { rootCertificates } from 'node:tls';
 
 export const name = 'Deno.connect';
 export const tlsName = 'Deno.connectTls';
@@ -18,6 +21,10 @@ export const canVerify = !canSkipVerify;
 
 // Deno.connectTls takes TCP only, and Deno.startTls refuses a Unix connection.
 export const tlsOverUnix = false;
+
+// Deno.connectTls offers the versions rustls does (1.2 and 1.3), with no say over them (Deno
+// 2.9's ConnectTlsOptions); node:tls on Deno takes minVersion and maxVersion.
+export const canLimitVersions = false;
 
 // A pending read holds its buffer, so each connection needs its own. It starts small and doubles
 // whenever a read fills it: at 10 000 connections a 64 KiB buffer each was 400 MB (Deno zeroes
@@ -40,6 +47,8 @@ const CODES = {
 };
 
 function normalize(err) {
+  const alert = tlsAlert(err);
+  if (alert !== err) return alert;
   const e = err instanceof Error ? err : new Error(String(err));
   if (!e.code || typeof e.code !== 'string') e.code = CODES[e.name] || e.name || 'socket error';
   // Deno reports a failed certificate check as InvalidData with the reason in the message.
@@ -63,6 +72,9 @@ class DenoSocket {
     this.ending = false;
     this.unix = false;
     this.early = null;
+    this.tcpUp = false;
+    this.retry = null; // (handlers) => the same connection through node:tls
+    this.fallback = null; // that connection, once made
     this.onWritten = (n) => this.written(n);
     this.onWriteFailed = (err) => this.writeFailed(err);
   }
@@ -112,6 +124,7 @@ class DenoSocket {
           conn.close();
           return;
         }
+        this.tcpUp = true;
         if (!tunnel && this.handlers.connected) this.handlers.connected();
         // Deno 2.9's connectTls resolves once TCP is up; the handshake runs on the first read or
         // write unless asked for. Asked for here, so that the TLS phase ends before any byte.
@@ -119,6 +132,7 @@ class DenoSocket {
         else this.opened(conn, false);
       },
       (err) => {
+        if (this.retry !== null && caAsLeaf(err) && !this.dead) return this.throughNode();
         this.fail(err);
         this.closed();
       },
@@ -132,6 +146,7 @@ class DenoSocket {
       // already closed
     }
     if (this.dead) return;
+    if (this.retry !== null && caAsLeaf(err)) return this.throughNode();
     this.fail(err);
     this.closed();
   }
@@ -187,7 +202,19 @@ class DenoSocket {
     this.closed();
   }
 
+  // The same connection again through node:tls on Deno, whose verifier takes a certificate that
+  // is its own CA (see caAsLeaf); what was queued goes there, and its connect is not timed twice.
+  throughNode() {
+    const h = this.handlers;
+    const handlers = { connected: this.tcpUp ? () => {} : () => h.connected && h.connected(), secured: h.secured && ((p, s) => h.secured(p, s)), data: (c) => h.data(c), error: (e) => h.error(e), close: () => h.close() };
+    this.fallback = this.retry(handlers);
+    for (const bytes of this.queue) this.fallback.write(bytes);
+    this.queue = [];
+    if (this.ending) this.fallback.end();
+  }
+
   write(bytes) {
+    if (this.fallback !== null) return this.fallback.write(bytes);
     if (this.dead || this.isClosed) return;
     this.queue.push(bytes);
     if (this.conn !== null && !this.writing) this.writeNext();
@@ -227,12 +254,14 @@ class DenoSocket {
   }
 
   end() {
+    if (this.fallback !== null) return this.fallback.end();
     if (this.dead) return;
     this.ending = true;
     if (this.conn !== null && !this.writing && this.queue.length === 0) this.shutdown();
   }
 
   destroy() {
+    if (this.fallback !== null) return this.fallback.destroy();
     if (this.dead) return;
     this.dead = true;
     this.closeConn();
@@ -273,6 +302,7 @@ class DenoSocket {
  * target (tunnel.host) through it.
  */
 export function connect(host, port, h, tls = null, path = null, tunnel = null) {
+  if (tls && !tunnel && leafCAs.has(originKey(host, port, tls))) return nodeNet.connect(host, port, h, nodeTls(tls));
   const w = new DenoSocket(h);
   const Deno = globalThis.Deno;
   let options = null;
@@ -288,6 +318,12 @@ export function connect(host, port, h, tls = null, path = null, tunnel = null) {
   if (tunnel) {
     w.start(w.openTunnel(host, port, tunnel, options && { hostname: options.hostname, caCerts: options.caCerts }), Boolean(options), true);
   } else if (tls) {
+    if (tls.rejectUnauthorized !== false) {
+      w.retry = (handlers) => {
+        leafCAs.add(originKey(host, port, tls));
+        return nodeNet.connect(host, port, handlers, nodeTls(tls));
+      };
+    }
     w.start(Deno.connectTls(options), true);
   } else if (path) {
     w.unix = true;
@@ -296,4 +332,35 @@ export function connect(host, port, h, tls = null, path = null, tunnel = null) {
     w.start(Deno.connect({ hostname: host, port, transport: 'tcp' }));
   }
   return w;
+}
+
+// rustls (webpki) refuses a server certificate that is itself a CA (basicConstraints CA:TRUE,
+// as `openssl req -x509` makes one) even when it is the very certificate trusted:
+// "invalid peer certificate: Other(OtherError(CaUsedAsEndEntity))" (Deno 2.9.5), where
+// OpenSSL, Go (k6) and node:tls on Deno accept it as trusted. Such a connection is made again
+// through node:tls on Deno, which checks the certificate its way (chain and name: a wrong name
+// or another CA still fails), and so is every later one to that origin.
+const caAsLeaf = (err) => Boolean(err) && /CaUsedAsEndEntity/.test(String(err.message));
+const leafCAs = new Set();
+const originKey = (host, port, tls) => `${tls.servername || host}|${port}|${tls.ca || ''}|${tls.cert || ''}`;
+
+// node:tls on Deno trusts its own roots and `ca`, not DENO_CERT: the file's certificates go in
+// `ca` beside the roots, as Deno.connectTls trusts them.
+function nodeTls(tls) {
+  const extra = denoCert();
+  if (extra === null) return tls;
+  return { ...tls, ca: [...rootCertificates, extra, ...(tls.ca ? [String(tls.ca)] : [])] };
+}
+
+let denoCertText;
+function denoCert() {
+  if (denoCertText !== undefined) return denoCertText;
+  denoCertText = null;
+  try {
+    const file = globalThis.Deno.env.get('DENO_CERT');
+    if (file) denoCertText = globalThis.Deno.readTextFileSync(file);
+  } catch {
+    // not allowed, or no such file: Deno.connectTls said so already
+  }
+  return denoCertText;
 }

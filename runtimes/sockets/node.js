@@ -4,6 +4,8 @@
 import net from 'node:net';
 import tlsModule from 'node:tls';
 import { certificateError } from './cert-error.js';
+import { tlsAlert } from './tls-alert.js';
+import { opensslCiphers } from './cipher-names.js';
 import { tlsSession } from './tls-session.js';
 import { tunnelReader } from '../../src/http1/proxy.js';
 
@@ -30,7 +32,8 @@ function viewOf(buf, n) {
 }
 
 /**
- * tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key }. path: a Unix
+ * tls: null for plain TCP, or { servername, rejectUnauthorized, ca, cert, key, alpn, minVersion,
+ * maxVersion, ciphers } (versions as node:tls names them, ciphers by IANA's names). path: a Unix
  * domain socket to connect to instead of host and port. tunnel: { request } to send to the
  * proxy at host:port first (CONNECT), then speak to the target through it.
  */
@@ -66,7 +69,7 @@ export function connect(host, port, handlers, tls = null, path = null, tunnel = 
     if (!dead && !intoBuffer) handlers.data(chunk);
   });
   socket.on('error', (err) => {
-    if (!dead) handlers.error(tls ? certificateError(err) : err);
+    if (!dead) handlers.error(tls ? tlsError(err) : err);
   });
   socket.on('close', () => {
     if (dead) return;
@@ -122,7 +125,7 @@ function throughTunnel(host, port, handlers, tls, tunnel) {
     if (handlers.connected && !dead) handlers.connected();
     if (tls) {
       socket = tlsModule.connect({ socket: raw, ...tlsOptions(tls) });
-      socket.on('error', (err) => fail(certificateError(err)));
+      socket.on('error', (err) => fail(tlsError(err)));
       socket.on('close', close);
       if (handlers.secured) socket.once('secureConnect', () => dead || handlers.secured(socket.alpnProtocol || null, sessionOf(socket)));
     } else {
@@ -172,8 +175,17 @@ function tlsOptions(tls) {
   if (tls.cert) o.cert = tls.cert;
   if (tls.key) o.key = tls.key;
   if (tls.alpn) o.ALPNProtocols = tls.alpn;
+  if (tls.minVersion) o.minVersion = tls.minVersion;
+  if (tls.maxVersion) o.maxVersion = tls.maxVersion;
+  if (tls.ciphers) o.ciphers = opensslCiphers(tls.ciphers);
   return o;
 }
+
+// An alert first: OpenSSL's code for one may name a certificate (TLSV13_ALERT_CERTIFICATE_REQUIRED).
+const tlsError = (err) => {
+  const alert = tlsAlert(err);
+  return alert !== err ? alert : certificateError(err);
+};
 
 // A TLSSocket's session; none where node:tls does not tell it (Deno's may not).
 const sessionOf = (socket) => tlsSession(typeof socket.getProtocol === 'function' ? socket.getProtocol() : null, typeof socket.getCipher === 'function' ? socket.getCipher() : null);

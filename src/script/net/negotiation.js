@@ -20,6 +20,7 @@ export class Negotiation {
     this.closed = false;
     this.driver = null; // the socket's handlers once handed over
     this.early = [];
+    this.earlyError = null;
   }
 
   connected() {
@@ -46,8 +47,11 @@ export class Negotiation {
     this.early.push(chunk.slice()); // an adapter may reuse its read buffer
   }
 
+  // An error before the hand-over (a TLS alert read right after the handshake: Deno's node:tls
+  // gives it before the driver has the socket) is the driver's once it has it.
   error(err) {
     if (this.driver !== null) this.driver.error(err);
+    else this.earlyError = err;
   }
 
   close() {
@@ -61,12 +65,15 @@ export class Negotiation {
   /** From now on the socket's events are `driver`'s; what came before reaches it next. */
   handOver(driver) {
     this.driver = driver;
-    if (this.early.length === 0) return;
+    if (this.early.length === 0 && this.earlyError === null) return;
     const early = this.early;
+    const err = this.earlyError;
     this.early = [];
+    this.earlyError = null;
     // After the driver has the socket (its connect returns it), as any chunk comes.
     queueMicrotask(() => {
       for (const chunk of early) if (!this.closed) driver.data(chunk);
+      if (err !== null) driver.error(err);
     });
   }
 
