@@ -57,7 +57,11 @@ export function registration(map) {
 /** The script's column (1-based) of a 1-based `column` on `line` of the transformed file `file`. */
 export function scriptColumn(file, line, column) {
   const maps = globalThis[REGISTRY];
-  const spans = maps && maps.get(file) && maps.get(file)[line];
+  return columnIn(maps && maps.get(file) && maps.get(file)[line], column);
+}
+
+// The script's column of a 1-based `column` of a line whose spans are `spans` (none: unmoved).
+function columnIn(spans, column) {
   if (!spans) return column;
   const c = column - 1;
   let best = null;
@@ -67,4 +71,26 @@ export function scriptColumn(file, line, column) {
     if (s[0] > c && (best === null || s[0] < best[0])) best = s;
   }
   return best ? best[1] + 1 : column;
+}
+
+// The code of a module's eval()s (src/script/transform/eval-bundle.js): its maps by the name its
+// frames have (its sourceURL), registered by the module when it is evaluated.
+const EVALS = Symbol.for('loadtest.evals');
+
+/** The statement that registers `maps` ({ name: map }), or ''. */
+export function evalRegistration(maps) {
+  if (Object.keys(maps).length === 0) return '';
+  return `Object.entries(${JSON.stringify(maps)}).forEach(([n, m]) => (globalThis[Symbol.for('loadtest.evals')] ??= new Map()).set(n, m));\n`;
+}
+
+// A frame's place: node's and bun's `(NAME:L:C)` or `at NAME:L:C`, deno's `(NAME, <anonymous>:L:C)`.
+const FRAME = /(?:\(|at )(\S+?)(?:, <anonymous>)?:(\d+):(\d+)\)?$/;
+
+/** Where a line of a stack is in eval'd code of the script: 'name:line:column' (its trailing `?`, webpack's, left out), or null. */
+export function evalFrame(stackLine) {
+  const maps = globalThis[EVALS];
+  const m = maps && FRAME.exec(stackLine);
+  if (!m || !maps.has(m[1])) return null;
+  const line = Number(m[2]);
+  return `${m[1].replace(/\?$/, '')}:${line}:${columnIn(maps.get(m[1])[line], Number(m[3]))}`;
 }

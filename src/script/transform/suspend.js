@@ -75,8 +75,10 @@ const wrapperRank = (fn) => fn.end - fn.start + 0.5;
  * Writes every function of the module that may wait as a generator run by VU.drive, and every
  * call that may wait so that a marked promise suspends it. `waitingObjects`: the names k6/http
  * is bound to in this module (`http`, or whatever the script imports or requires it as).
+ * `top`: how the top level suspends, `yield` where it is the body of a generator
+ * (src/script/transform/eval-bundle.js: code given to eval()).
  */
-export function makeSuspendable(ast, edits, source, waitingObjects, runnerOnly = new Set()) {
+export function makeSuspendable(ast, edits, source, waitingObjects, runnerOnly = new Set(), top = 'await') {
   const pageFns = pageFunctions(ast);
   const found = callsThatMayWait(ast, waitingObjects).filter((f) => !pageFns.some((fn) => f.node.start >= fn.start && f.node.end <= fn.end));
   const { driven, waits, viaAsync } = drivenFunctions(ast, found);
@@ -98,7 +100,7 @@ export function makeSuspendable(ast, edits, source, waitingObjects, runnerOnly =
     if (ctx === ast || ctx.async || made.has(ctx) || viaAsync.has(ctx)) {
       // The module's top level (an async function here) and the script's own async functions:
       // what waits in k6 is awaited, unless the script awaits it itself.
-      if (!(parent && parent.type === 'AwaitExpression')) wrapCall(node, parent, edits, starts, 'await');
+      if (!(parent && parent.type === 'AwaitExpression')) wrapCall(node, parent, edits, starts, ctx === ast ? top : 'await');
     } else if (driven.has(ctx)) {
       wrapCall(node, parent, edits, starts, 'yield');
     }
