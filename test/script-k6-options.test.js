@@ -33,13 +33,28 @@ async function run(source, args = [], env = {}, keep = null) {
 
 const lines = (stderr) => stderr.split('\n').filter((l) => l.startsWith('loadtest run: '));
 
-test('--vus alone keeps the script\'s scenarios and shape; -i replaces its scenarios with k6\'s warning', async () => {
+test('--vus alone overrides the script\'s scenarios with as many iterations, with k6 v2.2\'s warning; -i replaces its scenarios with k6\'s warning', async () => {
   const scenarios = "export const options = { scenarios: { a: { executor: 'per-vu-iterations', vus: 2, iterations: 2 } } };\nexport default function () { console.log(`vu=${__VU}`); }\n";
-  // k6 v1.3.0: 4 iterations of VUs 1 and 2, nothing said.
+  // k6 v2.2.0 (v1.3.0 kept the scenario: 4 iterations of VUs 1 and 2): 3 iterations shared by
+  // 3 VUs, and its warning.
   let r = await run(scenarios, ['--vus', '3']);
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(r.logs.sort(), ['vu=1', 'vu=1', 'vu=2', 'vu=2']);
+  assert.equal(r.logs.length, 3);
+  assert.deepEqual(lines(r.stderr), ['loadtest run: `vus=3` overrides scenarios configuration']);
+  // And in the script's own options, with no shape of its own: `vus: 3` alone runs 3 iterations.
+  r = await run("export const options = { vus: 3 };\nexport default function () { console.log(`vu=${__VU}`); }\n");
+  assert.equal(r.logs.length, 3);
   assert.deepEqual(lines(r.stderr), []);
+  // k6 v2.2.0: a shape beside scenarios in the same tier is refused; an empty one said.
+  r = await run("export const options = { iterations: 2, scenarios: { a: { executor: 'per-vu-iterations' } } };\nexport default function () {}\n");
+  assert.equal(r.code, 104);
+  assert.deepEqual(lines(r.stderr), ['loadtest run: using `iterations` and `scenarios` options simultaneously is not allowed']);
+  r = await run("export const options = { iterations: 2, stages: [{ duration: '1s', target: 1 }] };\nexport default function () {}\n");
+  assert.deepEqual([r.code, lines(r.stderr)], [104, ['loadtest run: using `iterations` and `stages` options simultaneously is not allowed']]);
+  r = await run("export const options = { duration: '0s' };\nexport default function () {}\n");
+  assert.deepEqual([r.code, lines(r.stderr)], [104, ['loadtest run: `duration` option should be more than 0, for infinite duration use the externally-controlled executor']]);
+  r = await run("export const options = { vus: 2, stages: [] };\nexport default function () { console.log(`vu=${__VU}`); }\n");
+  assert.deepEqual([r.code, r.logs, lines(r.stderr)], [0, ['vu=1'], ['loadtest run: `stages` was explicitly set to an empty value, running the script with 1 iteration in 1 VU']]);
   // k6: level=warning msg="\"cli\" level configuration overrode scenarios configuration entirely"
   r = await run(scenarios, ['-i', '2']);
   assert.deepEqual(r.logs, ['vu=1', 'vu=1']);
@@ -125,7 +140,7 @@ export function other() { sleep(0.4); }
   assert.deepEqual(points.map((p) => [p.data.value, p.data.tags]), [[2, { run: 'r1', scenario: 'p' }], [2, { run: 'r1', scenario: 'p' }], [6, { run: 'r1', scenario: 's' }]]);
 });
 
-test('K6_* variables: over the script\'s options, under the flags; K6_ITERATIONS replaces the scenarios with k6\'s "env" warning, K6_VUS alone keeps them', async () => {
+test('K6_* variables: over the script\'s options, under the flags; K6_ITERATIONS replaces the scenarios with k6\'s "env" warning, K6_VUS alone overrides them with k6 v2.2\'s', async () => {
   const scenarios = "export const options = { scenarios: { a: { executor: 'per-vu-iterations', vus: 1, iterations: 1 } }, summaryTrendStats: ['avg'] };\nexport default function () { console.log(`vu=${__VU}`); }\nexport function handleSummary(d) { return { stdout: JSON.stringify(d.options.summaryTrendStats) }; }\n";
   // k6 v1.3.0: the warning, then 3 iterations shared by 2 VUs.
   let r = await run(scenarios, [], { K6_VUS: '2', K6_ITERATIONS: '3', K6_SUMMARY_TREND_STATS: 'max,p(99)' });
@@ -134,8 +149,8 @@ test('K6_* variables: over the script\'s options, under the flags; K6_ITERATIONS
   assert.deepEqual(lines(r.stderr), ['loadtest run: "env" level configuration overrode scenarios configuration entirely']);
   assert.equal(r.stdout, '["max","p(99)"]');
   r = await run(scenarios, [], { K6_VUS: '3' });
-  assert.deepEqual(r.logs, ['vu=1']);
-  assert.deepEqual(lines(r.stderr), []);
+  assert.equal(r.logs.length, 3);
+  assert.deepEqual(lines(r.stderr), ['loadtest run: `vus=3` overrides scenarios configuration']);
   // The flags win: -i over K6_DURATION (whose duration goes), --summary-trend-stats over its variable.
   r = await run(scenarios, ['-i', '2', '--summary-trend-stats', 'min'], { K6_DURATION: '5s', K6_SUMMARY_TREND_STATS: 'max' });
   assert.equal(r.code, 0, r.stderr);

@@ -38,20 +38,38 @@ function stagesOf(stages, what) {
   });
 }
 
-// The scenarios as given, or the one named 'default' the shortcuts make, as k6 derives it
-// (lib/executor/execution_config_shortcuts.go): what is not given is left out (k6's null), the
-// defaults come with scenario() below. With none of them, k6 runs 1 iteration of 1 VU as a
-// per-vu-iterations scenario.
+// The scenarios as given, or the one named 'default' the shortcuts make, as k6 v2.2 derives it
+// (lib/executor/execution_config_shortcuts.go), in its order: iterations, a duration, stages,
+// then VUs alone (v2.1: as many iterations shared among them, over any scenarios), then the
+// scenarios. A shortcut beside scenarios or stages of the same tier is refused (option-tiers.js
+// drops a lower tier's). What is not given is left out (k6's null), the defaults come with
+// scenario() below. With none of them, k6 runs 1 iteration of 1 VU as a per-vu-iterations scenario.
 function givenScenarios(o, warn = () => {}) {
-  if (o.scenarios && Object.keys(o.scenarios).length) return o.scenarios;
-  if (o.stages && o.stages.length) return { default: { executor: 'ramping-vus', startVUs: o.vus, stages: o.stages } };
-  if (o.duration !== undefined && o.duration !== null && parseDuration(o.duration, 'duration') > 0) {
-    if (o.iterations) return { default: { executor: 'shared-iterations', vus: o.vus, iterations: o.iterations, maxDuration: o.duration } };
+  const given = (v) => v !== undefined && v !== null;
+  const conflict = (a, b) => new Error(`using \`${a}\` and \`${b}\` options simultaneously is not allowed`);
+  const hasStages = Array.isArray(o.stages) && o.stages.length > 0;
+  if (given(o.iterations)) {
+    if (hasStages) throw conflict('iterations', 'stages');
+    if (given(o.scenarios)) throw conflict('iterations', 'scenarios');
+    return { default: { executor: 'shared-iterations', vus: o.vus, iterations: o.iterations, maxDuration: given(o.duration) ? o.duration : undefined } };
+  }
+  if (given(o.duration)) {
+    if (hasStages) throw conflict('duration', 'stages');
+    if (given(o.scenarios)) throw conflict('duration', 'scenarios');
+    if (parseDuration(o.duration, 'duration') <= 0) throw new Error('`duration` option should be more than 0, for infinite duration use the externally-controlled executor');
     return { default: { executor: 'constant-vus', vus: o.vus, duration: o.duration } };
   }
-  if (o.iterations) return { default: { executor: 'shared-iterations', vus: o.vus, iterations: o.iterations } };
-  // As k6: VUs alone mean nothing without iterations, a duration or stages; one iteration runs.
-  if (o.vus !== undefined && o.vus !== 1) warn(`\`vus=${o.vus}\` option will be ignored, it only works in conjunction with \`iterations\`, \`duration\`, or \`stages\``);
+  if (hasStages) {
+    if (given(o.scenarios)) throw conflict('stages', 'scenarios');
+    return { default: { executor: 'ramping-vus', startVUs: o.vus, stages: o.stages } };
+  }
+  if (given(o.vus) && !given(o.stages)) {
+    if (given(o.scenarios)) warn(`\`vus=${o.vus}\` overrides scenarios configuration`);
+    return { default: { executor: 'shared-iterations', vus: o.vus, iterations: o.vus } };
+  }
+  if (o.scenarios && Object.keys(o.scenarios).length) return o.scenarios;
+  if (Array.isArray(o.stages)) warn('`stages` was explicitly set to an empty value, running the script with 1 iteration in 1 VU');
+  if (given(o.scenarios)) warn('`scenarios` was explicitly set to an empty value, running the script with 1 iteration in 1 VU');
   return { default: { executor: 'per-vu-iterations' } };
 }
 
@@ -85,9 +103,27 @@ export function consolidatedOptions(options) {
     }
     out[name] = c;
   }
-  // As k6 gives them: through JSON (Go's json.Marshal, then JSON.parse), frozen all through.
-  return deepFreeze(JSON.parse(JSON.stringify({ ...rest, scenarios: out })));
+  // As k6 gives them: every option of its Options, null where not given, through JSON (Go's
+  // json.Marshal, then JSON.parse), frozen all through.
+  const all = {};
+  for (const k of K6_OPTIONS) {
+    const v = k === 'scenarios' ? out : rest[k];
+    if (k === 'dns') all.dns = { ttl: null, select: null, policy: null, ...(v || {}) };
+    else if (v === undefined || v === null || k === 'features') all[k] = OPTION_DEFAULTS[k] ?? null;
+    else all[k] = OPTION_DURATIONS.has(k) ? formatDuration(parseDuration(v, k)) : v;
+  }
+  return deepFreeze(JSON.parse(JSON.stringify(all)));
 }
+
+// k6 v2.2's Options (lib/options.go) in its order, as exec.test.options lists them; the
+// defaults it shows, and the durations it shows in Go's form. `features` in a script's options
+// is not taken (k6: "not supported"; --features and K6_FEATURES are).
+const K6_OPTIONS = ['paused', 'scenarios', 'executionSegment', 'executionSegmentSequence', 'noSetup', 'setupTimeout', 'noTeardown', 'teardownTimeout', 'handleSummaryTimeout', 'rps', 'dns', 'maxRedirects', 'userAgent', 'batch', 'batchPerHost', 'httpDebug', 'insecureSkipTLSVerify', 'tlsCipherSuites', 'tlsVersion', 'tlsAuth', 'throw', 'thresholds', 'blacklistIPs', 'blockHostnames', 'hosts', 'noConnectionReuse', 'noVUConnectionReuse', 'minIterationDuration', 'ext', 'summaryTrendStats', 'summaryTimeUnit', 'systemTags', 'tags', 'metricSamplesBufferSize', 'noCookiesReset', 'discardResponseBodies', 'features', 'consoleOutput', 'localIPs'];
+const OPTION_DEFAULTS = {
+  summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'],
+  systemTags: ['check', 'error', 'error_code', 'expected_response', 'group', 'method', 'name', 'proto', 'scenario', 'service', 'status', 'subproto', 'tls_version', 'url'],
+};
+const OPTION_DURATIONS = new Set(['setupTimeout', 'teardownTimeout', 'handleSummaryTimeout', 'minIterationDuration']);
 
 function deepFreeze(v) {
   if (v && typeof v === 'object') {
