@@ -2,7 +2,8 @@
 // child of --cores (src/script/worker.js) alike: the k6 modules' facilities (sockets, DNS, files,
 // hashes) and --out's writer, a thread of its own.
 
-import { scriptFacilities, pickAdapter, resolveHost, preferSmallHeap, md5Hex, openLogFile, startThread, pathOf, requireProtobuf, afterReads, onUnhandledRejection } from '../index.js';
+import { scriptFacilities, pickAdapter, resolveHost, preferSmallHeap, md5Hex, openLogFile, startThread, pathOf, requireProtobuf, afterReads, onUnhandledRejection, tlsRefusal } from '../index.js';
+import { clientKey } from './client-key.js';
 import { CSV_HEADER } from '../../src/outputs/sample-lines.js';
 import { SampleQueue } from '../../src/outputs/sample-queue.js';
 import { VERSION } from '../../src/version.js';
@@ -24,12 +25,15 @@ export function facilitiesOf(script) {
     onUnhandledRejection,
     // k6/browser's Chromium (runtimes/scripts/browser.js).
     browser: { findChromium, openChromium, chromiumDevices, webVitalsScript },
-    // ca, cert, key: PEM text (k6/net/grpc's connect() tls param).
-    adapterFor: ({ hostname, tls, insecure, alpn = null, ca = null, cert = null, key = null }) => {
+    // ca, cert, key: PEM text (k6/net/grpc's connect() tls param, tlsAuth's certificate);
+    // minVersion, maxVersion, ciphers: the script's tlsVersion and tlsCipherSuites.
+    adapterFor: ({ hostname, tls, insecure, alpn = null, ca = null, cert = null, key = null, minVersion = null, maxVersion = null, ciphers = null }) => {
       if (!tls) return pickAdapter();
       const isIp = /^[0-9.]+$/.test(hostname) || hostname.includes(':');
-      return pickAdapter(null, { servername: isIp ? null : hostname, rejectUnauthorized: !insecure, ca, cert, key, alpn });
+      return pickAdapter(null, { servername: isIp ? null : hostname, rejectUnauthorized: !insecure, ca, cert, key, alpn, minVersion, maxVersion, ciphers });
     },
+    clientKey,
+    tlsRefusal,
   };
 }
 

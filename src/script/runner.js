@@ -12,6 +12,7 @@ import { checkOptions, numberOption, k6Names } from './scenarios/options.js';
 import { checkOptionTypes } from './scenarios/option-types.js';
 import { consolidated } from './scenarios/option-tiers.js';
 import { dialerOf } from './k6/http/dialer.js';
+import { tlsSettingsOf, withTls } from './net/tls-options.js';
 import { rpsLimiter } from './k6/http/rps.js';
 import { parseDuration } from './scenarios/duration.js';
 import { parseThresholds, evaluateThresholds, crossedMetrics } from './metrics/thresholds.js';
@@ -197,7 +198,8 @@ async function init(factory, run) {
   shared.options = options;
   first.options = options;
   shared.globalTags = options.tags ? { ...options.tags } : {};
-  shared.network = new Network((origin) => facilities.adapterFor({ ...origin, insecure: Boolean(options.insecureSkipTLSVerify) }), facilities.afterReads);
+  shared.tls = null;
+  shared.network = new Network((origin) => facilities.adapterFor({ ...withTls(shared.tls, origin), insecure: Boolean(options.insecureSkipTLSVerify) }), facilities.afterReads);
   let list;
   let setupMs;
   let teardownMs;
@@ -208,6 +210,7 @@ async function init(factory, run) {
     setupMs = parseDuration(options.setupTimeout ?? '60s', 'setupTimeout');
     teardownMs = parseDuration(options.teardownTimeout ?? '60s', 'teardownTimeout');
     shared.dialer = dialerOf(options);
+    shared.tls = tlsSettingsOf(options, facilities, (m) => state.warn(m));
     // rps is the whole run's: a --cores child takes its share.
     const rps = numberOption(options.rps, 'rps');
     shared.rps = rps > 0 ? rpsLimiter(run.child ? rps / segment.count : rps) : null;

@@ -9,6 +9,7 @@ const HONORED = new Set([
   'discardResponseBodies', 'setupTimeout', 'teardownTimeout', 'noSetup', 'noTeardown',
   'hosts', 'blockHostnames', 'blacklistIPs', 'noConnectionReuse', 'noVUConnectionReuse', 'noCookiesReset',
   'batch', 'batchPerHost', 'rps', 'throw', 'minIterationDuration', 'httpDebug',
+  'tlsVersion', 'tlsCipherSuites', 'tlsAuth',
 ]);
 
 // k6 itself uses these only for k6 Cloud: a local `k6 run` ignores them, and so does this one.
@@ -24,9 +25,6 @@ const REFUSED = {
   executionSegment: ['give loadtest run --shard I/N', (v) => v === null || v === '' || v === '0:1'],
   executionSegmentSequence: ['give loadtest run --shard I/N', (v) => v === null || v === ''],
   dns: ["the runtime's resolver is used", none],
-  tlsCipherSuites: ["the runtime's TLS defaults are used", none],
-  tlsVersion: ["the runtime's TLS defaults are used", none],
-  tlsAuth: ['client certificates are not supported in scripts yet', none],
   systemTags: ["every sample carries k6's default system tags here", () => false],
   metricSamplesBufferSize: ['samples are not buffered that way here', () => false],
 };

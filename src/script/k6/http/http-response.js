@@ -6,6 +6,7 @@ import { gjson } from './gjson.js';
 import { pageAt } from '../html/html.js';
 import { SpanText } from '../../net/span-text.js';
 import { setCookiePair } from './cookies.js';
+import { tlsAlertText, TLS_ALERT_CODE } from './tls-alerts.js';
 
 const ERROR_CODES = [
   [/^invalid URL/, 1020],
@@ -20,6 +21,7 @@ const ERROR_CODES = [
   [/^EPIPE$/, 1201],
   [/^(ENOTFOUND|EAI_AGAIN)$/, 1101],
   [/^CERT_ERROR/, 1310],
+  [/^TLS_ALERT_/, TLS_ALERT_CODE],
   [/^malformed response/, 1000],
   [/^dial tcp: address [0-9]+: invalid port$/, 1210],
 ];
@@ -39,6 +41,8 @@ export function k6ErrorText(reason) {
   if (!reason) return '';
   // k6 wraps its decompression error twice on its way to the response (its log line has it once).
   if (reason.startsWith('error decompressing response body')) return `error decompressing response body (${reason})`;
+  const alert = tlsAlertText(reason);
+  if (alert !== null) return alert;
   for (const [re, text] of K6_TEXTS) if (re.test(reason)) return text;
   return reason;
 }
@@ -129,6 +133,8 @@ export class Response {
   #cookieLines;
   #cookies = null;
   #request;
+  #tls; // answered over TLS: k6 then reads the OCSP response the server stapled
+  #ocsp = null;
   #json; // json()'s value without a selector, parsed at its first call and kept, as k6 keeps it
 
   /**
@@ -151,8 +157,20 @@ export class Response {
     this.proto = status ? proto || 'HTTP/1.1' : '';
     this.remote_ip = peer.ip;
     this.remote_port = peer.port;
-    this.tls_version = peer.version;
-    this.tls_cipher_suite = peer.cipher;
+    // As k6's, read from the response's connection: none for a request that got no response.
+    this.tls_version = status ? peer.version : '';
+    this.tls_cipher_suite = status ? peer.cipher : '';
+    this.#tls = status !== 0 && peer.version !== '';
+  }
+
+  // k6's OCSP details of a stapled response (lib/netext/tls.go): none is read here, so what k6
+  // gives for a TLS response without one ('unknown', times 0), or for one without TLS ('').
+  get ocsp() {
+    if (this.#ocsp === null) this.#ocsp = { produced_at: 0, this_update: 0, next_update: 0, revoked_at: 0, revocation_reason: '', status: this.#tls ? 'unknown' : '' };
+    return this.#ocsp;
+  }
+  set ocsp(value) {
+    this.#ocsp = value;
   }
 
   // Read as own fields (`body` too: a script may set it); the text decoded when first read.
@@ -202,10 +220,10 @@ export class Response {
     this.#request = value;
   }
 
-  // In k6's order of its fields (k6's has `ocsp` too, after tls_cipher_suite: not here yet).
+  // In k6's order of its fields.
   toJSON() {
-    const { remote_ip, remote_port, url, status, status_text, proto, body, timings, tls_version, tls_cipher_suite, error, error_code } = this;
-    return { remote_ip, remote_port, url, status, status_text, proto, headers: this.headers, cookies: this.cookies, body, timings, tls_version, tls_cipher_suite, error, error_code, request: this.request };
+    const { remote_ip, remote_port, url, status, status_text, proto, body, timings, tls_version, tls_cipher_suite, ocsp, error, error_code } = this;
+    return { remote_ip, remote_port, url, status, status_text, proto, headers: this.headers, cookies: this.cookies, body, timings, tls_version, tls_cipher_suite, ocsp, error, error_code, request: this.request };
   }
 
   /**
