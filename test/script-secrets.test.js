@@ -127,7 +127,7 @@ export function handleSummary(data) {
       assert.deepEqual(consoleLines(r.stderr), [
         ['info', 'before abcd x"y'],
         ['info', `token is ${MARK} again:${MARK}`],
-        ['info', `{"token":"${MARK}"}`],
+        ['info', `{ token: "${MARK}" }`],
         ['warning', MARK],
         ['error', MARK],
         // The value looked up first wins where two overlap, as Go's strings.Replacer.

@@ -1,30 +1,14 @@
 // console in a script, as k6 gives it: each call one line of its log on stderr, in the logfmt k6
 // (logrus) writes when stderr is not a terminal, so that stdout holds only the summary or what
 // handleSummary() writes there. console.log and info are level info, warn warning, error
-// error; console.debug is k6's -v only (here too). The arguments are joined with spaces, a
-// string as it is, an Error as its text ('Error: oops', as k6 v1.3; v0.49 gave {}), anything
-// else as k6 hands sobek's value over: JSON (a function null), or its text when JSON has none;
-// a Go error of k6's (k6/secrets' rejections) as its text. A run's secrets are hidden in the
-// message and the fields (src/script/secrets/secrets.js), before the line is quoted, as k6's log hook
+// error; console.debug is k6's -v only (here too). The arguments are joined with spaces, each
+// written as k6 v2.2 writes it (console-format.js). A run's secrets are hidden in the message and
+// the fields (src/script/secrets/secrets.js), before the line is quoted, as k6's log hook
 // replaces them in the entry before logrus formats it.
 
-import { isHostError } from './host-error.js';
+import { shown } from './console-format.js';
 
 const LEVELS = { log: 'info', info: 'info', warn: 'warning', error: 'error' };
-
-function text(v) {
-  if (typeof v === 'string') return v;
-  if (v instanceof Error || isHostError(v)) return String(v);
-  if ((v !== null && typeof v === 'object') || typeof v === 'function') {
-    try {
-      const json = JSON.stringify(v);
-      return json === undefined ? 'null' : json;
-    } catch {
-      return String(v);
-    }
-  }
-  return String(v);
-}
 
 // logrus quotes a value with any byte beyond these, as Go's %q (JSON's escapes are the same
 // for what a message holds but control characters).
@@ -52,7 +36,7 @@ export function logEntry(level, msg, fields, redact = same) {
 
 /** A line of the script's console: `time="..." level=info msg="..." source=console`. */
 export function logLine(level, args, redact = same) {
-  return logEntry(level, args.map(text).join(' '), [['source', 'console']], redact);
+  return logEntry(level, args.map(shown).join(' '), [['source', 'console']], redact);
 }
 
 /**

@@ -7,6 +7,7 @@ import { pageAt } from '../html/html.js';
 import { SpanText } from '../../net/span-text.js';
 import { setCookiePair } from './cookies.js';
 import { tlsAlertText, TLS_ALERT_CODE } from './tls-alerts.js';
+import { CONSOLE_VIEW } from '../console-format.js';
 
 const ERROR_CODES = [
   [/^invalid URL/, 1020],
@@ -224,6 +225,11 @@ export class Response {
   toJSON() {
     const { remote_ip, remote_port, url, status, status_text, proto, body, timings, tls_version, tls_cipher_suite, ocsp, error, error_code } = this;
     return { remote_ip, remote_port, url, status, status_text, proto, headers: this.headers, cookies: this.cookies, body, timings, tls_version, tls_cipher_suite, ocsp, error, error_code, request: this.request };
+  }
+
+  // console.log(res) as k6 v2.2 walks its Go struct: its fields, then its methods.
+  [CONSOLE_VIEW]() {
+    return Object.assign(this.toJSON(), { clickLink: this.clickLink, html: this.html, json: this.json, submitForm: this.submitForm });
   }
 
   /**
