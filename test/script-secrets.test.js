@@ -26,7 +26,7 @@ async function inFolder(files, fn) {
   }
 }
 
-const run = (dir, args) => spawnScript(CLI, ['run', '-q', '--no-summary', ...args, join(dir, 'test.js')], { timeoutMs: 60000 });
+const run = (dir, args) => spawnScript(CLI, ['run', '-q', '--summary-mode', 'disabled', ...args, join(dir, 'test.js')], { timeoutMs: 60000 });
 
 // The script's console lines: [level, message] (logfmt quotes a message only when it must).
 const consoleLines = (stderr) =>

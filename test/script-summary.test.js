@@ -53,7 +53,11 @@ async function withScript(source, fn) {
     const path = join(dir, 'test.js');
     writeFileSync(path, source);
     const base = server.url.replace(/\/$/, '');
-    const run = (...args) => spawnScript(CLI, ['run', '-q', '-e', `BASE=${base}`, ...args, path], { timeoutMs: 60000 });
+    // The last argument may be { env } for the command's environment.
+    const run = (...args) => {
+      const extra = typeof args.at(-1) === 'object' ? args.pop() : {};
+      return spawnScript(CLI, ['run', '-q', '-e', `BASE=${base}`, ...args, path], { timeoutMs: 60000, ...extra });
+    };
     await fn({ run, server, dir });
   } finally {
     await server.close();
@@ -135,7 +139,7 @@ test('full: each scenario and its groups with their own figures, the same with -
   });
 });
 
-test('legacy: k6 v0\'s summary with k6\'s deprecation note; disabled: no handleSummary(), no export', async () => {
+test('legacy, which k6 v2.0 removed: k6 v0\'s summary as k6 v1 wrote it, and a line saying so; --no-summary and K6_NO_SUMMARY too; disabled: no handleSummary(), no export', async () => {
   const script = SCRIPT + `export function handleSummary(data) {
   if (__ENV.MODE === 'none') return undefined;
   if (__ENV.MODE === 'throw') throw new Error('boom');
@@ -144,7 +148,14 @@ test('legacy: k6 v0\'s summary with k6\'s deprecation note; disabled: no handleS
 `;
   await withScript(script, async ({ run, dir }) => {
     const legacy = await run('--summary-mode', 'legacy', '-e', 'MODE=none');
-    assert.match(legacy.stderr, /the "legacy" summary mode has been deprecated/);
+    assert.match(legacy.stderr, /^loadtest run: the "legacy" summary mode was removed in k6 v2\.0 \("compact" or "full" are its modes now\): written as k6 v1 wrote it$/m);
+    const flag = await run('--no-summary', '-e', 'MODE=none');
+    assert.equal(flag.code, 99, flag.stderr);
+    assert.doesNotMatch(flag.stdout, /checks/);
+    assert.match(flag.stderr, /^loadtest run: --no-summary was removed in k6 v2\.0 \(--summary-mode=disabled is its form now\): taken as k6 v1 took it$/m);
+    const env = await run('-e', 'MODE=none', { env: { K6_NO_SUMMARY: 'true' } });
+    assert.doesNotMatch(env.stdout, /checks/);
+    assert.match(env.stderr, /^loadtest run: K6_NO_SUMMARY is no longer read by k6 v2\.0/m);
     assert.match(legacy.stdout, /✗ checks\.+: 80\.00% +✓ 8 +✗ 2/);
     assert.doesNotMatch(legacy.stdout, /TOTAL RESULTS/);
     // handleSummary() gets setup()'s data; no result, or an exception, is the summary printed.

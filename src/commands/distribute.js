@@ -51,7 +51,7 @@ export async function distributeCommand(argv, { kind, check }) {
   // Each shard's share, start and result (one line of JSON on its stdout).
   const shardArgs = (startAt) =>
     kind === 'script'
-      ? ['run', ...plan.rest, '--shard', 'env', '--start-at', String(startAt), '--result', '/dev/stdout', '--no-summary', '-q']
+      ? ['run', ...plan.rest, '--shard', 'env', '--start-at', String(startAt), '--result', '/dev/stdout', '--summary-mode', 'disabled', '-q']
       : [...plan.rest, '--shard', 'env', '--start-at', String(startAt), '--json'];
   const runtimeName = plan.runtime || runtime.name;
   const name = `loadtest-${Date.now().toString(36)}`;

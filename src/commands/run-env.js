@@ -108,8 +108,15 @@ const REFUSED = {
  */
 export function withEnv(args, envVar) {
   const given = (v) => v !== undefined && v !== '';
+  const warnings = [];
   if (args.thresholds !== false && envBool(envVar, 'K6_NO_THRESHOLDS')) args.thresholds = false;
-  if (args.summary !== false && envBool(envVar, 'K6_NO_SUMMARY')) args.summary = false;
+  // k6 v2.0 removed --no-summary and stopped reading K6_NO_SUMMARY; v1 pipelines set them: taken
+  // as v1.3 took them, and said.
+  if (args.summary === false) warnings.push('--no-summary was removed in k6 v2.0 (--summary-mode=disabled is its form now): taken as k6 v1 took it');
+  else if (envBool(envVar, 'K6_NO_SUMMARY')) {
+    args.summary = false;
+    warnings.push('K6_NO_SUMMARY is no longer read by k6 v2.0 (K6_SUMMARY_MODE=disabled is its form now): taken as k6 v1 took it');
+  }
   if (args['summary-mode'] === undefined && given(envVar('K6_SUMMARY_MODE'))) args['summary-mode'] = envVar('K6_SUMMARY_MODE');
   if (args['summary-export'] === undefined && given(envVar('K6_SUMMARY_EXPORT'))) args['summary-export'] = envVar('K6_SUMMARY_EXPORT');
   if (args.out === undefined && given(envVar('K6_OUT'))) args.out = envVar('K6_OUT').split(',');
@@ -117,7 +124,6 @@ export function withEnv(args, envVar) {
   // k6 ignores K6_HOSTS (its type reads no text): said, not refused. SSLKEYLOGFILE, which k6
   // honors, is said too: it is often set for every program (a browser's keys for Wireshark), and
   // a run refused for it would stop for nothing the test asked.
-  const warnings = [];
   if (envVar('K6_HOSTS') !== undefined) warnings.push('K6_HOSTS is ignored, as k6 v1.3 ignores it: give the hosts option');
   if (given(envVar('SSLKEYLOGFILE'))) warnings.push("SSLKEYLOGFILE is not honored: a script's TLS keys are not logged here");
   return {

@@ -32,9 +32,9 @@ Runs a k6 script (an ES module with export default function and export const opt
       --out experimental-prometheus-rw  Prometheus remote write, as k6 (K6_PROMETHEUS_RW_*)
       --out opentelemetry        OTLP over gRPC or HTTP/protobuf, as k6 (K6_OTEL_*)
       --no-thresholds            thresholds not checked
-      --no-summary               no end-of-test summary
-      --summary-mode M           k6 v1's summary: compact (the default), full (also each group
-                                 and scenario), legacy (k6 v0's) or disabled
+      --no-summary               no end-of-test summary (k6 v1's; v2's is --summary-mode=disabled)
+      --summary-mode M           the summary: compact (the default), full (also each group
+                                 and scenario), disabled, or legacy (k6 v0's, which k6 v2 removed)
       --insecure-skip-tls-verify certificates not checked
       --no-color                 no colour (as NO_COLOR or K6_NO_COLOR; handleSummary's options.noColor)
       --summary-time-unit U      the summary's times in s, ms or us (k6's summaryTimeUnit)
