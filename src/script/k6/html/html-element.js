@@ -9,6 +9,7 @@ import { Selection } from './html-selection.js';
 import { toElement, isTag } from './html-node.js';
 import { innerHTML } from './html-render.js';
 import { parseGoURL, resolveGoURL, formatGoURL } from './go-url-resolve.js';
+import { namespaceOf } from './html-namespace.js';
 
 const isDoctype = (n) => n.type === 'directive' && n.name === '!doctype';
 
@@ -28,17 +29,6 @@ export function rootOf(node) {
 
 /** The elements of `node`'s document that `test` accepts, in the document's order. */
 export const findInDocument = (node, test) => lib.findAll(test, rootOf(node).children || []);
-
-// The namespace Go's parser gives: svg and math elements and theirs, HTML again inside
-// foreignObject (htmlparser2 has none).
-function namespaceOf(node) {
-  for (let n = node; n && isTag(n); n = n.parent) {
-    if (n.name === 'svg') return 'svg';
-    if (n.name === 'math') return 'math';
-    if (n !== node && n.name === 'foreignObject') return ''; // htmlparser2 keeps its case in an svg
-  }
-  return '';
-}
 
 const NAMESPACES = { svg: 'http://www.w3.org/2000/svg', math: 'http://www.w3.org/1998/Math/MathML', '': 'http://www.w3.org/1999/xhtml' };
 

@@ -393,7 +393,11 @@ function classFor(node) {
   return classes[TAGS[node.name]];
 }
 
-useElementClasses(classFor);
+// The Go type of each tag's element (k6's errors name it): its kind's, where it has none of its own.
+const GO_TYPES = { a: 'Anchor', area: 'Area', audio: 'Audio', video: 'Video', del: 'Del', ins: 'Ins', thead: 'TableHead', tfoot: 'TableFoot', tbody: 'TableBody', td: 'TableDataCell' };
+const goType = (node) => (isTag(node) && Object.hasOwn(TAGS, node.name) ? `${GO_TYPES[node.name] ?? TAGS[node.name]}Element` : 'Element');
+
+useElementClasses(classFor, Element, goType);
 
 function datalistOf(node) {
   const id = string(node, 'list');

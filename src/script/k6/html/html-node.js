@@ -7,12 +7,21 @@
 // An element (domhandler's node types: a tag, a script or a style).
 export const isTag = (n) => n.type === 'tag' || n.type === 'script' || n.type === 'style';
 
-let classFor;
+let classFor, Element, typeName;
 
-/** Makes toElement build each node as the class `f(node)` gives. */
-export function useElementClasses(f) {
+/** Makes toElement build each node as the class `f(node)` gives; `base` is k6's plain Element,
+ * `goType(node)` the name of the Go type k6 makes of the node ('LiElement'). */
+export function useElementClasses(f, base, goType) {
   classFor = f;
+  Element = base;
+  typeName = goType;
 }
+
+/** The node of `v` when it is a plain Element: k6 takes no other kind as a node to look for. */
+export const plainNode = (v) => (v instanceof Element && v.constructor === Element ? v.node : undefined);
+
+/** The Go type k6 names an element by in its errors ('html.LiElement'); undefined for a non-element. */
+export const elementType = (v) => (v instanceof Element ? `html.${typeName(v.node)}` : undefined);
 
 /** The node as k6's Element, or its tag's kind of element; undefined for none. */
 export function toElement(node, url) {

@@ -5,6 +5,7 @@
 
 import { parseDocument, findAll } from './html-lib.js';
 import { Selection } from './html-selection.js';
+import { foreignAttributeNames } from './html-namespace.js';
 // The elements of each kind: loading it hands their classes to toElement (html-node.js).
 import './html-elements.js';
 
@@ -22,6 +23,7 @@ export function pageAt(text, url) {
   const html = String(text).replace(/\r\n?/g, '\n');
   const doc = parseDocument(html);
   if (OPENS_WITH_NEWLINE.test(html)) for (const n of findAll((e) => NEWLINE_DROPPED.has(e.name), doc.children)) dropFirstNewline(n);
+  if (/<(svg|math)\b/i.test(html)) foreignAttributeNames(doc);
   return new Selection([doc], url);
 }
 
