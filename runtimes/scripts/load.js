@@ -12,6 +12,8 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import process from 'node:process';
 import { Buffer } from 'node:buffer';
 import zlib from 'node:zlib';
+import { createRequire } from 'node:module';
+import { packageRouter } from './package-modules.js';
 
 // TypeScript, as k6 v1 runs it: the types removed, nothing checked. amaro (Node.js's own type
 // stripper, swc in WebAssembly) writes blanks where the types were, so that every line and
@@ -103,9 +105,13 @@ export async function loadScript(path, transform) {
   // A module is a file, or an https:// URL (a remote module: fetched once into the cache, its
   // transformed form written there too, and its own relative imports URLs again).
   const remote = (key) => key.startsWith('https://');
-  const outOf = (key) => (remote(key) ? join(cacheDir(), `.${hashOf(key)}.loadtest-${tag}.mjs`) : join(dirname(key), siblingName(key)));
-  const keyOf = (importer, spec) => (remote(spec) || remote(importer) ? new URL(spec, remote(importer) ? importer : pathToFileURL(importer)).href : resolvePath(dirname(importer), spec));
+  // npm packages' files (runtimes/scripts/package-modules.js): transformed into the cache, not
+  // beside them in node_modules.
+  const packages = packageRouter();
+  const outOf = (key) => (remote(key) || packages.has(key) ? join(cacheDir(), `.${hashOf(key)}.loadtest-${tag}.mjs`) : join(dirname(key), siblingName(key)));
+  const keyOf = (importer, spec) => packages.keyOf(importer, spec) ?? (remote(spec) || remote(importer) ? new URL(spec, remote(importer) ? importer : pathToFileURL(importer)).href : resolvePath(dirname(importer), spec));
   const seen = new Map();
+  const making = new Set(); // the modules whose imports are being visited: an import of one closes a cycle
   const visit = async (file, importedAt) => {
     if (seen.has(file)) return seen.get(file);
     const out = outOf(file);
@@ -113,6 +119,8 @@ export async function loadScript(path, transform) {
     let source;
     if (remote(file)) {
       source = await fetchModule(file, importedAt);
+    } else if (packages.has(file)) {
+      source = packages.source(file);
     } else {
       try {
         source = readFileSync(file, 'utf8');
@@ -124,22 +132,38 @@ export async function loadScript(path, transform) {
     }
     const name = file === entry ? path : file;
     const stripTypes = TYPESCRIPT.test(file) ? await typeStripper() : null;
-    const { code, imports, importedAt: places } = transform(source, name, {
+    const options = {
       stripTypes,
       entry: file === entry,
+      library: packages.has(file),
+      packages: (spec, kind, at) => packages.route(file, spec, kind, at),
       sibling: (spec) => {
-        if (remote(spec) || remote(file)) return pathToFileURL(outOf(keyOf(file, spec))).href;
+        if (remote(spec) || remote(file) || packages.keyOf(file, spec) !== null) return pathToFileURL(outOf(keyOf(file, spec))).href;
         const dir = spec.slice(0, spec.lastIndexOf('/') + 1);
         return (dir.startsWith('.') || dir.startsWith('/') ? dir : './' + dir) + siblingName(spec);
       },
-    });
-    try {
-      writeFileSync(out, code);
-    } catch (err) {
-      throw new Error(`cannot write the transformed script beside ${file} (${err.code || err.message}): the script's folder must be writable`);
-    }
+    };
+    const { code, imports, importedAt: places } = packages.transformed(file, source, (text) => transform(text, name, options));
+    const write = (text) => {
+      try {
+        writeFileSync(out, text);
+      } catch (err) {
+        throw new Error(`cannot write the transformed script beside ${file} (${err.code || err.message}): the script's folder must be writable`);
+      }
+    };
+    write(code);
     written.push(out);
-    for (const spec of imports) await visit(keyOf(file, spec), places && places.get(spec));
+    making.add(file);
+    const live = new Set();
+    for (const spec of imports) {
+      const key = keyOf(file, spec);
+      if (making.has(key)) live.add(spec);
+      else await visit(key, places && places.get(spec));
+    }
+    making.delete(file);
+    // An import of a module whose imports were being visited closes a cycle: this module runs
+    // first, and reads that one's names where it uses them (src/script/transform/live-bindings.js).
+    if (live.size > 0) write(packages.transformed(file, source, (text) => transform(text, name, { ...options, live })).code);
     return out;
   };
   const entry = resolvePath(path);
@@ -205,6 +229,8 @@ export function scriptFacilities(scriptPath) {
       return new Uint8Array(h.digest());
     },
     randomBytes: (n) => new Uint8Array(randomBytes(n)),
+    // An npm package's require() of what the transform could not see: the runtime's own.
+    nativeRequire: (file) => createRequire(file),
     // k6/http's Content-Encoding codings (src/script/net/content-encoding.js): deflate is zlib's
     // format, as Go's compress/zlib. zstd is node 22.15's, bun's and deno's, not node 20's.
     compress: (coding, bytes) => new Uint8Array(codec(coding)[0](bytes)),
