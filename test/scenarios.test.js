@@ -30,8 +30,6 @@ test("k6's options: each honored or refused in one line; at the value that asks 
   assert.deepEqual(warned, []);
   for (const [options, message] of [
     [{ dns: { ttl: '1m', select: 'random' } }, /the option 'dns' is not supported by loadtest run \(the runtime's resolver is used\): leave it out$/],
-    [{ tlsVersion: { min: 'tls1.2' } }, /'tlsVersion'/],
-    [{ tlsAuth: [{ domains: ['x'], cert: 'c', key: 'k' }] }, /'tlsAuth'/],
     [{ systemTags: ['status'] }, /'systemTags'/],
     [{ paused: true }, /'paused'/],
   ]) {

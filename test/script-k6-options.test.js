@@ -222,3 +222,20 @@ export default function () { console.debug('dbg', 1); t.add(1500); }
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('externally-controlled, which k6 v2.0 removed, runs as k6 v1 ran it (its VUs for its duration) with a line saying so; k6 v1.3\'s checks of it', async () => {
+  const script = (s) => `export const options = { scenarios: { ec: { executor: 'externally-controlled', ${s} } } };\nexport default function () { if (__ITER === 0) console.log(\`vu=\${__VU}\`); }\n`;
+  let r = await run(script("vus: 2, maxVUs: 3, duration: '300ms'"));
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.logs.sort(), ['vu=1', 'vu=2']);
+  assert.deepEqual(lines(r.stderr), ['loadtest run: the externally-controlled executor was removed in k6 v2.0: run as k6 v1 ran it, its VUs looping for its duration (there is no REST API here to scale or pause it)']);
+  for (const [given, line] of [
+    ["vus: 3, maxVUs: 2, duration: '1s'", 'the number of active VUs (3) must be less than or equal to the number of maxVUs (2)'],
+    ['vus: 1', 'the duration must be specified, for infinite duration use 0'],
+    ["vus: 1, duration: '1s', gracefulStop: '1s'", 'gracefulStop is not supported by the externally controlled executor'],
+  ]) {
+    r = await run(script(given));
+    assert.equal(r.code, 104, r.stderr);
+    assert.deepEqual(lines(r.stderr), [`loadtest run: scenario 'ec': ${line}`]);
+  }
+});

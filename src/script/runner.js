@@ -37,6 +37,7 @@ const EXECUTORS = {
   'shared-iterations': sharedIterations,
   'per-vu-iterations': perVuIterations,
   'constant-vus': constantVus,
+  'externally-controlled': constantVus,
   'ramping-vus': rampingVus,
   'constant-arrival-rate': arrivalRate,
   'ramping-arrival-rate': arrivalRate,

@@ -12,6 +12,8 @@ const EXECUTORS = {
   'shared-iterations': ['vus', 'iterations', 'maxDuration'],
   'per-vu-iterations': ['vus', 'iterations', 'maxDuration'],
   'constant-vus': ['vus', 'duration'],
+  // k6 v1's, which k6 v2.0 removed (scenariosOf says so): its VUs for its duration, 0 for ever.
+  'externally-controlled': ['vus', 'maxVUs', 'duration'],
   'ramping-vus': ['startVUs', 'stages', 'gracefulRampDown'],
   'constant-arrival-rate': ['rate', 'timeUnit', 'duration', 'preAllocatedVUs', 'maxVUs'],
   'ramping-arrival-rate': ['startRate', 'timeUnit', 'stages', 'preAllocatedVUs', 'maxVUs'],
@@ -75,7 +77,9 @@ function givenScenarios(o, warn = () => {}) {
 
 /** The scenarios of `options` (after flags were applied): [{ name, executor, ..., ms values }]. */
 export function scenariosOf(options, warn = () => {}) {
-  return Object.entries(givenScenarios(options, warn)).map(([name, s]) => scenario(name, s));
+  const list = Object.entries(givenScenarios(options, warn)).map(([name, s]) => scenario(name, s));
+  if (list.some((s) => s.executor === 'externally-controlled')) warn('the externally-controlled executor was removed in k6 v2.0: run as k6 v1 ran it, its VUs looping for its duration (there is no REST API here to scale or pause it)');
+  return list;
 }
 
 // A scenario's keys in the order k6's configs have them (env before exec), and those that are
@@ -180,6 +184,9 @@ function scenario(name, s) {
       if (!(c.durationMs > 0)) throw new Error(`${what}: the duration must be above 0`);
       c.maxVUs = c.vus;
       break;
+    case 'externally-controlled':
+      externallyControlled(c, s, what);
+      break;
     case 'ramping-vus':
       c.startVUs = int(s.startVUs ?? 1, `${what}: startVUs`);
       c.stages = stagesOf(s.stages, what);
@@ -207,6 +214,20 @@ function scenario(name, s) {
       break;
   }
   return c;
+}
+
+// k6 v1.3's checks of it (lib/executor/externally_controlled.go), in its words; run as its VUs
+// looping for its duration, which k6 v1 did but for its REST API (k6 scale, pause), not here.
+function externallyControlled(c, s, what) {
+  c.vus = int(s.vus ?? 0, `${what}: vus`, 0);
+  c.maxVUs = s.maxVUs === undefined || s.maxVUs === null ? c.vus : int(s.maxVUs, `${what}: maxVUs`, 0);
+  if (c.maxVUs < c.vus) throw new Error(`${what}: the number of active VUs (${c.vus}) must be less than or equal to the number of maxVUs (${c.maxVUs})`);
+  if (s.gracefulStop !== undefined) throw new Error(`${what}: gracefulStop is not supported by the externally controlled executor`);
+  if (s.duration === undefined || s.duration === null) throw new Error(`${what}: the duration must be specified, for infinite duration use 0`);
+  const ms = parseDuration(s.duration, `${what}: duration`);
+  if (ms < 0) throw new Error(`${what}: the duration can't be negative, for infinite duration use 0`);
+  c.durationMs = ms === 0 ? Infinity : ms;
+  c.gracefulStopMs = 0;
 }
 
 /** How long a scenario runs at most, without its gracefulStop. */
@@ -242,6 +263,10 @@ export function segmentOf(s, index, count) {
     case 'constant-vus':
       c.vus = share(s.vus);
       c.maxVUs = c.vus;
+      break;
+    case 'externally-controlled':
+      c.vus = share(s.vus);
+      c.maxVUs = share(s.maxVUs);
       break;
     case 'ramping-vus':
       c.maxVUs = share(s.maxVUs);

@@ -1,4 +1,5 @@
-// constant-vus: `vus` VUs looping for `duration`.
+// constant-vus: `vus` VUs looping for `duration`; k6 v1's externally-controlled too, whose
+// duration may be Infinity (until the run is stopped).
 
 import { graceful, loop } from './common.js';
 
@@ -11,7 +12,8 @@ export async function run(s, ctx) {
   // The clock read at the end of the iteration just ended (vu.clockAt), if it is one's.
   const loops = vus.map((vu) => loop(ctx, vu, () => (vu.clockAt > 0 ? vu.clockAt : performance.now()) < end));
   let timer;
-  await Promise.race([Promise.all(loops), new Promise((resolve) => (timer = setTimeout(resolve, s.durationMs)))]);
+  const over = Number.isFinite(s.durationMs) ? new Promise((resolve) => (timer = setTimeout(resolve, s.durationMs))) : new Promise(() => {});
+  await Promise.race([Promise.all(loops), over]);
   clearTimeout(timer);
   await graceful(ctx.running, s.gracefulStopMs, vus);
   ctx.active(-vus.length);
