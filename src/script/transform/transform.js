@@ -20,7 +20,7 @@ import { noteModules } from './lazy.js';
 
 // The modules a script may import from k6 (src/script/vu/vu.js gives them, from
 // src/script/k6/), and those refused before the run.
-export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto', 'k6/html', 'k6/timers', 'k6/ws', 'k6/experimental/websockets', 'k6/experimental/fs', 'k6/experimental/csv', 'k6/experimental/streams', 'k6/secrets', 'k6/net/grpc', 'k6/browser']);
+export const K6_MODULES = new Set(['k6', 'k6/http', 'k6/metrics', 'k6/data', 'k6/execution', 'k6/encoding', 'k6/crypto', 'k6/html', 'k6/timers', 'k6/ws', 'k6/websockets', 'k6/experimental/websockets', 'k6/experimental/fs', 'k6/experimental/csv', 'k6/experimental/streams', 'k6/secrets', 'k6/net/grpc', 'k6/browser']);
 
 // Modules k6 v1.3 no longer has, refused with its words.
 const GONE = {
@@ -29,11 +29,9 @@ const GONE = {
   'k6/experimental/tracing': 'k6/experimental/tracing has been removed. All of it functionality is available as pure JavaScript module.',
 };
 
-// Modules of a later k6, which k6 v1.3 does not know: refused with its words, and where v1.3
-// has them.
-const LATER = {
-  'k6/websockets': 'unknown module: k6/websockets (k6 v1.3 has it as k6/experimental/websockets)',
-};
+// Modules of a later k6 than the one followed: refused with its words, and where this one has
+// them. (None now: k6/websockets, k6 v1.6's name, is a module here.)
+const LATER = {};
 
 // Why a k6 module cannot be imported: gone from k6, not yet in it, or not here (yet).
 const unsupported = (spec) => GONE[spec] ?? LATER[spec] ?? `module '${spec}' is not supported here (doc/scripts.md lists what is)`;

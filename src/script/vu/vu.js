@@ -20,7 +20,7 @@ import { dial } from '../k6/http/dialer.js';
 import { EventLoop } from '../eventloop/event-loop.js';
 import { timersModule } from '../k6/timers.js';
 import { wsModule } from '../k6/ws/ws.js';
-import { websocketsModule } from '../k6/ws/websockets.js';
+import { websocketsModule, experimentalWebsocketsModule } from '../k6/ws/websockets.js';
 import { fsModule } from '../k6/fs.js';
 import { csvModule } from '../k6/csv.js';
 import { streamsModule } from '../k6/streams.js';
@@ -39,7 +39,8 @@ const MODULES = {
   'k6/html': htmlModule,
   'k6/timers': timersModule,
   'k6/ws': wsModule,
-  'k6/experimental/websockets': websocketsModule,
+  'k6/websockets': websocketsModule,
+  'k6/experimental/websockets': experimentalWebsocketsModule,
   'k6/experimental/fs': fsModule,
   'k6/experimental/csv': csvModule,
   'k6/experimental/streams': streamsModule,

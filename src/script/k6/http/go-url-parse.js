@@ -41,8 +41,8 @@ function portOf(host) {
   return host.slice(colon + 1);
 }
 
-// url.Parse: the parts String() writes again, or the error's text (after `parse "TEXT": `).
-function goParse(raw) {
+// url.Parse: the parts String() writes again, or the error's text (`parse "TEXT": WHY`).
+export function goParse(raw) {
   const hash = raw.indexOf('#');
   const text = hash < 0 ? raw : raw.slice(0, hash);
   const fragment = hash < 0 ? '' : raw.slice(hash + 1);

@@ -13,7 +13,9 @@ import { indexOfHeadEnd } from '../../../http1/proxy.js';
 import { canonicalName } from '../http/http-response.js';
 import { waiting } from '../../eventloop/wait.js';
 import { goError } from '../http/http.js';
+import { thrownGoError } from '../host-error.js';
 import { BAD_HANDSHAKE, RefusedBody, abnormalClose, closeError } from './ws-failures.js';
+import { dialFailure } from './ws-url.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -26,7 +28,13 @@ export function wsModule(vu) {
       if (typeof params === 'function') [params, callback] = [{}, params];
       if (typeof callback !== 'function') throw new Error('ws.connect() takes a URL, params and a function');
       vu.assertCanRequest();
-      return waiting(new Session(vu, String(url), params || {}, callback).run());
+      const session = new Session(vu, String(url), params || {}, callback);
+      // As k6 with the throw option: a connection that failed throws its error, no result.
+      if (!vu.options.throw) return waiting(session.run());
+      return waiting(session.run().then((response) => {
+        if (session.failure !== null) throw thrownGoError(session.failure);
+        return response;
+      }));
     },
   };
   return { default: api, ...api };
@@ -52,6 +60,7 @@ export class Session {
     this.open = false;
     this.closing = false;
     this.closeCode = 1006;
+    this.closeText = ''; // the reason in the server's close frame
     this.peerClosed = false; // the server's close frame came
     this.reset = false; // the connection was reset while open
     // Why the connection failed before it opened, in Go's words (k6/experimental/websockets'
@@ -78,20 +87,22 @@ export class Session {
 
   async run() {
     const vu = this.vu;
-    let u;
-    try {
-      u = new URL(this.url);
-      if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw new Error(`unsupported URL scheme '${u.protocol}' (ws: or wss:)`);
-    } catch (err) {
-      throw new Error(`ws.connect: invalid URL '${this.url}': ${err.message}`);
-    }
-    const tls = u.protocol === 'wss:';
-    const port = u.port ? Number(u.port) : tls ? 443 : 80;
     this.tags = { ...vu.tags(), url: this.url, ...(this.params.tags || {}) };
     // k6/experimental/websockets names its samples by the URL, and a name the script gives is
     // their url too.
     if (this.browser) this.tags.url = this.tags.name ??= this.url;
     this.start = performance.now();
+    // As k6: a URL Go refuses, or not ws: or wss:, is a session that failed, in Go's words.
+    const why = dialFailure(this.url);
+    if (why !== null) return this.failed(why);
+    let u;
+    try {
+      u = new URL(this.url);
+    } catch (err) {
+      return this.failed(err.message);
+    }
+    const tls = u.protocol === 'wss:';
+    const port = u.port ? Number(u.port) : tls ? 443 : 80;
     let to;
     try {
       to = await vu.dialTo(u.hostname, port);
@@ -249,6 +260,9 @@ export class Session {
   onMessage(opcode) {
     const bytes = joinChunks(this.parser.chunks);
     this.parser.chunks = [];
+    // As k6/websockets': a message that comes once the script has closed is neither counted
+    // nor given to it.
+    if (this.browser && this.closing) return;
     this.emit('ws_msgs_received', 'counter', 1);
     if (opcode === OP_TEXT) this.fire('message', [decoder.decode(bytes)]);
     else this.fire('binaryMessage', [bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)]);
@@ -265,7 +279,8 @@ export class Session {
     } else if (opcode === OP_CLOSE) {
       this.closeCode = payload.length >= 2 ? (payload[0] << 8) | payload[1] : 1005;
       this.peerClosed = true;
-      const error = closeError(this.closeCode, decoder.decode(payload.subarray(2)));
+      this.closeText = decoder.decode(payload.subarray(2));
+      const error = closeError(this.closeCode, this.closeText);
       if (error !== null) this.fire('error', [error]);
       if (!this.closing) this.write(OP_CLOSE, payload.length >= 2 ? payload.subarray(0, 2) : new Uint8Array(0));
       this.closing = true;
