@@ -239,3 +239,25 @@ test('externally-controlled, which k6 v2.0 removed, runs as k6 v1 ran it (its VU
     assert.deepEqual(lines(r.stderr), [`loadtest run: scenario 'ec': ${line}`]);
   }
 });
+
+test('k6 v2\'s checks: a percentile above 100 in a threshold or the trend stats refused in k6\'s words; http.get and http.head given more than a URL and params warned of', async () => {
+  let r = await run("export const options = { thresholds: { iteration_duration: ['p(101)<200'] } };\nexport default function () {}\n");
+  assert.deepEqual([r.code, lines(r.stderr)], [104, ['loadtest run: failed parsing threshold expression\'s "p(101)<200" left hand side; reason: malformed percentile value, provide a number between 0 and 100']]);
+  r = await run("export const options = { summaryTrendStats: ['avg', 'p(101)'] };\nexport default function () {}\n");
+  assert.deepEqual([r.code, lines(r.stderr)], [104, ["loadtest run: options.summaryTrendStats: invalid percentile trend stat value 'p(101)', provide a number between 0 and 100"]]);
+  r = await run('export default function () {}\n', ['--summary-trend-stats', 'avg,p(100.5)']);
+  assert.deepEqual([r.code, lines(r.stderr)], [2, ["loadtest run: --summary-trend-stats: invalid percentile trend stat value 'p(100.5)', provide a number between 0 and 100"]]);
+  // k6 v2.0 warns at every call; here once, with a count at the end. The requests go to a port
+  // nothing listens on: they fail, which is not what is asked here.
+  r = await run(`import http from 'k6/http';
+export const options = { iterations: 2 };
+export default function () { http.get('http://127.0.0.1:1/', {}, { tags: { a: 'b' } }); http.head('http://127.0.0.1:1/', null, {}, 4); http.post('http://127.0.0.1:1/', null, {}); }
+`);
+  const warned = lines(r.stderr).filter((l) => /only accepts/.test(l));
+  assert.deepEqual(warned, [
+    'loadtest run: http.get only accepts a url and a params argument (2 arguments), but 3 were given',
+    'loadtest run: http.head only accepts a url and a params argument (2 arguments), but 4 were given',
+    'loadtest run: 2 times: http.get only accepts a url and a params argument (2 arguments), but 3 were given',
+    'loadtest run: 2 times: http.head only accepts a url and a params argument (2 arguments), but 4 were given',
+  ]);
+});

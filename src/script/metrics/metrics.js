@@ -102,6 +102,7 @@ export function checkTrendStats(stats) {
     if (!['avg', 'min', 'med', 'max', 'count'].includes(s) && !/^p\(\d+(?:\.\d+)?\)$/.test(s)) {
       throw new Error(`stat '${s}' is not valid: use avg, min, med, max, count or p(N)`);
     }
+    if (s.startsWith('p(') && Number(s.slice(2, -1)) > 100) throw new Error(`invalid percentile trend stat value '${s}', provide a number between 0 and 100`);
   }
   return stats;
 }

@@ -29,6 +29,8 @@ export function parseThresholds(spec, registry) {
       if (!e) throw new Error(`threshold on ${key}: '${t.threshold}' is not 'aggregation operator number' (p(95)<200, rate<0.01, count>10)`);
       const agg = e[1];
       const kind = agg.startsWith('p(') ? 'p' : agg;
+      // k6 v2.1: a percentile is between 0 and 100, in its words.
+      if (kind === 'p' && Number(agg.slice(2, -1)) > 100) throw new Error(`failed parsing threshold expression's "${t.threshold}" left hand side; reason: malformed percentile value, provide a number between 0 and 100`);
       if (!ALLOWED[metric.type].includes(kind)) throw new Error(`threshold on ${key}: '${agg}' does not apply to a ${metric.type} (use ${ALLOWED[metric.type].join(', ')})`);
       const delayAbortEvalMs = t.delayAbortEval ? parseDuration(t.delayAbortEval, `threshold on ${key}: delayAbortEval`) : 0;
       // The metric's own thresholds, as k6's --out json lists them with it (not its sub-metrics'):

@@ -48,6 +48,8 @@ export function expectedStatuses(...args) {
   return fn;
 }
 
+const extraArguments = (vu, name, given) => vu.warnOnce(`http.${name} only accepts a url and a params argument (2 arguments), but ${given} were given`);
+
 /** The k6/http module of one VU (`vu`: src/script/vu/vu.js). */
 export function httpModule(vu) {
   // What returns at once in k6 returns a marked promise here (src/script/eventloop/wait.js); asyncRequest's
@@ -56,8 +58,16 @@ export function httpModule(vu) {
   const call = (method, url, body, params) => waiting(send(vu, method, url, body, params));
   const api = {
     request: (method, url, body, params) => call(String(method).toUpperCase(), url, body, params),
-    get: (url, params) => call('GET', url, null, params),
-    head: (url, params) => call('HEAD', url, null, params),
+    // k6 v2.0 warns of a body given to them (http.get(url, body, params) takes the body for the
+    // params): said, as k6 says it (once, with a count at the end, as every warning here).
+    get(url, params) {
+      if (arguments.length > 2) extraArguments(vu, 'get', arguments.length);
+      return call('GET', url, null, params);
+    },
+    head(url, params) {
+      if (arguments.length > 2) extraArguments(vu, 'head', arguments.length);
+      return call('HEAD', url, null, params);
+    },
     post: (url, body, params) => call('POST', url, body, params),
     put: (url, body, params) => call('PUT', url, body, params),
     patch: (url, body, params) => call('PATCH', url, body, params),
