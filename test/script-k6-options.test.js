@@ -261,3 +261,21 @@ export default function () { http.get('http://127.0.0.1:1/', {}, { tags: { a: 'b
     'loadtest run: 2 times: http.head only accepts a url and a params argument (2 arguments), but 4 were given',
   ]);
 });
+
+test('__ENV is each VU\'s own, as in k6: what one VU writes in it, another does not see; a scenario\'s env over the run\'s', async () => {
+  const r = await run(`import { sleep } from 'k6';
+export const options = { scenarios: {
+  a: { executor: 'per-vu-iterations', vus: 2, iterations: 2 },
+  b: { executor: 'per-vu-iterations', vus: 1, iterations: 1, startTime: '1s', env: { S: 'b' } },
+} };
+export default function () {
+  if (__VU === 1 && exec_scenario() === 'a') __ENV.X = 'set';
+  sleep(0.2);
+  console.log(\`\${exec_scenario()} \${__VU} \${__ITER} \${__ENV.X} \${__ENV.S}\`);
+}
+function exec_scenario() { return __ENV.S === 'b' ? 'b' : 'a'; }
+`, ['-e', 'S=run']);
+  assert.equal(r.code, 0, r.stderr);
+  // k6 v2.2.0 gives these lines: VU 2 never sees VU 1's X, and scenario b's VU starts anew.
+  assert.deepEqual(r.logs.sort(), ['a 1 0 set run', 'a 1 1 set run', 'a 2 0 undefined run', 'a 2 1 undefined run', 'b 3 0 undefined b']);
+});

@@ -29,6 +29,7 @@ import * as arrivalRate from './scenarios/executors/arrival-rate.js';
 import { sleep } from './scenarios/executors/common.js';
 import { Secrets } from './secrets/secrets.js';
 import { scriptConsole } from './k6/console.js';
+import { installK6Crypto } from './k6/webcrypto.js';
 import { loadHTML } from './k6/html/html.js';
 
 export { messageOf };
@@ -72,6 +73,7 @@ export class ScriptRunError extends Error {
  * the console, which hides their values.
  */
 export async function runScript(factory, { flags = {}, facilities, hooks = {}, segment = null, remote = null, startAt = 0, secrets = new Secrets() }) {
+  installK6Crypto();
   await loadHTML();
   await loadModules(facilities);
   const run = newRun(facilities, flags, hooks, segment, remote, secrets);

@@ -165,8 +165,12 @@ function begin(vu, s, run) {
   vu.iterationInScenario++;
   vu.iterationInInstance++;
   vu.scenarioIteration = s.iterationsStarted++;
-  if (s.envOf === undefined) s.envOf = Object.keys(s.env).length ? { ...run.shared.env, ...s.env } : run.shared.env;
-  vu.env = s.envOf;
+  // As k6 activates a VU for a scenario: its own __ENV, the run's with the scenario's over it
+  // (what the VU wrote in it stays its own, until it runs another scenario).
+  if (vu.envScenario !== s) {
+    vu.env = { ...run.shared.env, ...s.env };
+    vu.envScenario = s;
+  }
   // k6 empties the VU's jar at each iteration: a new one, unless the last is as new (empty,
   // never given to the script), which most iterations leave it.
   if (!options.noCookiesReset && (vu.jar.handedOut || vu.jar.cookies.length > 0)) vu.jar = new CookieJar();

@@ -76,7 +76,8 @@ export class VU {
     this.shared = shared;
     this.id = id;
     this.options = shared.options;
-    this.env = shared.env;
+    this.env = { ...shared.env }; // __ENV: each VU's own, as in k6 (iteration.js: a scenario's)
+    this.envScenario = null;
     this.iter = -1; // __ITER (the getter below): this VU's iterations in its scenario, from 0
     this.pastRun = false; // VU 0 in teardown() and handleSummary() (k6/execution's instance is gone)
     this.clockAt = 0; // the clock as its last iteration ended, for the next in the same turn (iteration.js)
