@@ -4,7 +4,7 @@
 
 import { scriptFacilities, pickAdapter, resolveHost, preferSmallHeap, md5Hex, openLogFile, startThread, pathOf, requireProtobuf, afterReads, onUnhandledRejection, tlsRefusal } from '../index.js';
 import { clientKey } from './client-key.js';
-import { CSV_HEADER } from '../../src/outputs/sample-lines.js';
+import { CSV_HEADER, csvColumns, csvHeader } from '../../src/outputs/sample-lines.js';
 import { SampleQueue } from '../../src/outputs/sample-queue.js';
 import { VERSION } from '../../src/version.js';
 
@@ -87,6 +87,17 @@ export async function openOutputs(outs, { append = false, instance = 0, instance
   if (timer.unref) timer.unref();
   return {
     sample: (metric, value, tags) => queue.sample(metric, value, tags),
+    /**
+     * A script's system tags (their names), known after its init code, before its first sample:
+     * --out csv's columns, its header made again for them where they are not k6's default set
+     * (nothing else is in the file yet; a --cores child's file is its parent's).
+     */
+    async systemTags(names) {
+      const header = csvHeader(csvColumns(names));
+      if (!append && header !== CSV_HEADER) for (const o of outs.filter((x) => x.kind === 'csv')) await (await openLogFile(o.file, { append: false, header })).close();
+      queue.flush(true);
+      thread.post({ systemTags: names });
+    },
     async close() {
       clearInterval(timer);
       queue.flush(true);

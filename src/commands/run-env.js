@@ -4,6 +4,7 @@
 // a tier of their own, over the script's and under the flags (src/script/scenarios/option-tiers.js).
 
 import { parseDuration } from '../script/scenarios/duration.js';
+import { envSystemTags } from '../script/metrics/system-tags.js';
 
 /** A variable's bad value or refusal; `code` is the exit code (k6: 104 for an option's). */
 export class EnvError extends Error {
@@ -85,7 +86,6 @@ const REFUSED = {
   K6_TLS_CIPHER_SUITES: "the runtime's TLS defaults are used",
   K6_TLSAUTH: 'client certificates are not supported in scripts yet',
   K6_THRESHOLDS: 'give the thresholds option in the script or --config',
-  K6_SYSTEM_TAGS: "every sample carries k6's default system tags here",
   K6_METRIC_SAMPLES_BUFFER_SIZE: 'samples are not buffered that way here',
   K6_CONSOLE_OUTPUT: 'the console goes to stderr here',
   K6_LOCAL_IPS: 'requests leave from the address the system picks',
@@ -149,6 +149,9 @@ export function envOptions(envVar) {
     // As envconfig: an empty value is no value.
     if (v !== undefined && v !== '') o[key] = parse(v, name);
   }
+  // Empty is a value here: k6 reads K6_SYSTEM_TAGS= as no system tags at all.
+  const systemTags = envVar('K6_SYSTEM_TAGS');
+  if (systemTags !== undefined) o.systemTags = envSystemTags(systemTags);
   return o;
 }
 

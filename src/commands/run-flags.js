@@ -4,6 +4,7 @@
 import mri from 'mri';
 import { summaryMode as parseSummaryMode } from '../script/summary/summary.js';
 import { checkTrendStats } from '../script/metrics/metrics.js';
+import { flagSystemTags } from '../script/metrics/system-tags.js';
 import { parseDuration } from '../script/scenarios/duration.js';
 import { readFile, envVar, envNames } from '../../runtimes/index.js';
 import { parseShard, shardFromEnv } from '../run/options.js';
@@ -23,6 +24,10 @@ Runs a k6 script (an ES module with export default function and export const opt
       --include-system-env-vars[=false]  the system's variables in __ENV (k6 run's default: yes)
   -c, --config F                 k6's options as JSON, under the script's (as k6's --config)
       --tag K=V                  a tag on every sample (repeat)
+      --system-tags L            only these of k6's system tags on samples (proto,subproto,status,
+                                 method,url,name,group,check,error,error_code,tls_version,
+                                 scenario,service,expected_response by default; also vu,iter,ip,
+                                 ocsp_status)
   -q, --quiet                    no progress line (on stderr, as a load run's)
       --summary-export F         the summary's figures as JSON (k6's legacy export)
       --html F                   the run's page: plots, checks, thresholds, scenarios (ours)
@@ -61,7 +66,7 @@ Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 
 
 const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'html', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result', 'config',
   'http-debug', 'rps', 'batch', 'batch-per-host', 'min-iteration-duration', 'blacklist-ip', 'block-hostnames', 'user-agent', 'max-redirects', 'summary-mode', 'secret-source',
-  'summary-time-unit', 'compatibility-mode'];
+  'summary-time-unit', 'compatibility-mode', 'system-tags'];
 // mri reads --no-thresholds as thresholds: false (k6's --no-color as color: false).
 // --no-usage-report: loadtest reports nothing anywhere, as k6 with it.
 const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown', 'include-system-env-vars', 'color', 'usage-report', 'verbose'];
@@ -139,6 +144,7 @@ function k6OptionFlags(args, flags) {
   if (args['block-hostnames'] !== undefined) flags.blockHostnames = commaList(args['block-hostnames']);
   if (args['user-agent'] !== undefined) flags.userAgent = String(last(args['user-agent']));
   if (args['summary-time-unit'] !== undefined) flags.summaryTimeUnit = String(last(args['summary-time-unit']));
+  if (args['system-tags'] !== undefined) flags.systemTags = flagSystemTags(list(args['system-tags']));
   const mode = last(args['compatibility-mode']);
   if (mode !== undefined && !COMPATIBILITY_MODES.includes(String(mode))) throw new UsageError(`--compatibility-mode '${mode}': extended or experimental_enhanced here (k6's base is not)`);
   if (args.verbose) flags.verbose = true;
@@ -282,6 +288,9 @@ function featureFlags(flags) {
 export function flagsOf(argv) {
   // --http-debug alone is 'headers' (k6: a value only after '=').
   argv = argv.map((a) => (a === '--http-debug' ? '--http-debug=headers' : a));
+  // --flag= is the empty value, as pflag reads it (--system-tags= keeps no system tag); mri
+  // would take the next argument.
+  argv = argv.flatMap((a) => (/^--[^=]+=$/.test(a) && STRING_FLAGS.includes(a.slice(2, -1)) ? [a.slice(0, -1), ''] : [a]));
   const args = mri(argv, { string: STRING_FLAGS, boolean: BOOLEAN_FLAGS, alias: ALIASES, default: { thresholds: true, summary: true } });
   const known = new Set([...STRING_FLAGS, ...BOOLEAN_FLAGS, ...Object.keys(ALIASES), '_']);
   for (const k of Object.keys(args)) if (!known.has(k)) throw new UsageError(`unknown flag ${k.length === 1 ? '-' : '--'}${k} (see loadtest run --help)`);

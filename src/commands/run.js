@@ -206,6 +206,7 @@ async function runWithProgress(cli, loaded, live, secrets, out, onSecond, say) {
       hooks: {
         onMessage: say,
         onSample: out && out.sample,
+        onSystemTags: out && ((systemTags) => out.systemTags(systemTags.names())),
         // --cores: the children's seconds come merged through `remote`.
         onSecond: live.remote === null ? onSecond : undefined,
         // Our progress line, as a load run shows it (on stderr: stdout is the summary's).

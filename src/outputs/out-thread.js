@@ -61,7 +61,7 @@ const stream = new SampleStream(
     ? lines[0]
     : {
         metric: (id, def) => lines.forEach((l) => l.metric(id, def)),
-        tags: (slot, def) => lines.forEach((l) => l.tags(slot, def)),
+        tags: (slot, def, metadata) => lines.forEach((l) => l.tags(slot, def, metadata)),
         sample: (id, value, slot, now) => {
           for (let i = 0; i < lines.length; i++) lines[i].sample(id, value, slot, now);
         },
@@ -83,6 +83,8 @@ async function end() {
 
 side.onMessage((message) => {
   if (message.end) return end();
+  // The run's system tags, before its first sample: --out csv's columns.
+  if (message.systemTags) return lines.forEach((l) => l.systemTags && l.systemTags(message.systemTags));
   if (failed === null) {
     stream.take(message);
     // A batch sent before it was full is the run's each-second flush: the lines go out too.

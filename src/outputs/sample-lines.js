@@ -11,9 +11,17 @@ export const DATA = new Set(['data_sent', 'data_received', 'browser_data_sent', 
 // The lines are written a chunk at a time, the chunk reused at once (the write blocks): small
 // enough to stay in the cache between its formatting and its write.
 const CHUNK = 1 << 16;
+// As k6's: a column for each system tag of the run (k6's default set here) but vu and iter (its
+// metadata, in the last column), in the order of their names; the other tags in extra_tags.
 const CSV_TAGS = ['check', 'error', 'error_code', 'expected_response', 'group', 'method', 'name', 'proto', 'scenario', 'service', 'status', 'subproto', 'tls_version', 'url'];
 
-export const CSV_HEADER = `metric_name,timestamp,metric_value,${CSV_TAGS.join(',')},extra_tags,metadata\n`;
+/** The CSV's tag columns for the run's system tags (their names). */
+export const csvColumns = (names) => names.filter((n) => n !== 'vu' && n !== 'iter').sort();
+
+/** The CSV's header line for these tag columns. */
+export const csvHeader = (columns) => `${['metric_name', 'timestamp', 'metric_value', ...columns, 'extra_tags', 'metadata'].join(',')}\n`;
+
+export const CSV_HEADER = csvHeader(CSV_TAGS);
 
 const csvField = (v) => (v === undefined || v === null ? '' : /[",\r\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
 
@@ -123,6 +131,12 @@ export function putJsonValue(b, p, v, isTime) {
   return putAscii(b, p, String(v));
 }
 
+function sorted(o) {
+  const out = {};
+  for (const k of Object.keys(o).sort()) out[k] = o[k];
+  return out;
+}
+
 /**
  * One output's lines: the sink of a SampleStream (sample-queue.js), told each metric and tag set
  * once by its number. `kind`: 'json' or 'csv'; `write(bytes)`: writes whole lines, a chunk at a
@@ -139,21 +153,25 @@ export class SampleLines {
     this.lastNow = -1;
     this.timeBytes = null; // the time of lastNow as a line has it
     this.error = null;
+    this.columns = CSV_TAGS;
   }
 
-  /** The tag set of `slot` from now on. */
-  tags(slot, tags) {
-    // In the order of their names, as k6 writes a tag set.
-    const keys = Object.keys(tags).sort();
+  /** The run's system tags (their names), before its first sample: the CSV's columns. */
+  systemTags(names) {
+    this.columns = csvColumns(names);
+  }
+
+  /** The tag set of `slot` from now on, with its metadata (an object, or null: none). */
+  tags(slot, tags, metadata = null) {
+    // In the order of their names, as k6 writes a tag set (and Go a map, the metadata).
     let text;
     if (this.json) {
-      const sorted = {};
-      for (const k of keys) sorted[k] = tags[k];
-      text = `,"tags":${JSON.stringify(sorted)}}}\n`;
+      text = `,"tags":${JSON.stringify(sorted(tags))}${metadata === null ? '' : `,"metadata":${JSON.stringify(sorted(metadata))}`}}}\n`;
     } else {
-      let extra = '';
-      for (const k of keys) if (!CSV_TAGS.includes(k) && tags[k] !== '') extra += `${extra ? '&' : ''}${k}=${tags[k]}`;
-      text = `,${CSV_TAGS.map((k) => csvField(tags[k])).join(',')},${csvField(extra)},\n`;
+      const columns = this.columns;
+      const pairs = (o, skip) => Object.keys(o).sort().filter((k) => !skip.includes(k) && o[k] !== '').map((k) => `${k}=${o[k]}`).join('&');
+      const fields = [...columns.map((k) => csvField(tags[k])), csvField(pairs(tags, columns)), metadata === null ? '' : csvField(pairs(metadata, []))];
+      text = `,${fields.join(',')}\n`;
     }
     this.tails[slot] = encoder.encode(text);
   }

@@ -5,6 +5,7 @@
 // writing them is the other thread's, on another core where there is one.
 
 import { keyOf } from '../script/metrics/tag-sets.js';
+import { META } from '../script/metrics/system-tags.js';
 
 const BATCH = 16384; // samples: some 50 batches a second at full speed
 // Tag sets the thread keeps encoded, each in a slot: a script whose URLs carry ids (`/items/${id}`)
@@ -157,8 +158,9 @@ export class SampleQueue {
 
 /**
  * The thread's side: turns batches back into samples for `sink`, which is told each metric and
- * tag set by its number once (sink.metric(id, def), sink.tags(slot, tags): the slot's set from
- * then on), then each sample by those numbers (sink.sample(id, value, slot, now)).
+ * tag set by its number once (sink.metric(id, def), sink.tags(slot, tags, metadata): the slot's
+ * set from then on, its metadata apart, or null), then each sample by those numbers
+ * (sink.sample(id, value, slot, now)).
  */
 export class SampleStream {
   constructor(sink) {
@@ -172,8 +174,23 @@ export class SampleStream {
     for (let i = 0; i < count * 4; i += 4) {
       const kind = s[i];
       if (kind >= 0) sink.sample(kind, s[i + 1], s[i + 2], s[i + 3]);
-      else if (kind === TAG_SET) sink.tags(s[i + 2], defs[s[i + 1]]);
+      else if (kind === TAG_SET) {
+        const [tags, metadata] = withoutMetadata(defs[s[i + 1]]);
+        sink.tags(s[i + 2], tags, metadata);
+      }
       else sink.metric(this.metrics++, defs[s[i + 1]]);
     }
   }
+}
+
+// A tag set's metadata (k6's vu and iter: src/script/metrics/system-tags.js META) taken out of it.
+function withoutMetadata(def) {
+  let metadata = null;
+  for (const k in def) {
+    if (k[0] !== META) continue;
+    if (metadata === null) metadata = {};
+    metadata[k.slice(1)] = def[k];
+    delete def[k];
+  }
+  return [def, metadata];
 }

@@ -11,6 +11,7 @@ import { scenariosOf, segmentOf } from './scenarios/scenarios.js';
 import { checkOptions, numberOption, k6Names } from './scenarios/options.js';
 import { checkOptionTypes } from './scenarios/option-types.js';
 import { consolidated } from './scenarios/option-tiers.js';
+import { DEFAULT_SYSTEM_TAGS, systemTagsOf } from './metrics/system-tags.js';
 import { dialerOf } from './k6/http/dialer.js';
 import { tlsSettingsOf, withTls } from './net/tls-options.js';
 import { rpsLimiter } from './k6/http/rps.js';
@@ -158,6 +159,7 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
     // As `k6 run`: the system's variables, unless --include-system-env-vars=false, under -e's.
     env: { ...(flags.systemEnv === false ? {} : facilities.env), ...(flags.env || {}) },
     globalTags: {},
+    systemTags: DEFAULT_SYSTEM_TAGS, // the options' (init())
     arrays: new Map(),
     facilities,
     version: facilities.version,
@@ -210,6 +212,8 @@ async function init(factory, run) {
     if (run.flags.config) checkOptionTypes(k6Names(run.flags.config));
     checkOptionTypes(k6Names(exports0.options || {}));
     checkOptions(options, (m) => state.warn(m));
+    shared.systemTags = systemTagsOf(options.systemTags, (m) => state.warn(m));
+    state.useSystemTags(shared.systemTags);
     setupMs = parseDuration(options.setupTimeout ?? '60s', 'setupTimeout');
     teardownMs = parseDuration(options.teardownTimeout ?? '60s', 'teardownTimeout');
     shared.dialer = dialerOf(options);
@@ -233,6 +237,8 @@ async function init(factory, run) {
       throw new ScriptRunError(`scenario '${s.name}': ${why}`, EXIT.invalidConfig);
     }
   }
+  // --out csv's columns are the run's system tags (its header is made again for them).
+  if (run.hooks.onSystemTags) await run.hooks.onSystemTags(shared.systemTags);
   let thresholds = [];
   if (!options.noThresholds) {
     try {
@@ -365,8 +371,10 @@ function startScenarios(factory, run, plan) {
   return plan.scenarios.map((s) => {
     const own = plan.vus.slice(pool, pool + (s.preAllocatedVUs ?? s.maxVUs));
     pool += own.length;
-    // As k6: a dropped iteration's sample has the run's tags and the scenario's name, not its tags.
-    const droppedTags = { ...shared.globalTags, scenario: s.name };
+    // As k6: a dropped iteration's sample has the run's tags and the scenario's name, not its
+    // tags; per-vu-iterations' VU's id too where vu is a system tag (a tag there, not metadata).
+    const droppedTags = shared.systemTags.scenario ? { ...shared.globalTags, scenario: s.name } : shared.globalTags;
+    const vuDroppedTags = (vu) => (vu !== undefined && shared.systemTags.vu ? { ...droppedTags, vu: String(vu.id) } : droppedTags);
     const ctx = new ScenarioContext(run, {
       vus: own,
       running: new RunningIterations(),
@@ -379,7 +387,7 @@ function startScenarios(factory, run, plan) {
           if (hooks.onVUs) hooks.onVUs(shared.vusActive);
         }
       },
-      dropped: (n) => state.dropped(droppedTags, n),
+      dropped: (n, vu) => state.dropped(vuDroppedTags(vu), n),
       warn: (m) => state.warn(m),
       newVU: async () => {
         const vu = new VU(shared, run.idOf(plan.nextId++));

@@ -7,6 +7,7 @@ import { RunState } from './metrics/run-state.js';
 import { parseThresholds, evaluateThresholds } from './metrics/thresholds.js';
 import { summaryData } from './summary/summary-data.js';
 import { Breakdown } from './summary/breakdown.js';
+import { systemTagsOf } from './metrics/system-tags.js';
 
 const KIND = 'loadtest-script-shard';
 
@@ -19,7 +20,7 @@ export function shardResult(result, { shard, startAt, version }) {
     shard,
     startAt,
     elapsedMs: result.elapsedMs,
-    options: { thresholds: o.thresholds || {}, summaryTrendStats: o.summaryTrendStats, summaryTimeUnit: o.summaryTimeUnit, noThresholds: Boolean(o.noThresholds) },
+    options: { thresholds: o.thresholds || {}, summaryTrendStats: o.summaryTrendStats, summaryTimeUnit: o.summaryTimeUnit, noThresholds: Boolean(o.noThresholds), systemTags: o.systemTags ?? null },
     metrics: result.registry.toJSON(),
     state: result.state.toJSON(),
   };
@@ -43,6 +44,9 @@ export function mergeShards(docs, names, md5) {
   // Shards run with --summary-mode full kept each group and scenario apart: so does the whole.
   if (docs.some((d) => d.state.breakdown)) registry.breakdown = new Breakdown();
   const state = new RunState(registry);
+  // The shards' system tags (their summary's checks and groups, k6's own sub-metric); a result
+  // written before they were kept had k6's default set.
+  state.useSystemTags(systemTagsOf(docs[0].options.systemTags, () => {}));
   // vus and vus_max are gauges of each shard; the run's are their sums (the shards start
   // together at --start-at): kept apart from the other metrics, which add up.
   const gauges = { vus: { value: 0, min: 0, max: 0, any: false }, vus_max: { value: 0, min: 0, max: 0, any: false } };

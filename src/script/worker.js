@@ -43,6 +43,7 @@ async function run(job) {
         // A VU started: the parent's vus gauge rises at once, as a single process's does.
         onVUs: () => sendProgress(),
         onSample: out && out.sample,
+        onSystemTags: out && ((systemTags) => out.systemTags(systemTags.names())),
         // --dashboard: each closed second, its latency buckets with it (some hundred numbers).
         onSecond: job.seconds ? (second) => writeLine(`second ${JSON.stringify(second)}`) : undefined,
         ready: () => {

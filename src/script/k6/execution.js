@@ -2,6 +2,7 @@
 
 import { consolidatedOptions } from '../scenarios/scenarios.js';
 import { thrownGoError } from './host-error.js';
+import { META } from '../metrics/system-tags.js';
 
 // As k6's: what each part says outside the iteration that has it (GoErrors). The scenario is an
 // iteration's; the VU and the test's options are not there in the init code; the instance's
@@ -29,8 +30,8 @@ const instanceFigures = (vu) => {
 };
 
 function vuInfo(vu) {
-  const tags = tagsProxy(vu);
-  const metrics = { tags, metadata: {} };
+  const tags = tagsProxy(vu, vu.userTags, '', tagValue);
+  const metrics = { tags, metadata: tagsProxy(vu, vu.userMeta, META, metadataValue) };
   return {
     get idInTest() {
       inVU(vu);
@@ -62,24 +63,28 @@ function vuInfo(vu) {
 
 // exec.vu.tags reads the VU's tags as its samples have them now (options.tags, the scenario's,
 // the group), as k6's does, and writes the VU's own (vu.userTags): a change makes its tags anew.
-function tagsProxy(vu) {
+// exec.vu.metrics.metadata is the same of its metadata (`prefix`: META, their keys' in a tags
+// object): k6's vu and iter where the run keeps them, and the script's own (vu.userMeta).
+function tagsProxy(vu, own, prefix, valueOf) {
   const changed = (result) => (vu.userTagsVersion++, result);
   const current = (key) => {
+    if (typeof key !== 'string' || key[0] === META) return undefined;
     const now = vu.currentTags();
-    return typeof key === 'string' && Object.hasOwn(now, key) ? now[key] : undefined;
+    return Object.hasOwn(now, prefix + key) ? now[prefix + key] : undefined;
   };
-  return new Proxy(vu.userTags, {
+  const metadata = prefix === META;
+  return new Proxy(own, {
     // What is not a tag is the object's own (its prototype's methods), as in k6.
     get: (target, key) => current(key) ?? Reflect.get(target, key),
     has: (_target, key) => current(key) !== undefined,
-    ownKeys: () => Object.keys(vu.currentTags()),
+    ownKeys: () => Object.keys(vu.currentTags()).filter((k) => (k[0] === META) === metadata).map((k) => k.slice(prefix.length)),
     getOwnPropertyDescriptor: (_target, key) => {
       const value = current(key);
       return value === undefined ? undefined : { value, writable: true, enumerable: true, configurable: true };
     },
-    set: (target, key, value) => changed(Reflect.set(target, key, tagValue(key, value))),
+    set: (target, key, value) => changed(Reflect.set(target, key, valueOf(key, value))),
     deleteProperty: (target, key) => changed(Reflect.deleteProperty(target, key)),
-    defineProperty: (target, key, d) => changed(Reflect.defineProperty(target, key, 'value' in d ? { ...d, value: tagValue(key, d.value) } : d)),
+    defineProperty: (target, key, d) => changed(Reflect.defineProperty(target, key, 'value' in d ? { ...d, value: valueOf(key, d.value) } : d)),
   });
 }
 
@@ -165,4 +170,9 @@ function testInfo(vu) {
 function tagValue(key, value) {
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
   throw new TypeError(`invalid value for metric tag '${String(key)}': only String, Boolean and Number types are accepted as a metric tag values`);
+}
+
+function metadataValue(key, value) {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw new TypeError(`invalid value for metric metadata '${String(key)}': only String, Boolean and Number types are accepted as a metric metadata value`);
 }

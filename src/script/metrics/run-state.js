@@ -4,6 +4,7 @@
 
 import { COUNTER, GAUGE, RATE, TREND } from './metrics.js';
 import { TagSets } from './tag-sets.js';
+import { DEFAULT_SYSTEM_TAGS } from './system-tags.js';
 
 export class RunState {
   constructor(registry) {
@@ -12,8 +13,10 @@ export class RunState {
     this.markedFailed = false; // exec.test.fail(): the run goes on, and exits 110
     this.httpReqs = m('http_reqs', COUNTER);
     this.duration = m('http_req_duration', TREND, true);
-    // k6 shows the duration of expected responses apart, always.
+    // k6 shows the duration of expected responses apart, while expected_response is a system
+    // tag of the run (useSystemTags()).
     this.duration.sub('expected_response:true');
+    this.ownSubs = 1; // of http_req_duration's sub-metrics, those k6 makes itself
     this.blocked = m('http_req_blocked', TREND, true);
     this.connecting = m('http_req_connecting', TREND, true);
     this.tls = m('http_req_tls_handshaking', TREND, true);
@@ -50,6 +53,19 @@ export class RunState {
     this.onMessage = null; // (message) => void, the first time each is seen
     this.secondHistogram = null; // --dashboard: this second's http_req_duration in µs
     this.tagSets = new TagSets(); // shared tag sets, where a sample's tags are read (tag-sets.js)
+    this.systemTags = DEFAULT_SYSTEM_TAGS; // the run's (useSystemTags())
+  }
+
+  /**
+   * The run's system tags (system-tags.js), known once its options are, before its thresholds'
+   * sub-metrics are made: without expected_response k6 makes no http_req_duration{expected_response:true}
+   * of its own (a threshold may still name it: it then sees no sample, as k6's).
+   */
+  useSystemTags(systemTags) {
+    this.systemTags = systemTags;
+    if (systemTags.expected_response || this.ownSubs === 0) return;
+    this.duration.subs = this.duration.subs.filter((s) => s.name !== 'http_req_duration{expected_response:true}');
+    this.ownSubs = 0;
   }
 
   /**
@@ -59,7 +75,7 @@ export class RunState {
    */
   requestTagsRead() {
     const r = this.registry;
-    if (r.out !== null || r.breakdown !== null || this.duration.subs.length > 1) return true;
+    if (r.out !== null || r.breakdown !== null || this.duration.subs.length > this.ownSubs) return true;
     const ms = this.requestMetrics;
     for (let i = 0; i < ms.length; i++) if (ms[i].subs.length > 0) return true;
     return false;

@@ -17,13 +17,13 @@ export function keyOf(tags) {
 }
 
 /** Whether `e`, an entry of TagSets.request(), is that of a request of these. */
-export const isRequestEntry = (e, base, name, method, status, proto, expected) =>
-  e.base === base && e.name === name && e.method === method && e.status === status && e.proto === proto && e.expected === expected;
+export const isRequestEntry = (e, base, name, method, status, proto, expected, tls, ip) =>
+  e.base === base && e.name === name && e.method === method && e.status === status && e.proto === proto && e.expected === expected && e.tls === tls && e.ip === ip;
 
 export class TagSets {
   constructor() {
     this.byKey = new Map(); // keyOf → the set of that content
-    this.requests = new Map(); // request name → [{ base, method, status, proto, expected, tags }]
+    this.requests = new Map(); // request name → [{ base, name, method, status, proto, expected, tls, ip, tags }]
     this.checks = new Map(); // check name → [{ base, tags }]
   }
 
@@ -39,23 +39,24 @@ export class TagSets {
 
   /**
    * The entry of a request's tags with `base` (an interned VU's set) and `name` ({ base, name,
-   * method, status, proto, expected, tags }), or undefined: k6/http/http.js's requestTags(), for a
+   * method, status, proto, expected, tls, ip, tags }; `tls`: the connection's TLS version, `ip`
+   * its address where the run keeps ip), or undefined: k6/http/http.js's requestTags(), for a
    * request without tags of its own nor an error, which adds them (addRequest) when it has made
    * them.
    */
-  request(base, name, method, status, proto, expected) {
+  request(base, name, method, status, proto, expected, tls, ip) {
     const list = this.requests.get(name);
     if (list === undefined) return undefined;
     for (let i = 0; i < list.length; i++) {
       const e = list[i];
-      if (isRequestEntry(e, base, name, method, status, proto, expected)) return e;
+      if (isRequestEntry(e, base, name, method, status, proto, expected, tls, ip)) return e;
     }
     return undefined;
   }
 
   /** The new entry of `tags` (request()). */
-  addRequest(base, name, method, status, proto, expected, tags) {
-    const entry = { base, name, method, status, proto, expected, tags };
+  addRequest(base, name, method, status, proto, expected, tls, ip, tags) {
+    const entry = { base, name, method, status, proto, expected, tls, ip, tags };
     add(this.requests, name, entry);
     return entry;
   }

@@ -8,7 +8,7 @@ import { k6Names } from './options.js';
 const SHAPE = ['duration', 'iterations', 'stages', 'scenarios'];
 
 // The flags that are k6 options of the same name (src/commands/run.js).
-const OPTION_FLAGS = ['vus', 'duration', 'iterations', 'stages', 'summaryTrendStats', 'summaryTimeUnit', 'noThresholds', 'insecureSkipTLSVerify', 'maxRedirects', 'userAgent', 'discardResponseBodies', 'httpDebug', 'noConnectionReuse', 'noVUConnectionReuse', 'throw', 'rps', 'batch', 'batchPerHost', 'minIterationDuration', 'blacklistIPs', 'blockHostnames', 'noSetup', 'noTeardown'];
+const OPTION_FLAGS = ['vus', 'duration', 'iterations', 'stages', 'summaryTrendStats', 'summaryTimeUnit', 'noThresholds', 'insecureSkipTLSVerify', 'maxRedirects', 'userAgent', 'discardResponseBodies', 'httpDebug', 'noConnectionReuse', 'noVUConnectionReuse', 'throw', 'rps', 'batch', 'batchPerHost', 'minIterationDuration', 'blacklistIPs', 'blockHostnames', 'noSetup', 'noTeardown', 'systemTags'];
 
 /** `upper` over `lower`, with k6's warning (its words) when scenarios below are dropped. */
 export function overlay(lower, upper, level, warn) {

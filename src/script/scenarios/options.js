@@ -8,7 +8,7 @@ const HONORED = new Set([
   'summaryTrendStats', 'summaryTimeUnit', 'insecureSkipTLSVerify', 'maxRedirects', 'userAgent',
   'discardResponseBodies', 'setupTimeout', 'teardownTimeout', 'noSetup', 'noTeardown',
   'hosts', 'blockHostnames', 'blacklistIPs', 'noConnectionReuse', 'noVUConnectionReuse', 'noCookiesReset',
-  'batch', 'batchPerHost', 'rps', 'throw', 'minIterationDuration', 'httpDebug',
+  'batch', 'batchPerHost', 'rps', 'throw', 'minIterationDuration', 'httpDebug', 'systemTags',
   'tlsVersion', 'tlsCipherSuites', 'tlsAuth',
 ]);
 
@@ -25,7 +25,6 @@ const REFUSED = {
   executionSegment: ['give loadtest run --shard I/N', (v) => v === null || v === '' || v === '0:1'],
   executionSegmentSequence: ['give loadtest run --shard I/N', (v) => v === null || v === ''],
   dns: ["the runtime's resolver is used", none],
-  systemTags: ["every sample carries k6's default system tags here", () => false],
   metricSamplesBufferSize: ['samples are not buffered that way here', () => false],
 };
 

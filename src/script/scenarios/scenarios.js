@@ -6,6 +6,7 @@
 import { parseDuration, formatDuration } from './duration.js';
 import { foldedNames } from './options.js';
 import { split } from '../../run/cores.js';
+import { systemTagsJSON } from '../metrics/system-tags.js';
 
 const COMMON = ['executor', 'startTime', 'gracefulStop', 'exec', 'env', 'tags', 'options'];
 const EXECUTORS = {
@@ -114,6 +115,7 @@ export function consolidatedOptions(options) {
     const v = k === 'scenarios' ? out : rest[k];
     if (k === 'dns') all.dns = { ttl: null, select: null, policy: null, ...(v || {}) };
     else if (v === undefined || v === null || k === 'features') all[k] = OPTION_DEFAULTS[k] ?? null;
+    else if (k === 'systemTags') all[k] = systemTagsJSON(v);
     else all[k] = OPTION_DURATIONS.has(k) ? formatDuration(parseDuration(v, k)) : v;
   }
   return deepFreeze(JSON.parse(JSON.stringify(all)));

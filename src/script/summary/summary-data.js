@@ -34,7 +34,7 @@ export function summaryData({ registry, state, thresholds, options, elapsedMs, m
     for (const sub of metric.subs) put(sub.name, metric, sub.sink);
   }
   return {
-    root_group: groupData(state.root, md5),
+    root_group: rootGroup(state, md5),
     options: { summaryTrendStats: trendStats, summaryTimeUnit: options.summaryTimeUnit || '', noColor: false },
     state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: elapsedMs },
     metrics,
@@ -50,13 +50,21 @@ function withThresholdStats(stats, name, thresholds) {
 }
 
 
+// k6 v2 builds the tree from the samples of group_duration and checks by their group and check
+// tags: without group as a system tag of the run it has neither groups nor checks, without
+// check its groups have no checks.
+function rootGroup(state, md5) {
+  const { group, check } = state.systemTags;
+  return groupData(group ? state.root : { ...state.root, groups: new Map(), checks: new Map() }, md5, check);
+}
+
 // A group's and a check's id is the MD5 of its path, in hex, as k6 makes it.
-function groupData(g, md5) {
+function groupData(g, md5, withChecks) {
   return {
     name: g.name,
     path: g.path,
     id: md5(g.path),
-    groups: [...g.groups.values()].filter((x) => !x.implicit || x.checks.size > 0 || x.groups.size > 0).map((x) => groupData(x, md5)),
-    checks: [...g.checks.values()].map((c) => ({ name: c.name, path: c.path, id: md5(c.path), passes: c.passes, fails: c.fails })),
+    groups: [...g.groups.values()].filter((x) => !x.implicit || x.checks.size > 0 || x.groups.size > 0).map((x) => groupData(x, md5, withChecks)),
+    checks: withChecks ? [...g.checks.values()].map((c) => ({ name: c.name, path: c.path, id: md5(c.path), passes: c.passes, fails: c.fails })) : [],
   };
 }

@@ -80,7 +80,8 @@ export function summaryReport(data, state, mode) {
   const checks = data.metrics.checks;
   const report = {
     thresholds,
-    checks: checks ? { metrics: checkMetrics(checks.values, seconds), ordered: [...state.checksByName.values()] } : null,
+    // k6 v2 lists the checks by their samples' check tag: none where it is not a system tag.
+    checks: checks ? { metrics: checkMetrics(checks.values, seconds), ordered: state.systemTags.check ? [...state.checksByName.values()] : [] } : null,
     metrics: sections(data.metrics, mode),
     groups: [],
     scenarios: [],

@@ -27,6 +27,7 @@ import { streamsModule } from '../k6/streams.js';
 import { secretsModule } from '../k6/secrets.js';
 import { scriptConsole } from '../k6/console.js';
 import { wantedModules } from '../transform/lazy.js';
+import { META } from '../metrics/system-tags.js';
 
 const MODULES = {
   k6: k6Module,
@@ -68,6 +69,10 @@ export async function loadModules(facilities = {}) {
 // its secrets, when it has one: src/script/runner.js).
 const CONSOLE = scriptConsole();
 
+// The keys of k6's vu and iter metadata in a tags object.
+const VU_META = `${META}vu`;
+const ITER_META = `${META}iter`;
+
 /** Thrown into a VU's code when its iteration is cut short (gracefulStop, abort). */
 export class Interruption extends Error {}
 
@@ -96,6 +101,7 @@ export class VU {
     this.lastClient = null;
     this.groupPath = '';
     this.userTags = {}; // exec.vu.tags (through a Proxy that counts its changes: k6/execution.js)
+    this.userMeta = {}; // exec.vu.metrics.metadata, the same way
     this.userTagsVersion = 0;
     // The tags every sample of this VU has now (tags()), made again when one of what makes them
     // changes: the scenario, the group, exec.vu.tags.
@@ -103,6 +109,7 @@ export class VU {
     this.baseScenario = null;
     this.baseGroup = '';
     this.baseVersion = -1;
+    this.baseIter = -1;
     this.iterState = null; // the iteration under way (src/script/vu/iteration.js)
     // What its connections wrote and read since its last iteration's end (RunState.io()).
     this.bytesSent = 0;
@@ -255,25 +262,32 @@ export class VU {
 
   /**
    * A new object of this VU's tags now, for a sample that adds its own. (Made afresh: a copy of
-   * a made object by spread, then added to, costs V8 a hundred times more.)
+   * a made object by spread, then added to, costs V8 a hundred times more.) Of k6's system tags,
+   * those of the run (src/script/metrics/system-tags.js): vu and iter as its metadata.
    */
   tags() {
     const s = this.scenario;
+    const st = this.shared.systemTags;
     // Not a spread copy: in node 20's V8 each property added to one makes a new hidden class,
     // some 1 µs each (here, and in every tags object made from this one by adding to it).
     const tags = Object.assign({}, this.shared.globalTags);
     if (s !== null) {
-      tags.scenario = s.name;
+      if (st.scenario) tags.scenario = s.name;
       Object.assign(tags, s.tags);
     }
-    tags.group = this.groupPath;
+    if (st.group) tags.group = this.groupPath;
     Object.assign(tags, this.userTags);
+    // Its metadata: the script's, then, as k6's, a VU's id in its scenarios' iterations (not
+    // in setup() nor teardown()) and its iteration (__ITER, 0 outside one).
+    for (const k in this.userMeta) tags[META + k] = this.userMeta[k];
+    if (st.vu && s !== null) tags[VU_META] = String(this.id);
+    if (st.iter) tags[ITER_META] = String(Math.max(0, this.iter));
     return tags;
   }
 
   /** This VU's tags now, shared: for samples that add none (never changed by their users). */
   currentTags() {
-    if (this.baseTags === null || this.baseScenario !== this.scenario || this.baseGroup !== this.groupPath || this.baseVersion !== this.userTagsVersion) {
+    if (this.baseTags === null || this.baseScenario !== this.scenario || this.baseGroup !== this.groupPath || this.baseVersion !== this.userTagsVersion || (this.baseIter !== this.iter && this.shared.systemTags.iter)) {
       // Where a sample's tags are written or broken down, the run's set of the same content
       // (every VU with the same tags has the same object: src/script/metrics/tag-sets.js).
       const registry = this.shared.registry;
@@ -282,6 +296,7 @@ export class VU {
       this.baseScenario = this.scenario;
       this.baseGroup = this.groupPath;
       this.baseVersion = this.userTagsVersion;
+      this.baseIter = this.iter;
     }
     return this.baseTags;
   }
@@ -307,7 +322,9 @@ export class VU {
 
   // A check's sample's own tags: without the call's, the run's set of the same content.
   checkTags(name, extraTags) {
-    if (extraTags) return checkTags(this.tags(), extraTags, name);
+    const withName = this.shared.systemTags.check;
+    if (extraTags) return checkTags(this.tags(), extraTags, withName ? name : null);
+    if (!withName) return this.currentTags();
     const sets = this.shared.state.tagSets;
     const base = this.currentTags();
     let tags = sets.check(base, name);
@@ -325,7 +342,7 @@ export class VU {
 
   emitGroupDuration(path, ms) {
     const tags = this.tags();
-    tags.group = path;
+    if (this.shared.systemTags.group) tags.group = path;
     this.shared.state.groupDuration(ms, tags);
   }
 
@@ -348,9 +365,10 @@ export class VU {
   }
 }
 
-// A check's sample's own tags: the VU's (a new object), the call's, then the check's name.
+// A check's sample's own tags: the VU's (a new object), the call's, then the check's name
+// (null: check is not a system tag of the run).
 function checkTags(tags, extraTags, name) {
   if (extraTags) Object.assign(tags, extraTags);
-  tags.check = name;
+  if (name !== null) tags.check = name;
   return tags;
 }

@@ -42,7 +42,11 @@ export async function watchWebVitals(context, vu, library) {
   const lcp = new Map(); // page → Map(metric id → its last report)
   const add = (m) => {
     const def = browserMetrics.find((x) => x[0] === `browser_web_vital_${String(m.name).toLowerCase()}`);
-    registry.add(registry.get(...def), m.value, { ...vu.currentTags(), url: m.url, name: m.url, rating: m.rating });
+    // As k6: its url and name where url is a system tag of the run.
+    const tags = { ...vu.currentTags() };
+    if (vu.shared.systemTags.url) Object.assign(tags, { url: m.url, name: m.url });
+    tags.rating = m.rating;
+    registry.add(registry.get(...def), m.value, tags);
   };
   const settle = (page) => {
     const pending = lcp.get(page);
@@ -87,7 +91,12 @@ export function watchRequests(context, vu) {
     const url = request.url();
     // A data: URL is no request on the wire (k6 skips them too).
     if (url.startsWith('data:')) return;
-    const tags = { ...vu.currentTags(), method: request.method(), url, name: url, resource_type: request.resourceType() };
+    // Of k6's system tags, the run's: method, then url (and name, as k6's browser gives it).
+    const st = vu.shared.systemTags;
+    const tags = { ...vu.currentTags() };
+    if (st.method) tags.method = request.method();
+    if (st.url) Object.assign(tags, { url, name: url });
+    tags.resource_type = request.resourceType();
     let sizes = null;
     try {
       sizes = await request.sizes();
@@ -98,7 +107,13 @@ export function watchRequests(context, vu) {
     if (response === null) return;
     const timing = request.timing();
     const status = response.status();
-    const responseTags = { ...tags, status: String(status), from_cache: 'false', from_prefetch_cache: 'false', from_service_worker: String(response.fromServiceWorker()) };
+    const responseTags = { ...tags };
+    if (st.ip) {
+      const addr = await response.serverAddr().catch(() => null);
+      if (addr) responseTags.ip = addr.ipAddress;
+    }
+    if (st.status) responseTags.status = String(status);
+    Object.assign(responseTags, { from_cache: 'false', from_prefetch_cache: 'false', from_service_worker: String(response.fromServiceWorker()) });
     const duration = timing.responseEnd >= 0 ? timing.responseEnd : 0;
     registry.add(metric('browser_http_req_duration'), duration, responseTags);
     if (sizes !== null) registry.add(metric('browser_data_received'), sizes.responseBodySize, responseTags);

@@ -55,16 +55,28 @@ export function countBytes(vu, channel) {
   vu.bytesReceived += received;
 }
 
-/** The tags of a call's samples: the VU's, the script's, then k6's system tags. */
-export function callTags(vu, userTags, addr, path) {
+/**
+ * The tags of a call's samples: the VU's, the script's, then k6's system tags, those of the run
+ * (src/script/metrics/system-tags.js); `ip`: the address connected to. Its status comes with its
+ * end (withStatus()).
+ */
+export function callTags(vu, userTags, addr, path, ip) {
+  const st = vu.shared.systemTags;
   const tags = vu.tags();
   if (userTags) for (const k in userTags) tags[k] = String(userTags[k]);
   const [service, method] = path.slice(1).split('/');
-  tags.url = `${addr}${path}`;
-  tags.service = service;
-  tags.method = method;
+  if (st.url) tags.url = `${addr}${path}`;
+  if (st.service) tags.service = service;
+  if (st.method) tags.method = method;
   // As k6 (grpc/params.go): a name among the VU's tags or the call's stays.
-  if (tags.name === undefined) tags.name = path;
+  if (tags.name === undefined && st.name) tags.name = path;
+  if (st.ip && ip) tags.ip = ip;
+  return tags;
+}
+
+/** `tags` with a call's gRPC status code, where status is a system tag of the run. */
+export function withStatus(vu, tags, code) {
+  if (vu.shared.systemTags.status) tags.status = String(code);
   return tags;
 }
 

@@ -10,7 +10,7 @@ import { GrpcChannel } from '../../net/grpc-channel.js';
 import { Call, MAX_RECEIVE } from '../../net/grpc-call.js';
 import { waiting } from '../../eventloop/wait.js';
 import { callDebug } from './grpc-debug.js';
-import { callParams, callTags, callHeaders, encodeRequest, countBytes, pastDeadline, CODE_WORDS, metadataOf, durationOf } from './call-parts.js';
+import { callParams, callTags, withStatus, callHeaders, encodeRequest, countBytes, pastDeadline, CODE_WORDS, metadataOf, durationOf } from './call-parts.js';
 
 const HEALTH_PROTO = `syntax = "proto3"; package grpc.health.v1;
 message HealthCheckRequest { string service = 1; }
@@ -42,6 +42,7 @@ export class GrpcClient {
     this._lastPath = '';
     this._channel = null;
     this._addr = '';
+    this._ip = ''; // the address connected to (the ip tag)
     this._key = `grpc ${++clients}`; // its connection's place in vu.clients (closed with the VU)
   }
 
@@ -117,6 +118,7 @@ export class GrpcClient {
     const tls = !p.plaintext;
     const adapter = vu.shared.network.adapterFor({ hostname: host, tls, alpn: tls ? ['h2'] : null, ...(tls ? tlsOf(p.tls) : {}) });
     this._addr = addr;
+    this._ip = to.address;
     this._remote = to.address.includes(':') ? `[${to.address}]:${to.port}` : `${to.address}:${to.port}`;
     this._maxReceive = p.maxReceiveSize || MAX_RECEIVE;
     this._maxSend = p.maxSendSize || 2147483647;
@@ -206,7 +208,7 @@ export class GrpcClient {
     const metric = registry.get('grpc_req_duration', 'trend', true);
     // The sample's own tags only when something reads them (--out, the full summary, a
     // sub-metric), as for HTTP requests (src/script/vu/vu.js recordCheck).
-    const tags = registry.readsTags(metric) ? callTags(vu, req.params.tags, this._addr, req.path) : null;
+    const tags = registry.readsTags(metric) ? callTags(vu, req.params.tags, this._addr, req.path, this._ip) : null;
     const type = req.method.resolvedResponseType;
     return new Promise((resolve) => {
       const start = performance.now();
@@ -239,7 +241,7 @@ export class GrpcClient {
           // iteration cut short.
           const took = performance.now() - start;
           if (!pastDeadline(took, req.timeout) && !vu.interrupted) {
-            if (tags !== null) tags.status = String(code);
+            if (tags !== null) withStatus(vu, tags, code);
             registry.add(metric, took, tags === null ? vu.currentTags() : tags);
           }
           countBytes(vu, call.channel);
@@ -279,7 +281,7 @@ export class GrpcClient {
     const framed = frameMessage(Req.encode(Req.create({ service: service == null ? '' : String(service) })).finish());
     return waiting(
       this._raw('/grpc.health.v1.Health/Check', framed, 0, [], { request: Req, response: Res }).then(({ code, text, messages }) => {
-        tags.status = String(code);
+        withStatus(vu, tags, code);
         if (!vu.interrupted) vu.shared.registry.add(vu.shared.registry.get('grpc_req_duration', 'trend', true), performance.now() - start, tags);
         if (code !== 0) throw new Error(`rpc error: code = ${CODE_WORDS[code] || code} desc = ${text}`);
         const m = messages.length ? Res.decode(messages[0]) : Res.create();

@@ -9,7 +9,7 @@ import { Call } from '../../net/grpc-call.js';
 import { messageJSON } from '../../../grpc/json-out.js';
 import { logEntry } from '../console.js';
 import { callDebug } from './grpc-debug.js';
-import { callParams, callTags, callHeaders, encodeRequest, countBytes, pastDeadline, CODE_WORDS } from './call-parts.js';
+import { callParams, callTags, withStatus, callHeaders, encodeRequest, countBytes, pastDeadline, CODE_WORDS } from './call-parts.js';
 
 const CLOSING = 'grpc: the client connection is closing';
 const EVENTS = new Set(['data', 'error', 'end', 'status']);
@@ -36,7 +36,7 @@ export function streamClass(vu) {
         requestType: m.resolvedRequestType,
         clientStreams: Boolean(m.requestStream),
         discard: p.discardResponseMessage,
-        tags: callTags(vu, p.tags, client._addr, path),
+        tags: callTags(vu, p.tags, client._addr, path, client._ip),
         handlers: new Map(),
         writing: true,
         sentLast: false, // a method that takes one message has had it
@@ -161,7 +161,7 @@ function finished(s, code, text, sample = true) {
   s.done = true;
   // As for a call: none past the stream's deadline (k6 pushes it only if its context is not done).
   const took = performance.now() - s.start;
-  if (sample && !pastDeadline(took, s.timeout)) s.vu.shared.registry.add(s.vu.shared.registry.get('grpc_req_duration', 'trend', true), took, { ...s.tags, status: String(code) });
+  if (sample && !pastDeadline(took, s.timeout)) s.vu.shared.registry.add(s.vu.shared.registry.get('grpc_req_duration', 'trend', true), took, withStatus(s.vu, { ...s.tags }, code));
   countBytes(s.vu, s.channel);
   const at = () => ({ ts: Math.floor(Date.now() / 1000) });
   // client.close() under an open stream: k6 v1.3 gives an 'error' (its own, not a gRPC status:

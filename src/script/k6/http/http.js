@@ -7,7 +7,7 @@
 
 import { encodeH2Request } from '../../../http2/request.js';
 import { CookieJar, sentCookies } from './cookies.js';
-import { Response, MAKE_REQUEST, canonicalName, k6ErrorText, responseErrorCode } from './http-response.js';
+import { Response, MAKE_REQUEST, canonicalName } from './http-response.js';
 import { waiting } from '../../eventloop/wait.js';
 import { DialError } from './dialer.js';
 import { debugRequest, debugResponse } from './http-debug.js';
@@ -19,7 +19,7 @@ import { parsedURL, infoOf, taggedURL, TaggedURL, unsendableReason } from './req
 import { bytesOf } from './request-bytes.js';
 import { SpanText } from '../../net/span-text.js';
 import { NO_PEER } from '../../net/peer.js';
-import { isRequestEntry } from '../../metrics/tag-sets.js';
+import { requestSamplesTags } from './request-tags.js';
 import { digestChallenge, digestAuthorization } from './digest.js';
 import { goValue } from './go-value.js';
 import { thrownGoError } from '../host-error.js';
@@ -497,7 +497,7 @@ function responded(r) {
   timings.blocked = Math.max(0, r.start - request.blockedStart);
   timings.duration = timings.sending + timings.waiting + timings.receiving;
   const expected = request.expected === null ? null : (request.expected || defaultExpected)(r.status);
-  const tags = vu.shared.state.requestTagsRead() ? requestTags(vu, method, r, expected, ex, info) : expected === true ? EXPECTED : expected === false ? UNEXPECTED : NO_TAGS;
+  const tags = requestSamplesTags(vu, method, r, expected, ex, info, ex.userTags !== NO_PARAMS);
   vu.emitRequest(timings, r.status, expected, request.client === null ? 0 : request.bytes.length, r.bytesIn, tags, r.error);
   // res.request, made if the script reads it.
   const body = request.discard ? null : request.binary && r.body !== null ? r.body.buffer : r.body;
@@ -515,49 +515,6 @@ function decode(vu, r) {
   } catch (err) {
     Object.assign(r, { status: 0, head: null, body: null, proto: '', error: err.message });
   }
-}
-
-// A request's samples' tags when nothing reads more than expected_response (requestTagsRead()).
-const EXPECTED = Object.freeze({ expected_response: 'true' });
-const UNEXPECTED = Object.freeze({ expected_response: 'false' });
-const NO_TAGS = Object.freeze({});
-
-// A request's samples' own tags: the VU's and the script's, then k6's for a request. Without tags
-// of the call's own nor an error, the run's set of the same content serves (src/script/metrics/tag-sets.js).
-function requestTags(vu, method, r, expected, ex, info) {
-  // As k6: the call's name tag, http.url's, a name tag of the VU's (options.tags too), the URL.
-  const base = vu.currentTags();
-  const name = ex.userTags.name ?? ex.nameTag ?? base.name ?? (ex.digest ? info.bare : info.shown);
-  if (ex.userTags !== NO_PARAMS || r.error) return newRequestTags(vu, method, r, expected, ex, name);
-  // The URL's last entry first: its requests mostly come back with the same answer, and a script
-  // whose URLs carry ids (`/items/${id}`) would look each up by its name in a map of a hundred.
-  const last = info.lastTags;
-  const { status, proto } = r;
-  if (last !== null && isRequestEntry(last, base, name, method, status, proto, expected)) return last.tags;
-  const sets = vu.shared.state.tagSets;
-  let entry = sets.request(base, name, method, status, proto, expected);
-  if (entry === undefined) entry = sets.addRequest(base, name, method, status, proto, expected, newRequestTags(vu, method, r, expected, ex, name));
-  info.lastTags = entry;
-  return entry.tags;
-}
-
-function newRequestTags(vu, method, r, expected, ex, name) {
-  const tags = vu.tags(); // a new object: the request's own tags go on it
-  for (const k in ex.userTags) tags[k] = ex.userTags[k];
-  tags.name = name;
-  tags.method = method;
-  tags.status = String(r.status);
-  // As k6 since v0.41: the url tag is the name tag, whether the script named the request or
-  // not (a name keeps the URLs' many values out of the tags).
-  tags.url = tags.name;
-  // As k6: a request that failed has its error and code, and no proto (no response came).
-  // And one whose status is 400 or more has the code k6 gives it (responseErrorCode).
-  if (r.error) tags.error = k6ErrorText(r.error);
-  else tags.proto = r.proto || 'HTTP/1.1';
-  const code = responseErrorCode(r.error, r.status);
-  if (code !== 0) tags.error_code = String(code);
-  if (expected !== null) tags.expected_response = String(expected);
-  return tags;
 }
 
 // Header names as HTTP/2 writes them (RFC 9113 8.2.2: lower case).

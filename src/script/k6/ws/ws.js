@@ -73,6 +73,7 @@ export class Session {
     this.bytesOut = 0;
     this.bytesIn = 0;
     this.tags = null;
+    this.ip = ''; // the address connected to
     // As k6/ws's: the url only once open, the body '' (a refused upgrade's, else none).
     this.response = { url: '', status: 0, headers: {}, body: '', error: '' };
   }
@@ -87,10 +88,15 @@ export class Session {
 
   async run() {
     const vu = this.vu;
-    this.tags = { ...vu.tags(), url: this.url, ...(this.params.tags || {}) };
-    // k6/experimental/websockets names its samples by the URL, and a name the script gives is
-    // their url too.
-    if (this.browser) this.tags.url = this.tags.name ??= this.url;
+    // Of k6's system tags, the run's (src/script/metrics/system-tags.js): k6/ws's url is the
+    // URL's, over a url tag of the script's; k6/experimental/websockets names its samples by the
+    // URL, and a name the script gives is their url too.
+    const st = vu.shared.systemTags;
+    this.tags = { ...vu.tags(), ...(this.params.tags || {}) };
+    if (this.browser) {
+      if (this.tags.name === undefined && st.name) this.tags.name = this.url;
+      if (st.url) this.tags.url = this.tags.name ?? this.url;
+    } else if (st.url) this.tags.url = this.url;
     this.start = performance.now();
     // As k6: a URL Go refuses, or not ws: or wss:, is a session that failed, in Go's words.
     const why = dialFailure(this.url);
@@ -110,6 +116,7 @@ export class Session {
       return this.failed(err.short || goError(err.code || err.message, u));
     }
     this.target = u;
+    this.ip = to.address;
     const key = newKey();
     const headers = {};
     for (const [k, v] of Object.entries(this.params.headers || {})) headers[k.toLowerCase()] = String(v);
@@ -173,10 +180,13 @@ export class Session {
       if (colon > 0) this.response.headers[canonicalName(line.slice(0, colon).trim())] = line.slice(colon + 1).trim();
     }
     const why = checkHandshake(headText, this.key);
+    const st = this.vu.shared.systemTags;
+    // As k6: the address of a connection upgraded (where ip is kept).
+    if (st.ip && why === null) this.tags.ip = this.ip;
     if (this.response.status !== 0) {
-      this.tags.status = String(this.response.status);
+      if (st.status) this.tags.status = String(this.response.status);
       // k6/experimental/websockets takes the subprotocol from the connection it did not get.
-      this.tags.subproto = (why === null || !this.browser ? this.response.headers['Sec-Websocket-Protocol'] : '') || '';
+      if (st.subproto) this.tags.subproto = (why === null || !this.browser ? this.response.headers['Sec-Websocket-Protocol'] : '') || '';
     }
     if (why !== null) return this.refused(why, bytes);
     this.open = true;

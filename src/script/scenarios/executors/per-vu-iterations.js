@@ -17,6 +17,6 @@ export async function run(s, ctx) {
   await graceful(ctx.running, s.gracefulStopMs, vus);
   // As k6: the iterations maxDuration left to each VU are dropped, a sample of each VU's count
   // (none when the run was aborted).
-  if (!ctx.stopped) for (const vu of vus) if (done.get(vu) < s.iterations) ctx.dropped(s.iterations - done.get(vu));
+  if (!ctx.stopped) for (const vu of vus) if (done.get(vu) < s.iterations) ctx.dropped(s.iterations - done.get(vu), vu);
   ctx.active(-vus.length);
 }
