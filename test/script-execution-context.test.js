@@ -50,3 +50,25 @@ test("k6/execution and __ITER outside an iteration: k6's GoErrors and ReferenceE
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('exec.scenario.progress counts the iterations done, not the one running, as k6 v2.2.0 (NarasimhaYanamala/k6-personal\'s execution-context-variables.js)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-progress-'));
+  try {
+    const path = join(dir, 'test.js');
+    writeFileSync(path, `import exec from 'k6/execution';
+import { sleep } from 'k6';
+export const options = { scenarios: {
+  a: { executor: 'per-vu-iterations', vus: 1, iterations: 4 },
+  b: { executor: 'shared-iterations', vus: 1, iterations: 4, startTime: '0.5s' },
+} };
+export default function () { const before = exec.scenario.progress; sleep(0.01); console.log(exec.scenario.name + ' ' + before + ' ' + exec.scenario.progress); }
+`);
+    const r = await spawnScript(CLI, ['run', '-q', path], { timeoutMs: 60000 });
+    assert.equal(r.code, 0, r.stderr);
+    const logged = [...r.stderr.matchAll(/msg="(.*)" source=console/g)].map((m) => m[1]);
+    // k6 v2.2.0's lines: the same before and after the iteration's wait.
+    assert.deepEqual(logged, ['a 0 0', 'a 0.25 0.25', 'a 0.5 0.5', 'a 0.75 0.75', 'b 0 0', 'b 0.25 0.25', 'b 0.5 0.5', 'b 0.75 0.75']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -79,10 +79,16 @@ function end(it, later) {
 export class RunningIterations {
   constructor() {
     this.list = [];
+    this.entering = 0; // 1 while an iteration's function runs its first step, before add()
   }
 
   get size() {
     return this.list.length;
+  }
+
+  /** The iterations begun and not ended, the one whose first step runs now too. */
+  get underWay() {
+    return this.list.length + this.entering;
   }
 
   add(it) {
@@ -139,12 +145,14 @@ function start(vu, s, ctx, run, next, failLoop) {
   it.calling = true;
   const stepper = it.stepper;
   if (stepper.gen === null) vu.stepper = stepper;
+  ctx.running.entering = 1;
   try {
     r = vu.exports[s.exec](vu.data);
   } catch (err) {
     threw = true;
     fail(it, err);
   }
+  ctx.running.entering = 0;
   vu.stepper = null;
   if (!threw) {
     // The function's own generator, stepped here: its end is the iteration's (the Stepper's).

@@ -7,7 +7,8 @@ export async function run(s, ctx) {
   const vus = ctx.vus.slice(0, s.vus);
   const done = new Map(vus.map((vu) => [vu, 0]));
   let total = 0;
-  ctx.progress = () => total / (s.iterations * s.vus);
+  // As k6: the iterations done (those running are not) of all.
+  ctx.progress = () => (total - ctx.running.underWay) / (s.iterations * s.vus);
   ctx.active(vus.length);
   const loops = vus.map((vu) => loop(ctx, vu, () => !timeUp && done.get(vu) < s.iterations && (done.set(vu, done.get(vu) + 1), total++, true)));
   let timer;

@@ -7,7 +7,8 @@ export async function run(s, ctx) {
   let taken = 0;
   let timeUp = false;
   const timer = setTimeout(() => (timeUp = true), s.maxDurationMs);
-  ctx.progress = () => taken / s.iterations;
+  // As k6: the iterations done (those running are not) of all.
+  ctx.progress = () => (taken - ctx.running.underWay) / s.iterations;
   const more = () => !timeUp && taken < s.iterations && (taken++, true);
   const vus = ctx.vus.slice(0, s.vus);
   ctx.active(vus.length);
