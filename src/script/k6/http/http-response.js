@@ -3,6 +3,8 @@
 // clickLink() and submitForm() on k6/html.
 
 import { gjson } from './gjson.js';
+import { goJSONError } from './go-json-error.js';
+import { thrownGoError } from '../host-error.js';
 import { pageAt } from '../html/html.js';
 import { SpanText } from '../../net/span-text.js';
 import { setCookiePair } from './cookies.js';
@@ -247,7 +249,7 @@ export class Response {
     try {
       value = JSON.parse(text);
     } catch (e) {
-      throw new Error(`cannot parse the response body as JSON: ${e.message}`);
+      throw thrownGoError(goJSONError(text) ?? `cannot parse the response body as JSON: ${e.message}`);
     }
     if (whole) return (this.#json = value);
     return gjson(value, String(selector));
