@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { goJSONError } from '../src/script/k6/http/go-json-error.js';
 
-const K6 = 
-[["{\"a\": 1,\n \"b\": x}","cannot parse json due to an error at line 2, character 7 , error: invalid character 'x' looking for beginning of value"],
+const K6 = [
+  ["{\"a\": 1,\n \"b\": x}","cannot parse json due to an error at line 2, character 7 , error: invalid character 'x' looking for beginning of value"],
   ["{\"a\"","cannot parse json due to an error at line 1, character 4 , error: unexpected end of JSON input"],
   ["{\"a\": 1}\n\n}","cannot parse json due to an error at line 3, character 1 , error: invalid character '}' after top-level value"],
   ["","cannot parse json due to an error at line 1, character 0 , error: unexpected end of JSON input"],
