@@ -11,9 +11,10 @@ import { parseThreshold, checkThresholds, failedThresholds } from '../results/th
 import { isShardResult, mergeShards } from '../script/shards.js';
 import { summaryText, summaryMode } from '../script/summary/summary.js';
 import { legacyExport } from '../script/summary/legacy-export.js';
+import { machineReadable } from '../script/summary/machine-readable.js';
 import { crossedMetrics } from '../script/metrics/thresholds.js';
 import { writeOutputs } from './output.js';
-import { runCommand, imageContents, findRuntime, runtime, writeText, writeFile, exit, onInterrupt, wantsColor, cwdPath, tempPath, removeFile, md5Hex, pathOf } from '../../runtimes/index.js';
+import { runCommand, imageContents, findRuntime, runtime, writeText, writeFile, readFile, exit, onInterrupt, wantsColor, cwdPath, tempPath, removeFile, md5Hex, pathOf } from '../../runtimes/index.js';
 import { VERSION } from '../version.js';
 
 const CLI = pathOf(new URL('../cli.js', import.meta.url));
@@ -37,6 +38,7 @@ export async function distributeCommand(argv, { kind, check }) {
   };
   let plan;
   let thresholds;
+  let given; // a script's flags, as its shards take them
   try {
     plan = distributeFlags(argv);
     if (kind === 'script' && (plan.output.json || plan.output.hdrLog || plan.thresholds.length)) throw new DistributeError('--json, --hdr-log and --threshold are for load runs: a script has its own thresholds');
@@ -44,7 +46,7 @@ export async function distributeCommand(argv, { kind, check }) {
     if (kind === 'script' && plan.output.html) throw new DistributeError('--html: not yet for a script run with --on (a scripted run\'s page is made by loadtest run itself)');
     if (kind === 'load' && plan.output.summaryExport) throw new DistributeError('--summary-export is for scripts');
     thresholds = plan.thresholds.map(parseThreshold);
-    await check(plan.rest);
+    given = await check(plan.rest);
   } catch (err) {
     return fail(err.message, 2);
   }
@@ -64,9 +66,9 @@ export async function distributeCommand(argv, { kind, check }) {
       return exit(0);
     }
     if (plan.image === null) return fail('--on kubernetes needs --image NAME: an image its nodes can pull (doc/distributed.md), or --dry-run to see the Job', 2);
-    return collect(await onKubernetes(name, manifest, plan, fail, startAt), { kind, plan, thresholds, fail });
+    return collect(await onKubernetes(name, manifest, plan, fail, startAt), { kind, plan, thresholds, fail, given });
   }
-  return collect(await onSwarm(name, shardArgs, runtimeName, plan, fail, kind), { kind, plan, thresholds, fail });
+  return collect(await onSwarm(name, shardArgs, runtimeName, plan, fail, kind), { kind, plan, thresholds, fail, given });
 }
 
 async function docker(args, input = null) {
@@ -225,7 +227,7 @@ async function onKubernetes(name, manifest, plan, fail, startAt) {
 }
 
 /** One report of the shards' results; a line for each shard; the failed and missing named. */
-async function collect(shards, { kind, plan, thresholds, fail }) {
+async function collect(shards, { kind, plan, thresholds, fail, given }) {
   if (!Array.isArray(shards)) return undefined; // a failure already said
   const got = shards.filter((s) => s.doc !== null);
   for (const s of shards) if (s.failure !== null) say(`shard ${s.slot}/${plan.shards} failed: ${s.failure}`);
@@ -243,7 +245,8 @@ async function collect(shards, { kind, plan, thresholds, fail }) {
     const mode = summaryModeOf(plan.rest);
     if (mode !== 'disabled') writeText('stdout', summaryText(merged.data, { state: merged.state, mode, color: wantsColor() }));
     if (plan.output.summaryExport) {
-      await writeFile(plan.output.summaryExport, JSON.stringify(legacyExport(merged.data), null, 2) + '\n');
+      const exported = given.machineReadable ? machineReadable(merged.data, merged.state, { mode, script: await textOf(given.script) }) : legacyExport(merged.data);
+      await writeFile(plan.output.summaryExport, JSON.stringify(exported, null, 2) + '\n');
     }
     const failed = merged.thresholds.filter((t) => !t.ok);
     if (failed.length) return fail(`thresholds on metrics '${crossedMetrics(failed)}' have been crossed`, 99);
@@ -280,4 +283,14 @@ function summaryModeOf(args) {
     else if (args[i].startsWith('--summary-mode=')) value = args[i].slice('--summary-mode='.length);
   }
   return summaryMode(value);
+}
+
+// The script's text for the new machine-readable summary: the shards ran it from an image, which
+// this machine may not have; then the summary has none (the format allows it).
+async function textOf(script) {
+  try {
+    return await readFile(script, 'utf8');
+  } catch {
+    return undefined;
+  }
 }

@@ -11,10 +11,11 @@ import { readFile, writeFile, writeText, exit, wantsColor, md5Hex } from '../../
 import { isShardResult, mergeShards } from '../script/shards.js';
 import { summaryText, summaryMode } from '../script/summary/summary.js';
 import { legacyExport } from '../script/summary/legacy-export.js';
+import { machineReadable } from '../script/summary/machine-readable.js';
 import { crossedMetrics } from '../script/metrics/thresholds.js';
 import { EXIT } from '../script/runner.js';
 
-const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--html F] [--threshold T ...], or SHARD.json ... [--summary-export F] [--summary-mode M] (loadtest run --shard --result)';
+const USAGE = 'usage: loadtest merge RESULT.json ... [--json] [--json-file F] [--hdr-log F] [--html F] [--threshold T ...], or SHARD.json ... [--summary-export F [--new-machine-readable-summary]] [--summary-mode M] (loadtest run --shard --result)';
 
 function fail(message, code) {
   console.error(`loadtest merge: ${message}`);
@@ -24,9 +25,9 @@ function fail(message, code) {
 export async function mergeCommand(argv) {
   let unknown = null;
   const args = mri(argv, {
-    boolean: ['json', 'help'],
+    boolean: ['json', 'help', 'new-machine-readable-summary'],
     string: ['json-file', 'hdr-log', 'html', 'threshold', 'summary-export', 'summary-mode'],
-    alias: { help: 'h', json: [], 'json-file': [], 'hdr-log': [], html: [], threshold: [], 'summary-export': [], 'summary-mode': [] },
+    alias: { help: 'h', json: [], 'json-file': [], 'hdr-log': [], html: [], threshold: [], 'summary-export': [], 'summary-mode': [], 'new-machine-readable-summary': [] },
     unknown: (flag) => (unknown = unknown || flag),
   });
   if (args.help) {
@@ -66,7 +67,7 @@ export async function mergeCommand(argv) {
     if (shards < docs.length) return fail(`${files[docs.findIndex((d) => !isShardResult(d))]} is a load run's result, the others a script's shards: merge one kind at a time`, 2);
     return mergeScript(docs, files, args);
   }
-  for (const flag of ['summary-export', 'summary-mode']) if (args[flag] !== undefined) return fail(`--${flag} is for the shards of a scripted run (loadtest run --shard I/N --result F)`, 2);
+  for (const flag of ['summary-export', 'summary-mode', 'new-machine-readable-summary']) if (args[flag] !== undefined) return fail(`--${flag} is for the shards of a scripted run (loadtest run --shard I/N --result F)`, 2);
   let result;
   try {
     result = mergeResults(docs, files);
@@ -106,8 +107,15 @@ async function mergeScript(docs, files, args) {
   } catch (err) {
     return fail(err.message, 2);
   }
+  const newShape = args['new-machine-readable-summary'] === true;
+  if (newShape && !args['summary-export']) return fail('--new-machine-readable-summary is the shape of --summary-export: give that too', 2);
+  if (newShape && mode === 'legacy') return fail('--new-machine-readable-summary is not for --summary-mode=legacy (k6 v2 has no legacy mode)', 2);
   if (mode !== 'disabled') writeText('stdout', summaryText(merged.data, { state: merged.state, mode, color: wantsColor() }));
-  if (args['summary-export']) await writeFile(args['summary-export'], JSON.stringify(legacyExport(merged.data), null, 2) + '\n');
+  if (args['summary-export']) {
+    // The shards' results hold no script: the new shape's config.script is left out (it may be).
+    const exported = newShape ? machineReadable(merged.data, merged.state, { mode }) : legacyExport(merged.data);
+    await writeFile(args['summary-export'], JSON.stringify(exported, null, 2) + '\n');
+  }
   const failed = merged.thresholds.filter((t) => !t.ok);
   if (failed.length) {
     console.error(`loadtest merge: thresholds on metrics '${crossedMetrics(failed)}' have been crossed`);

@@ -119,6 +119,9 @@ export function withEnv(args, envVar) {
   }
   if (args['summary-mode'] === undefined && given(envVar('K6_SUMMARY_MODE'))) args['summary-mode'] = envVar('K6_SUMMARY_MODE');
   if (args['summary-export'] === undefined && given(envVar('K6_SUMMARY_EXPORT'))) args['summary-export'] = envVar('K6_SUMMARY_EXPORT');
+  // As k6 v1.5 and later: checked even when the flag is given, which wins.
+  const machineReadable = envBool(envVar, 'K6_NEW_MACHINE_READABLE_SUMMARY');
+  if (args['new-machine-readable-summary'] === undefined && machineReadable !== undefined) args['new-machine-readable-summary'] = machineReadable;
   if (args.out === undefined && given(envVar('K6_OUT'))) args.out = envVar('K6_OUT').split(',');
   if (args.config === undefined && given(envVar('K6_CONFIG'))) args.config = envVar('K6_CONFIG');
   // k6 ignores K6_HOSTS (its type reads no text): said, not refused. SSLKEYLOGFILE, which k6

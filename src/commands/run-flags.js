@@ -30,6 +30,8 @@ Runs a k6 script (an ES module with export default function and export const opt
                                  ocsp_status)
   -q, --quiet                    no progress line (on stderr, as a load run's)
       --summary-export F         the summary's figures as JSON (k6's legacy export)
+      --new-machine-readable-summary  k6's new shape for handleSummary(data) and
+                                 --summary-export (as K6_NEW_MACHINE_READABLE_SUMMARY)
       --html F                   the run's page: plots, checks, thresholds, scenarios (ours)
       --summary-trend-stats L    the Trend statistics shown (avg,min,med,max,p(90),p(95))
       --out json=F | csv=F       every sample as k6 writes it (repeat for both)
@@ -69,7 +71,8 @@ const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 's
   'summary-time-unit', 'compatibility-mode', 'system-tags'];
 // mri reads --no-thresholds as thresholds: false (k6's --no-color as color: false).
 // --no-usage-report: loadtest reports nothing anywhere, as k6 with it.
-const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown', 'include-system-env-vars', 'color', 'usage-report', 'verbose'];
+const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown', 'include-system-env-vars', 'color', 'usage-report', 'verbose',
+  'new-machine-readable-summary'];
 const ALIASES = { u: 'vus', d: 'duration', i: 'iterations', s: 'stage', e: 'env', q: 'quiet', h: 'help', w: 'throw', c: 'config', v: 'verbose' };
 // k6's --compatibility-mode: the script's JavaScript is the runtime's, TypeScript too (k6's
 // experimental_enhanced); k6's `base` (ES5.1 without its extensions) is not done here.
@@ -112,6 +115,13 @@ function summaryMode(args) {
   }
 }
 
+// --new-machine-readable-summary (or its variable): k6 v1 left the legacy mode's data as it
+// was, k6 v2 has no legacy mode: the two together are refused rather than one ignored.
+function machineReadableFlag(args) {
+  const wanted = args['new-machine-readable-summary'] === true;
+  if (wanted && summaryMode(args) === 'legacy') throw new UsageError('the new machine-readable summary (--new-machine-readable-summary, K6_NEW_MACHINE_READABLE_SUMMARY) is not for --summary-mode=legacy: k6 v1 ignores it there, k6 v2 has no legacy mode');
+  return wanted;
+}
 
 // A whole-number flag's value, checked; undefined when not given.
 function wholeFlag(args, name) {
@@ -331,6 +341,7 @@ export function flagsOf(argv) {
     noSummary: args.summary === false || summaryMode(args) === 'disabled',
     summaryMode: summaryMode(args),
     summaryExport: last(args['summary-export']),
+    machineReadable: machineReadableFlag(args),
     html: html === undefined ? null : String(html),
     outs,
     secretSources,

@@ -112,6 +112,7 @@ async function distributeRun(argv) {
   const check = (rest) => {
     const given = flagsOf(rest);
     if (given.help) throw new UsageError('--help is not for --on');
+    return given;
   };
   return (await import('./distribute.js')).distributeCommand(argv, { kind: 'script', check });
 }
@@ -323,11 +324,12 @@ async function dashboardEnd(cli, result, page) {
 // As k6 v1: with the summary disabled, no handleSummary() and no --summary-export either.
 async function writeOutputs(cli, result, say) {
   if (cli.noSummary) return;
+  const data = cli.machineReadable ? await machineReadableOf(cli, result) : result.data;
   const handle = result.exports.handleSummary;
   if (typeof handle === 'function') {
     let out;
     try {
-      out = handle(result.data);
+      out = handle(data);
       if (out instanceof Promise) out = await out;
     } catch (err) {
       say(`handleSummary() failed: ${messageOf(err)}`);
@@ -348,7 +350,15 @@ async function writeOutputs(cli, result, say) {
     writeText('stdout', summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: wantsColor('stdout') && !cli.noColor }));
   }
   if (cli.summaryExport) {
+    // As k6: the new shape is written as handleSummary() got it.
     const { legacyExport } = await import('../script/summary/legacy-export.js');
-    await writeFile(cli.summaryExport, JSON.stringify(legacyExport(result.data), null, 2) + '\n');
+    await writeFile(cli.summaryExport, JSON.stringify(cli.machineReadable ? data : legacyExport(result.data), null, 2) + '\n');
   }
+}
+
+// --new-machine-readable-summary: k6's new shape of the summary, with the script's text as k6
+// gives it (src/script/summary/machine-readable.js).
+async function machineReadableOf(cli, result) {
+  const { machineReadable } = await import('../script/summary/machine-readable.js');
+  return machineReadable(result.data, result.state, { mode: cli.summaryMode, script: await readFile(cli.script, 'utf8') });
 }
