@@ -357,8 +357,9 @@ async function writeOutputs(cli, result, say) {
 }
 
 // --new-machine-readable-summary: k6's new shape of the summary, with the script's text as k6
-// gives it (src/script/summary/machine-readable.js).
+// gives it (src/script/summary/machine-readable.js); none if the file has gone since it loaded.
 async function machineReadableOf(cli, result) {
   const { machineReadable } = await import('../script/summary/machine-readable.js');
-  return machineReadable(result.data, result.state, { mode: cli.summaryMode, script: await readFile(cli.script, 'utf8') });
+  const script = await readFile(cli.script, 'utf8').catch(() => undefined);
+  return machineReadable(result.data, result.state, { mode: cli.summaryMode, script });
 }
