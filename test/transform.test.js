@@ -642,16 +642,6 @@ export default function () {
   }
 });
 
-test("a webpack bundle whose modules run from eval() strings (devtool 'eval') is refused in one line naming the build setting; one without eval() is taken", () => {
-  const bundle = (body) => `var __webpack_modules__ = ({ "./src/test.js": ((module, exports, __webpack_require__) => {\n${body}\n}) });\nfunction __webpack_require__(id) { return __webpack_modules__[id]({}, {}, __webpack_require__) }\n`;
-  assert.throws(
-    () => transformModule(bundle('eval("const http = __webpack_require__(\\"k6/http\\");\\n//# sourceURL=webpack://x/./src/test.js");'), 'dist.js'),
-    (err) => err instanceof ScriptError && /^dist\.js:2:1: a webpack bundle whose modules run from eval\(\) strings \(devtool 'eval', webpack's development default\): build it with devtool: false, or mode: 'production'$/.test(err.message),
-  );
-  assert.doesNotThrow(() => transformModule(bundle('const http = __webpack_require__("k6/http");'), 'dist.js'));
-  assert.doesNotThrow(() => transformModule('export default function () { return eval("1 + 1") }', 'plain.js'));
-});
-
 test("an arrow function whose body is on the line after its => and may wait returns its body's value (no semicolon inserted after the return the transform writes)", async () => {
   const out = await scriptLogged(`import http from 'k6/http';
 export const options = { iterations: 1 };

@@ -17,6 +17,7 @@ import { makeSuspendable, VU, T, W } from './suspend.js';
 import { columnMap, registration } from './columns.js';
 import { wantHTML } from '../k6/html/html.js';
 import { noteModules } from './lazy.js';
+import { literalEvals, embedEvals } from './eval-bundle.js';
 
 // The modules a script may import from k6 (src/script/vu/vu.js gives them, from
 // src/script/k6/), and those refused before the run.
@@ -38,20 +39,6 @@ const unsupported = (spec) => GONE[spec] ?? LATER[spec] ?? `module '${spec}' is 
 
 export class ScriptError extends Error {}
 
-// webpack's devtool 'eval' (its development default) runs each module of a bundle from a string
-// given to eval(): code this transform never sees, so k6's globals (__ENV, __VU) are not bound
-// in it and its requests are not waited for. k6 runs it; here it is refused, with the build
-// setting that makes a bundle this can run, rather than run with its responses unread.
-const EVAL_BUNDLE = /__webpack_require__/;
-function refuseEvalBundle(source, ast, where) {
-  if (!EVAL_BUNDLE.test(source) || !/\beval\(/.test(source)) return;
-  let found = null;
-  walkFull(ast, (node) => {
-    if (found === null && node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'eval' && node.arguments[0]?.type === 'Literal' && typeof node.arguments[0].value === 'string') found = node;
-  });
-  if (found !== null) throw new ScriptError(`${where(found)}: a webpack bundle whose modules run from eval() strings (devtool 'eval', webpack's development default): build it with devtool: false, or mode: 'production'`);
-}
-
 /**
  * Transforms one module's source. `name`: its file name for errors; `sibling(specifier)`: the
  * specifier a relative import of a user module becomes (its own transformed file).
@@ -69,7 +56,11 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   const ast = parseModule(source, name, stripTypes !== null);
   const edits = new Edits(source);
   const where = (node) => `${name}:${node.loc.start.line}:${node.loc.start.column + 1}`;
-  refuseEvalBundle(source, ast, where);
+  // The code given to eval() as a literal (a webpack bundle's modules, devtool 'eval'): each
+  // step below runs on it too, as on the module's own (src/script/transform/eval-bundle.js).
+  const evals = literalEvals(source, ast, (node, message) => {
+    throw new ScriptError(`${where(node)}: ${message}`);
+  });
   // A `#!` line is allowed only at a file's very start, where the factory's head now goes.
   if (source.startsWith('#!')) edits.blank(0, source.indexOf('\n') < 0 ? source.length : source.indexOf('\n'));
   if (stripTypes !== null) {
@@ -84,19 +75,22 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   // 'k6/…' is the VU's k6 module, of './x.js' the VU's instance of that user module, given at
   // once (src/script/vu/vu.js commonJS()).
   const waitingObjects = waitingObjectsOf(ast);
-  const requires = takeRequires(ast, edits, factory, waitingObjects);
+  const requires = [{ ast, edits, where }, ...evals].reduce((n, e) => n + takeRequires(e.ast, e.edits, factory, waitingObjects, e.where), 0);
 
   // A module that imports or requires nothing (a library: papaparse, a webpack bundle) cannot
   // reach a call that waits (k6's are all in k6's modules): it runs exactly as written, its
   // functions returning their values, not promises. What it calls back (a function a script
   // gives it) is the script's own, transformed where it was written.
-  if (factory.imports.length > 0 || factory.inside.length > 0 || requires > 0) makeSuspendable(ast, edits, source, waitingObjects, entry ? runnerOnly(ast) : new Set());
+  const suspendable = factory.imports.length > 0 || factory.inside.length > 0 || requires > 0;
+  if (suspendable) makeSuspendable(ast, edits, source, waitingObjects, entry ? runnerOnly(ast) : new Set());
+  if (suspendable) for (const e of evals) makeSuspendable(e.ast, e.edits, e.source, waitingObjects, new Set(), 'yield');
   const topReturn = topLevelReturn(ast);
   const esm = ast.body.some((n) => /^(Import|Export)/.test(n.type));
   if (topReturn !== null && esm) throw new ScriptError(`${where(topReturn)}: Top-level return cannot be used inside an ECMAScript module`);
   const commonJS = !esm && (requires > 0 || topReturn !== null || namesExports(ast));
-  bindVuGlobals(ast, edits);
-  const code = commonJS ? commonJSModule(source, edits, factory, topReturn) : esModule(source, edits, factory);
+  for (const e of [{ ast, edits }, ...evals]) bindVuGlobals(e.ast, e.edits);
+  const evalColumns = embedEvals(evals, edits, suspendable);
+  const code = (commonJS ? commonJSModule(source, edits, factory, topReturn) : esModule(source, edits, factory)) + evalColumns;
   return { code, imports: factory.imports, importedAt: factory.importedAt };
 }
 
@@ -241,8 +235,7 @@ function waitingObjectsOf(ast) {
 }
 
 /** Each require of a string made the VU's module or instance (one of k6/http adds to `waitingObjects`). Returns how many. */
-function takeRequires(ast, edits, factory, waitingObjects) {
-  const { where } = factory;
+function takeRequires(ast, edits, factory, waitingObjects, where = factory.where) {
   let requires = 0;
   walkAncestor(ast, {
     CallExpression(node, _state, ancestors) {
