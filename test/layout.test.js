@@ -125,7 +125,7 @@ test('no import circle in src/: what two modules both need lives below them', ()
 // The scripts' folders from the top down (doc/design.md): a file imports from its own folder or
 // from one below its own, never above. k6/ is one layer, its modules' folders (http/, grpc/, ...)
 // with it.
-const SCRIPT_LAYERS = ['script', 'vu', 'transform', 'summary', 'k6', 'net', 'metrics', 'scenarios', 'eventloop', 'secrets'];
+const SCRIPT_LAYERS = ['script', 'secrets', 'vu', 'transform', 'summary', 'k6', 'net', 'metrics', 'scenarios', 'eventloop'];
 const layerOf = (path) => {
   const parts = path.split('/');
   return parts.length === 3 ? 'script' : parts[2];

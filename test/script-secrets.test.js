@@ -1,8 +1,8 @@
-// k6/secrets and --secret-source, as k6 v1.3 has them (checked beside its binary): lookups from
-// mock and file sources, by name and by default, rejected with k6's words and value; each value
-// looked up hidden in the log (console, --http-debug, our lines of the run) and nowhere else;
-// a bad spec one line and exit 2; with --cores 2, a value looked up in one process hidden in
-// the others' lines.
+// k6/secrets, --secret-source and K6_SECRET_SOURCE, as k6 v2.2 has them (checked beside its
+// binary): lookups from mock and file sources, by name and by default, rejected with k6's words
+// and value; each value looked up hidden in the log (console, --http-debug, our lines of the
+// run) and nowhere else; a bad spec one line and exit 255; with --cores 2, a value looked up in
+// one process hidden in the others' lines. The url source: script-secrets-url.test.js.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,7 +26,7 @@ async function inFolder(files, fn) {
   }
 }
 
-const run = (dir, args) => spawnScript(CLI, ['run', '-q', '--summary-mode', 'disabled', ...args, join(dir, 'test.js')], { timeoutMs: 60000 });
+const run = (dir, args, env = {}) => spawnScript(CLI, ['run', '-q', '--summary-mode', 'disabled', ...args, join(dir, 'test.js')], { timeoutMs: 60000, env });
 
 // The script's console lines: [level, message] (logfmt quotes a message only when it must).
 const consoleLines = (stderr) =>
@@ -91,6 +91,24 @@ export default async function () {
     assert.match(r.stderr, /^loadtest run: no value$/m);
     const alone = await run(dir, [`--secret-source=file=filename=${file}`]);
     assert.match(alone.stderr, /no secret source with name "extra" is configured/);
+  });
+});
+
+test('K6_SECRET_SOURCE is one source in the flag\'s syntax, and none when --secret-source is given; a source is named for its type; a value of spaces hides nothing (k6 v2.2)', async () => {
+  const script = `import secrets from 'k6/secrets';
+export const options = { iterations: 1 };
+const show = (p) => p.then((v) => 'ok:[' + v + ']', (e) => 'err:' + e);
+export default async function () {
+  console.log(await show(secrets.get('a')), await show(secrets.source('mock').get('a')), await show(secrets.get('sp')), await show(secrets.get('b')));
+}
+`;
+  await inFolder({ 'test.js': script }, async (dir) => {
+    const env = { K6_SECRET_SOURCE: 'mock=a=1,sp=  ' };
+    const [alone, withFlag] = await Promise.all([run(dir, [], env), run(dir, ['--secret-source=mock=b=2'], env)]);
+    assert.equal(alone.code, 0, alone.stderr);
+    assert.deepEqual(messages(alone.stderr), [`ok:[${MARK}] ok:[${MARK}] ok:[  ] err:no value`]);
+    assert.equal(withFlag.code, 0, withFlag.stderr);
+    assert.deepEqual(messages(withFlag.stderr), [`err:no value err:no value err:no value ok:[${MARK}]`]);
   });
 });
 
@@ -181,12 +199,13 @@ export default async function () {
   }
 });
 
-test('a bad --secret-source is one line and exit 2, naming what is wrong and never a value', async () => {
+test('a bad --secret-source or K6_SECRET_SOURCE is one line and k6 v2.2\'s exit code (255; 104 for cloud), naming what is wrong and never a value', async () => {
   await inFolder({ 'test.js': 'export default function () {}\n', 'blank.txt': 'a=1\n\nb=2\n', 'noeq.txt': 'a=1\nhunter2\n' }, async (dir) => {
     mkdirSync(join(dir, 'folder'));
     const cases = [
-      [['mock'], /^--secret-source 'mock': couldn't parse secret source configuration \(mock=KEY=VALUE,\.\.\. or file=PATH\)$/],
-      [['vault=x'], /^--secret-source vault: no secret source for type "vault" \(mock or file\)$/],
+      // A type alone is a source without config (k6 v2.2): a mock's is one pair without '='.
+      [['mock'], /^--secret-source mock: parsing "", needs =$/],
+      [['vault=x'], /^--secret-source vault: no secret source for type "vault" \(mock, file or url\)$/],
       [['mock=a=1,b'], /^--secret-source mock: parsing "b", needs =$/],
       [['mock=name=x'], /^--secret-source mock: parsing "", needs =$/],
       [['file=filename=x,mode=1'], /^--secret-source file: unknown configuration key for file secret source "mode"$/],
@@ -195,19 +214,25 @@ test('a bad --secret-source is one line and exit 2, naming what is wrong and nev
       [[`file=${join(dir, 'folder')}`], /^--secret-source file: cannot read .*folder \(EISDIR\)$/],
       [[`file=${join(dir, 'blank.txt')}`], /^--secret-source file: .*blank\.txt, line 2: no '=' \(each line is KEY=VALUE\)$/],
       [[`file=${join(dir, 'noeq.txt')}`], /^--secret-source file: .*noeq\.txt, line 2: no '=' \(each line is KEY=VALUE\)$/],
-      [['mock=a=1', 'mock=b=2'], /^--secret-source mock: secret source for name "" already registered \(give each source its name=NAME\)$/],
+      // A source without name=NAME is named for its type (k6 v2.2).
+      [['mock=a=1', 'mock=b=2'], /^--secret-source mock: secret source for name "mock" already registered \(give each source its name=NAME\)$/],
+      [['mock=name=file,a=1', 'file=b.txt'], /^--secret-source file: secret source for name "file" already registered \(give each source its name=NAME\)$/],
       [['mock=name=x,a=1', `file=name=x,${join(dir, 'blank.txt')}`], /^--secret-source file: secret source for name "x" already registered$/],
       [['mock=default,a=1', 'mock=name=y,default,b=2'], /^--secret-source mock: can't have two secret sources that are default ones$/],
       [['mock=default,a=1', 'mock=name=default,b=2'], /^--secret-source mock: secret source for name "default" already registered$/],
+      [['mock=a=1', ' cloud'], /^'cloud' is not a valid value for --secret-source; cloud secrets are automatically available for 'k6 cloud run --local-execution'$/, 104],
+      ['', /^K6_SECRET_SOURCE "": couldn't parse secret source configuration \(mock=KEY=VALUE,\.\.\., file=PATH or url=urlTemplate=URL,\.\.\.\)$/],
+      ['mock=a=1,hunter2', /^K6_SECRET_SOURCE mock: parsing "hunter2", needs =$/],
     ];
-    const results = await inTurn(cases, ([specs]) => run(dir, specs.map((s) => `--secret-source=${s}`)));
-    cases.forEach(([specs, expected], i) => {
+    // A string: K6_SECRET_SOURCE's value, without the flag.
+    const results = await inTurn(cases, ([specs]) => (typeof specs === 'string' ? run(dir, [], { K6_SECRET_SOURCE: specs }) : run(dir, specs.map((s) => `--secret-source=${s}`))));
+    cases.forEach(([specs, expected, code = 255], i) => {
       const r = results[i];
-      assert.equal(r.code, 2, `${specs.join(' ')}: ${r.stderr}`);
+      assert.equal(r.code, code, `${specs}: ${r.stderr}`);
       const lines = r.stderr.trimEnd().split('\n');
       assert.equal(lines.length, 1, r.stderr);
       assert.match(lines[0].replace(/^loadtest run: /, ''), expected);
-      assert.doesNotMatch(r.stderr, /hunter2|a=1/, 'no value shown');
+      if (typeof specs !== 'string') assert.doesNotMatch(r.stderr, /hunter2|a=1/, 'no value shown');
     });
   });
 });

@@ -48,8 +48,9 @@ Runs a k6 script (an ES module with export default function and export const opt
   -v, --verbose                  console.debug's lines too (level=debug)
       --no-usage-report          as k6's (loadtest never reports usage)
       --compatibility-mode M     extended (the default) or experimental_enhanced: both here
-      --secret-source S          k6/secrets' source (repeat): mock=K=V,... or file=PATH, each
-                                 with name=NAME and default; their values hidden in the log
+      --secret-source S          k6/secrets' source (repeat; or K6_SECRET_SOURCE): mock=K=V,...,
+                                 file=PATH or url=urlTemplate=URL,... (K6_SECRET_SOURCE_URL_*),
+                                 each with name=NAME and default; their values hidden in the log
   k6's options as flags (doc/scripts.md#options): --http-debug[=full], --no-connection-reuse,
       --no-vu-connection-reuse, -w/--throw, --rps N, --batch N, --batch-per-host N,
       --min-iteration-duration D, --blacklist-ip CIDR, --block-hostnames P, --user-agent S,
@@ -250,12 +251,13 @@ function scriptFlags(args, flags) {
   }
 }
 
+// A SecretSourceError is thrown as it is: k6's exit code is its own (255).
 function secretSourcesFlag(args) {
-  try {
-    return parseSecretSources(list(args['secret-source']).map(String));
-  } catch (err) {
-    throw new UsageError(err.message);
-  }
+  const env = { envVar, envNames };
+  if (args['secret-source'] !== undefined) return parseSecretSources(list(args['secret-source']).map(String), env);
+  // k6 v1.7: one source, the flag's syntax; given at all (empty too) unless the flag is.
+  const variable = envVar('K6_SECRET_SOURCE');
+  return variable === undefined ? [] : parseSecretSources([variable], env, 'K6_SECRET_SOURCE');
 }
 
 function outFlags(args) {

@@ -13,8 +13,9 @@ import { save } from './output.js';
 import { VERSION } from '../version.js';
 import { mergedLostLines } from '../outputs/push-writer.js';
 import { wantsDistribution } from '../distribute/flags.js';
-import { loadSecretSources } from '../script/secrets/secret-sources.js';
+import { loadSecretSources, SecretSourceError } from '../script/secrets/secret-sources.js';
 import { Secrets } from '../script/secrets/secrets.js';
+import { urlLookups } from '../script/secrets/url-source.js';
 import { EnvError } from './run-env.js';
 import { USAGE, UsageError, flagsOf, readConfig } from './run-flags.js';
 
@@ -28,7 +29,7 @@ export async function runCommand(argv) {
     cli = flagsOf(argv);
   } catch (err) {
     writeText('stderr', `loadtest run: ${err.message}\n`);
-    return exit(err instanceof EnvError ? err.code : 2);
+    return exit(err instanceof EnvError || err instanceof SecretSourceError ? err.code : 2);
   }
   if (cli.help) {
     writeText('stdout', USAGE + '\n');
@@ -56,12 +57,13 @@ async function runScriptFile(cli, argv) {
   let out = null;
   try {
     await readConfig(cli.flags);
-    secrets = new Secrets(await loadSecretSources(cli.secretSources, (path) => readFile(path, 'utf8')));
+    const table = await loadSecretSources(cli.secretSources, (path) => readFile(path, 'utf8'));
+    secrets = new Secrets(table, urlLookups(table, facilitiesOf(cli.script)));
     await checkBeforeRun(cli);
     // A shard's points are spread apart from the other shards' (src/outputs/influxdb/lines.js).
     out = await openOutputs(cli.outs, cli.shard ? { instance: cli.shard.index - 1, instances: cli.shard.count } : {});
   } catch (err) {
-    return fail(err.message, 2);
+    return fail(err.message, err instanceof SecretSourceError ? err.code : 2);
   }
   let loaded;
   try {
@@ -181,6 +183,8 @@ async function startChildren(cli, loaded, secrets, onSecond, metrics, say) {
     // A child's console line: hidden there, by the child that wrote it.
     onLog: (line) => writeText('stderr', `${line}\n`),
     onSecret: (ref) => secrets.learn(ref),
+    // A child's question for a url source's secret: fetched here, once for the run.
+    onLookup: (index, key) => secrets.lookup(index, key),
   });
   secrets.onFetch = (ref) => remote.tell(ref);
   return remote;

@@ -14,8 +14,12 @@
 //   child → parent   log <JSON string>       a line of the script's console, for the parent's stderr
 //   child → parent   lost <JSON string>      --out's points it could not write, said by the parent
 //   child → parent   abort <JSON string>     test.abort() or an abortOnFail threshold of its share
-//   child ↔ parent   secret <JSON [source, key]>   a secret looked up: hidden in every process's
-//                                            log (the parent relays a child's to the others)
+//   child ↔ parent   secret <JSON [source, key(, value)]>   a secret looked up: hidden in every
+//                                            process's log (the parent relays a child's to the
+//                                            others); a url source's with its value
+//   child → parent   lookup <JSON [id, source, key]>   a url source's secret, which the parent
+//                                            fetches (once for the run, under one rate limit)
+//   parent → child   looked <JSON [id, value] or [id, null, error]>   its answer
 //   parent → child   abort <JSON string>     the same, relayed to every child
 //   child → parent   result <JSON>           its metrics and state; then it exits
 
@@ -35,11 +39,12 @@ const READY_TIMEOUT_MS = 120000;
  * child is given, to which its share is added (with `seconds: true` each child sends its seconds,
  * and `onSecond(second)` gets the run's, merged; with `metrics: true`, its figures).
  * `onSecret(ref)`: a child looked up a secret (src/script/secrets/secrets.js); tell(ref) tells the
- * children of one the parent looked up.
+ * children of one the parent looked up. `onLookup(source, key)`: the value (or a promise of it) a
+ * child asks for.
  */
 export class RemoteRun {
-  constructor({ cores, spawn, job, base = null, onMessage = () => {}, onLog = () => {}, onSecond = () => {}, onSecret = () => {} }) {
-    Object.assign(this, { cores, spawn, job, base, onMessage, onLog, onSecond, onSecret });
+  constructor({ cores, spawn, job, base = null, onMessage = () => {}, onLog = () => {}, onSecond = () => {}, onSecret = () => {}, onLookup = null }) {
+    Object.assign(this, { cores, spawn, job, base, onMessage, onLog, onSecond, onSecret, onLookup });
     this.children = [];
     this.state = [];
     this.seen = new Set();
@@ -115,6 +120,8 @@ export class RemoteRun {
     } else if (verb === 'secret') {
       this.onSecret(JSON.parse(rest));
       this.children.forEach((c, k) => k !== i && c.send(line));
+    } else if (verb === 'lookup') {
+      this.lookup(this.children[i], JSON.parse(rest));
     } else if (verb === 'abort') {
       const message = JSON.parse(rest);
       if (this.abortedMessage === null) {
@@ -131,6 +138,17 @@ export class RemoteRun {
       if (this.failure === null) this.failure = s.failure;
       this.allReady();
     }
+  }
+
+  // A child's question for a secret: its answer, or why there is none.
+  async lookup(child, [id, index, key]) {
+    let answer;
+    try {
+      answer = [id, await this.onLookup(index, key)];
+    } catch (err) {
+      answer = [id, null, err.message];
+    }
+    child.send(`looked ${JSON.stringify(answer)}`);
   }
 
   /** Child i's exit status, once it has gone. */

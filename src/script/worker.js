@@ -3,7 +3,7 @@
 // and sends back what it measured, in one line.
 
 import { runScript, ScriptRunError, EXIT, messageOf } from './runner.js';
-import { Secrets } from './secrets/secrets.js';
+import { Secrets, SecretLookupError } from './secrets/secrets.js';
 import { facilitiesOf, openOutputs } from '../../runtimes/scripts/host.js';
 import { onStdinLine, writeLine, onInterrupt, exit, importUserModule } from '../../runtimes/index.js';
 
@@ -15,6 +15,8 @@ let handle = null;
 let started = false;
 let metrics = null; // --metrics: its timer
 let secrets = null; // the run's secrets, from the parent's table
+const asked = new Map(); // a url source's secrets asked of the parent: id → { resolve, reject }
+let asks = 0;
 
 function sendMetrics() {
   const m = handle.metricsSnapshot();
@@ -27,7 +29,7 @@ async function run(job) {
   let out = null;
   // Made before anything waits, so that no other process's `secret` line comes before it. What
   // its VUs look up is hidden in the parent's log and the other children's too.
-  secrets = new Secrets(job.secrets);
+  secrets = new Secrets(job.secrets, askParent);
   secrets.onFetch = (ref) => writeLine(`secret ${JSON.stringify(ref)}`);
   try {
     out = await openOutputs(job.outs, { append: true, instance: job.segment.index, instances: job.segment.count });
@@ -82,6 +84,22 @@ async function run(job) {
   }
 }
 
+// A url source's secret, which the parent fetches for every process (src/script/cores.js).
+function askParent(index, key) {
+  const id = ++asks;
+  return new Promise((resolve, reject) => {
+    asked.set(id, { resolve, reject });
+    writeLine(`lookup ${JSON.stringify([id, index, key])}`);
+  });
+}
+
+function answered([id, value, error]) {
+  const ask = asked.get(id);
+  asked.delete(id);
+  if (error === undefined) ask.resolve(value);
+  else ask.reject(new SecretLookupError(error));
+}
+
 // Counters 4 times a second, for the parent's progress line and its vus gauge.
 function sendProgress() {
   if (handle === null) return;
@@ -101,6 +119,8 @@ onStdinLine(
       go = null;
     } else if (line.startsWith('secret ')) {
       if (secrets !== null) secrets.learn(JSON.parse(line.slice(7)));
+    } else if (line.startsWith('looked ')) {
+      answered(JSON.parse(line.slice(7)));
     } else if (line.startsWith('abort ')) {
       const message = JSON.parse(line.slice(6));
       if (handle !== null) handle.abort(message);
