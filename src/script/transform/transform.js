@@ -18,6 +18,8 @@ import { columnMap, registration } from './columns.js';
 import { wantHTML } from '../k6/html/html.js';
 import { noteModules } from './lazy.js';
 import { literalEvals, embedEvals } from './eval-bundle.js';
+import { libraryGlobals } from './library.js';
+import { liveReferences } from './live-bindings.js';
 
 // The modules a script may import from k6 (src/script/vu/vu.js gives them, from
 // src/script/k6/), and those refused before the run.
@@ -34,21 +36,26 @@ const GONE = {
 // them. (None now: k6/websockets, k6 v1.6's name, is a module here.)
 const LATER = {};
 
+// One of k6's modules ('k6', 'k6/http'...), not a package whose name starts so (k6-utils).
+const isK6 = (spec) => spec === 'k6' || spec.startsWith('k6/');
+
 // Why a k6 module cannot be imported: gone from k6, not yet in it, or not here (yet).
 const unsupported = (spec) => GONE[spec] ?? LATER[spec] ?? `module '${spec}' is not supported here (doc/scripts.md lists what is)`;
 
 export class ScriptError extends Error {}
 
-/**
- * Transforms one module's source. `name`: its file name for errors; `sibling(specifier)`: the
- * specifier a relative import of a user module becomes (its own transformed file).
- * Returns { code, imports, importedAt }: imports are the user modules it names (relative, or
- * https:// URLs), as written; importedAt the place of each one's import.
- */
 // What may reach k6/html: its import, or a Response's html(), clickLink() or submitForm().
 const HTML_USE = /html|clickLink|submitForm/;
 
-export function transformModule(source, name, { sibling = (s) => s, stripTypes = null, entry = false } = {}) {
+/**
+ * Options beyond `sibling`: `packages(spec, kind, at)` says what becomes of a specifier that is
+ * neither k6's nor a script file's (a bare name, `node:fs`, `npm:x`): 'module' (a module loaded
+ * and transformed as the script's own, runtimes/scripts/load.js), 'native' (imported by the
+ * runtime as written), 'missing' (a package's require that resolves nowhere: it throws when it
+ * runs, as node's). `library`: the module is an npm package's file (src/script/transform/library.js).
+ * `live`: the specifiers of its imports that close a cycle (src/script/transform/live-bindings.js).
+ */
+export function transformModule(source, name, { sibling = (s) => s, stripTypes = null, entry = false, packages = null, library = false, live = new Set() } = {}) {
   if (HTML_USE.test(source)) wantHTML();
   noteModules(source);
   // TypeScript: its types removed first (runtimes/scripts/load.js), every place kept.
@@ -67,8 +74,12 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
     elideTypeImports(ast);
     elideTypeExports(ast);
   }
-  const factory = new Factory(sibling, where);
+  const factory = new Factory(sibling, where, packages, library);
+  factory.liveSpecs = live;
   for (const node of ast.body) takeImportOrExport(node, source, edits, factory);
+  liveReferences(ast, factory.live, edits);
+  for (const [n, local] of factory.exported) if (factory.live.has(local)) factory.exported.set(n, factory.live.get(local));
+  factory.hoisted = hoistedFunctions(ast);
 
   // CommonJS (`require`, `module.exports`, `exports`), as k6 loads it: a module with no import or
   // export of its own gets `module` and `exports`, and returns module.exports; a require of
@@ -81,7 +92,7 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   // reach a call that waits (k6's are all in k6's modules): it runs exactly as written, its
   // functions returning their values, not promises. What it calls back (a function a script
   // gives it) is the script's own, transformed where it was written.
-  const suspendable = factory.imports.length > 0 || factory.inside.length > 0 || requires > 0;
+  const suspendable = library ? factory.k6 > 0 : factory.imports.length > 0 || factory.inside.length > 0 || requires > 0;
   if (suspendable) makeSuspendable(ast, edits, source, waitingObjects, entry ? runnerOnly(ast) : new Set());
   if (suspendable) for (const e of evals) makeSuspendable(e.ast, e.edits, e.source, waitingObjects, new Set(), 'yield');
   const topReturn = topLevelReturn(ast);
@@ -90,7 +101,8 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   const commonJS = !esm && (requires > 0 || topReturn !== null || namesExports(ast));
   for (const e of [{ ast, edits }, ...evals]) bindVuGlobals(e.ast, e.edits);
   const evalColumns = embedEvals(evals, edits, suspendable);
-  const code = (commonJS ? commonJSModule(source, edits, factory, topReturn) : esModule(source, edits, factory)) + evalColumns;
+  const globals = (entry ? selfLoad(name, factory) : '') + (library ? libraryGlobals(name, commonJS) : SCRIPT_GLOBALS);
+  const code = (commonJS ? commonJSModule(source, edits, factory, topReturn, globals) : esModule(source, edits, factory, globals)) + evalColumns;
   return { code, imports: factory.imports, importedAt: factory.importedAt };
 }
 
@@ -122,9 +134,15 @@ function parseModule(source, name, typescript = false) {
 
 /** What the module's factory is made of, gathered from its imports, exports and requires. */
 class Factory {
-  constructor(sibling, where) {
+  constructor(sibling, where, packages, library) {
     this.sibling = sibling;
     this.where = where;
+    this.packages = packages;
+    this.library = library;
+    this.k6 = 0; // how many of k6's modules it names
+    this.liveSpecs = new Set();
+    this.live = new Map(); // an import's local name → where it is read, in a cycle
+    this.hoisted = new Set(); // the module's functions declared at its top
     this.head = []; // on line 1, before the factory: the imports a module keeps as they are
     this.inside = []; // at the top of the factory: the imports bound per VU
     this.exported = new Map(); // exported name -> local expression
@@ -142,20 +160,31 @@ class Factory {
   importUser(spec, local, at) {
     this.imports.push(spec);
     this.importedAt.set(spec, at);
-    this.head.push(`import * as ${local} from ${JSON.stringify(this.sibling(spec))};`);
+    this.head.push(`import * as ${local} from ${JSON.stringify(this.sibling(spec, at))};`);
+  }
+
+  /** What becomes of a specifier neither k6's nor a script file's: 'module', 'native' or 'missing'. */
+  route(spec, kind, at) {
+    if (this.packages === null) return 'native';
+    return this.packages(spec, kind, at);
+  }
+
+  k6Module(spec, node) {
+    if (!K6_MODULES.has(spec)) throw new ScriptError(`${this.where(node)}: ${unsupported(spec)}`);
+    this.k6++;
+    return `${VU}.module(${JSON.stringify(spec)})`;
   }
 
   // The expression of the module an `export ... from` names, bound once at the factory's top.
   namespaceOf(node) {
     const spec = node.source.value;
     const local = this.nextLocal();
-    if (spec.startsWith('k6')) {
-      if (!K6_MODULES.has(spec)) throw new ScriptError(`${this.where(node)}: ${unsupported(spec)}`);
-      this.inside.push(`const ${local} = ${VU}.module(${JSON.stringify(spec)});`);
+    if (isK6(spec)) {
+      this.inside.push(`const ${local} = ${this.k6Module(spec, node)};`);
       return local;
     }
     if (/^http:\/\//.test(spec)) throw new ScriptError(`${this.where(node)}: only supported schemes for imports are file and https, ${spec} has \`http\` (as in k6)`);
-    if (spec.startsWith('https://') || spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) {
+    if (spec.startsWith('https://') || (!this.library && (spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/'))) || this.route(spec, 'import', this.where(node.source)) === 'module') {
       this.importUser(spec, local, this.where(node.source));
       this.inside.push(`const ${local}i = (await ${VU}.load(${local}));`);
       return `${local}i`;
@@ -172,16 +201,16 @@ function takeImportOrExport(node, source, edits, factory) {
     const spec = node.source.value;
     if (node.elided === 'all') {
       edits.blank(node.start, node.end);
-    } else if (spec.startsWith('k6')) {
-      if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: ${unsupported(spec)}`);
-      factory.inside.push(bindings(node, `${VU}.module(${JSON.stringify(spec)})`));
+    } else if (isK6(spec)) {
+      factory.inside.push(bindings(node, factory.k6Module(spec, node)));
     } else if (/^http:\/\//.test(spec)) {
       throw new ScriptError(`${where(node)}: only supported schemes for imports are file and https, ${spec} has \`http\` (as in k6)`);
-    } else if (spec.startsWith('https://') || ((spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) && /\.(m?js|cjs|m?ts)$/.test(spec) && !node.attributes?.length)) {
+    } else if (spec.startsWith('https://') || (!factory.library && (spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')) && /\.(m?js|cjs|m?ts)$/.test(spec) && !node.attributes?.length) || (!node.attributes?.length && factory.route(spec, 'import', where(node.source)) === 'module')) {
       // The script's own modules, and remote ones (runtimes/scripts/load.js fetches them).
       const local = factory.nextLocal();
       factory.importUser(spec, local, where(node.source));
-      factory.inside.push(bindings(node, `(await ${VU}.load(${local}))`));
+      if (factory.liveSpecs.has(spec)) factory.inside.push(liveBindings(node, local, factory.live));
+      else factory.inside.push(bindings(node, `(await ${VU}.load(${local}))`));
     } else {
       // Ended with a semicolon: the next import follows on the same line.
       factory.head.push(importText(node, source).replace(/;?$/, ';'));
@@ -244,11 +273,19 @@ function takeRequires(ast, edits, factory, waitingObjects, where = factory.where
       requires++;
       const parent = ancestors[ancestors.length - 2];
       if (spec === 'k6/http' && parent.type === 'VariableDeclarator' && parent.id.type === 'Identifier') waitingObjects.add(parent.id.name);
-      if (spec.startsWith('k6')) {
-        if (!K6_MODULES.has(spec)) throw new ScriptError(`${where(node)}: ${unsupported(spec)}`);
-        edits.replace(node.start, node.end, `${VU}.module(${JSON.stringify(spec)})`);
-      } else if (spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/') || spec.startsWith('https://')) {
-        if (spec.endsWith('.json')) throw new ScriptError(`${where(node)}: '${spec}' cannot be required: read JSON with JSON.parse(open('${spec}'))`);
+      const relative = spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/') || spec.startsWith('https://');
+      const route = isK6(spec) || (relative && !factory.library) ? null : factory.route(spec, 'require', where(node));
+      if (isK6(spec)) {
+        edits.replace(node.start, node.end, factory.k6Module(spec, node));
+      } else if (route === 'native' && factory.packages !== null) {
+        // The runtime's own (`require('node:fs')`, `require('events')`): its CommonJS object.
+        const local = factory.nextLocal();
+        factory.head.push(`import * as ${local} from ${JSON.stringify(spec)};`);
+        edits.replace(node.start, node.end, `(${local}.default ?? ${local})`);
+      } else if (route === 'missing') {
+        edits.replace(node.start, node.end, `(() => { throw Object.assign(new Error(${JSON.stringify(`Cannot find module '${spec}'`)}), { code: 'MODULE_NOT_FOUND' }); })()`);
+      } else if (relative || route === 'module') {
+        if (spec.endsWith('.json') && !factory.library && relative) throw new ScriptError(`${where(node)}: '${spec}' cannot be required: read JSON with JSON.parse(open('${spec}'))`);
         // As k6: the path as written, no extension added (k6 v1.3 cannot open './util'); a
         // remote module too (a bundle that keeps jslib out requires https://jslib.k6.io/...).
         // A CommonJS module runs at its first require; an ES module's instance, which takes a
@@ -279,24 +316,34 @@ function bindVuGlobals(ast, edits) {
   });
 }
 
+// What a module's factory binds of k6's: open() relative to the module, the VU's console and
+// its event loop's timers (an npm package's are libraryGlobals()).
+const SCRIPT_GLOBALS = `const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop;`;
+
 // `module` comes from the VU (a require reads module.exports as soon as the body has run up
 // to its first wait); what an import of it sees: module.exports as the default, its
 // properties as names.
 // A `return` at the top ends the body, not the factory: the body is then a function of its own.
 // The ES modules it requires are made first (`inside`): a module that requires this one sees
 // its exports once they are.
-function commonJSModule(source, edits, { head, inside }, topReturn) {
+function commonJSModule(source, edits, { head, inside }, topReturn, globals) {
   const [bodyStart, bodyEnd] = topReturn === null ? ['', ''] : ['await (async () => { ', '\n})();'];
-  const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop; let ${T}, ${W} = ${VU}.isWait, exports = module.exports; return (async () => { ${inside.join(' ')} ${bodyStart}`;
+  const prefix = `${head.join('')}export const __loadtest_cjs = true; export default function (${VU}, module = { exports: {} }) { ${globals} let ${T}, ${W} = ${VU}.isWait, exports = module.exports; return (async () => { ${inside.join(' ')} ${bodyStart}`;
   const suffix = `${bodyEnd}\nreturn Object.assign({ default: module.exports }, module.exports);\n})(); }\n`;
   return assemble(source, prefix, edits, suffix);
 }
 
-function esModule(source, edits, { head, inside, exported, stars }) {
-  const returned = [...exported].map(([n, local]) => `${JSON.stringify(n)}: ${local}`).join(', ');
-  const prefix = `${head.join('')}export default function (${VU}) { const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop; let ${T}, ${W} = ${VU}.isWait; return (async () => { ${inside.join(' ')} `;
-  const own = `{ ${returned} }`;
-  const suffix = stars.length ? `\nreturn Object.assign({}, ${stars.map((ns) => `${VU}.reexported(${ns})`).join(', ')}, ${own});\n})(); }\n` : `\nreturn ${own};\n})(); }\n`;
+// Its exports are one object, handed to `early` before the module's imports are made: a module
+// that imports it back, in a cycle, has it while its body has yet to run (its functions, which
+// are hoisted, are there already, as in ES modules), and reads its names once it has run.
+function esModule(source, edits, { head, inside, exported, stars, hoisted }, globals) {
+  const entries = (list) => `{ ${list.map(([n, local]) => `${JSON.stringify(n)}: ${local}`).join(', ')} }`;
+  // The rest, until its body has set them, throw as a binding not yet made does.
+  const unmade = [...exported].filter(([, local]) => !hoisted.has(local)).map(([n]) => JSON.stringify(n));
+  const early = `const ${EXPORTS} = ${entries([...exported].filter(([, local]) => hoisted.has(local)))}; ${EARLY} && (${unmade.length ? `${VU}.unmade(${EXPORTS}, [${unmade.join(', ')}]), ` : ''}${EARLY}(${EXPORTS}));`;
+  const prefix = `${head.join('')}export default function (${VU}, ${EARLY}) { ${globals} let ${T}, ${W} = ${VU}.isWait; return (async () => { ${early} ${inside.join(' ')} `;
+  const own = entries([...exported]);
+  const suffix = stars.length ? `\nreturn Object.assign(${EXPORTS}, ${stars.map((ns) => `${VU}.reexported(${ns})`).join(', ')}, ${own});\n})(); }\n` : `\nreturn Object.assign(${EXPORTS}, ${own});\n})(); }\n`;
   return assemble(source, prefix, edits, suffix);
 }
 
@@ -406,6 +453,37 @@ function importText(node, source) {
   const named = node.specifiers.filter((s) => s.type === 'ImportSpecifier').map((s) => `${source.slice(s.imported.start, s.imported.end)} as ${s.local.name}`);
   const first = node.specifiers.filter((s) => s.type !== 'ImportSpecifier').map((s) => (s.type === 'ImportDefaultSpecifier' ? s.local.name : `* as ${s.local.name}`));
   return `import ${[...first, ...(named.length ? [`{ ${named.join(', ')} }`] : [])].join(', ')} from ${JSON.stringify(node.source.value)};`;
+}
+
+// The entry module's factory, called by the run with its VU alone, makes the VU's instance
+// through VU.load() as every other module's is: a module that imports it back, in a cycle,
+// then has that instance rather than one of its own.
+function selfLoad(name, factory) {
+  factory.head.push(`import * as __loadtest_self from ${JSON.stringify(factory.sibling(`./${name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1)}`))};`);
+  return `if (arguments.length < 2) return ${VU}.load(__loadtest_self); `;
+}
+
+const EXPORTS = '__loadtest_exports';
+const EARLY = '__loadtest_early';
+
+// The names of the functions declared at the module's top, exported or not.
+function hoistedFunctions(ast) {
+  const names = new Set();
+  for (const n of ast.body) {
+    const d = n.type === 'ExportNamedDeclaration' || n.type === 'ExportDefaultDeclaration' ? n.declaration : n;
+    if (d && d.type === 'FunctionDeclaration' && d.id) names.add(d.id.name);
+  }
+  return names;
+}
+
+// An import that closes a cycle: its module's exports object, whose names are read where used.
+function liveBindings(node, local, live) {
+  const ns = `${local}i`;
+  for (const s of node.specifiers) {
+    if (s.type === 'ImportNamespaceSpecifier') live.set(s.local.name, ns);
+    else live.set(s.local.name, `${ns}[${JSON.stringify(s.type === 'ImportDefaultSpecifier' ? 'default' : (s.imported.name ?? s.imported.value))}]`);
+  }
+  return `const ${ns} = (await ${VU}.load(${local}));`;
 }
 
 // `import a, { b as c } from 'x'` as `const { default: a, b: c } = EXPR;`, `* as ns` as `const ns = EXPR;`.

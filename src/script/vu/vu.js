@@ -120,6 +120,7 @@ export class VU {
     this.modules = new Map();
     this.instances = new Map();
     this.required = new Map(); // a CommonJS module of the script → its module object
+    this.making = new Map(); // an ES module of the script whose body has yet to run → its exports
     this.loops = loops;
     this.drive = drive; // for the script's functions that may wait (src/script/eventloop/wait.js)
     this.stepper = null; // while an iteration calls its function: its Stepper (wait.js's drive())
@@ -153,12 +154,40 @@ export class VU {
   /** This VU's instance of one of the script's own modules (its transformed namespace). */
   async load(namespace) {
     if (namespace.__loadtest_cjs) this.commonJS(namespace);
+    // A module imported back by one it imports (a cycle) while it is being made: its exports
+    // object, its hoisted functions in it and the rest once its body has run, as ES modules.
+    const early = this.making.get(namespace);
+    if (early !== undefined) return early;
     let exports = this.instances.get(namespace);
     if (exports === undefined) {
-      exports = namespace.default(this);
+      exports = namespace.default(this, (made) => this.making.set(namespace, made));
       this.instances.set(namespace, exports);
+      exports.then(
+        () => this.making.delete(namespace),
+        () => this.making.delete(namespace),
+      );
     }
     return exports;
+  }
+
+  /**
+   * The names of an ES module's exports object (src/script/transform/transform.js esModule())
+   * that its body has yet to set: reading one throws, as a binding not yet made, and setting it
+   * makes it a plain property.
+   */
+  unmade(exports, names) {
+    for (const name of names) {
+      Object.defineProperty(exports, name, {
+        configurable: true,
+        enumerable: true,
+        get() {
+          throw new ReferenceError(`Cannot access '${name}' before initialization`);
+        },
+        set(value) {
+          Object.defineProperty(exports, name, { value, writable: true, enumerable: true, configurable: true });
+        },
+      });
+    }
   }
 
   /** What `export * from` takes of a module's instance: its names but default. */
@@ -179,7 +208,8 @@ export class VU {
     if (module === undefined) {
       module = { exports: {} };
       this.required.set(namespace, module);
-      this.instances.set(namespace, namespace.default(this, module));
+      // `this` at a CommonJS module's top is its exports, as node gives it (UMD bundles read it).
+      this.instances.set(namespace, namespace.default.call(module.exports, this, module));
     }
     return module.exports;
   }
