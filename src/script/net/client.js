@@ -161,7 +161,9 @@ export class OriginClient extends DriverSide {
   }
 
   sendH1(request) {
-    let conn = this.free.pop();
+    // A request of a series that keeps its connection (Pin) goes on it; the others on a free one.
+    const pin = request.pin;
+    let conn = pin !== null && pin.conn !== null ? pin.conn : this.free.pop();
     if (conn === undefined) {
       conn = new Connection(this, this.all.length);
       this.all.push(conn);
@@ -272,7 +274,9 @@ export class OriginClient extends DriverSide {
     conn.job = null;
     this.network.unwatch(conn);
     this.network.answered++;
-    this.free.push(conn);
+    const pin = job.request.pin;
+    if (pin !== null && pin.hold) pin.held(this, conn);
+    else this.free.push(conn);
     job.resolve(answerOf(job.request, job.result));
   }
 
@@ -286,6 +290,32 @@ export class OriginClient extends DriverSide {
       this.spare.drop();
       this.spare = null;
     }
+  }
+}
+
+/**
+ * The HTTP/1.1 connection of a series of requests, kept from the others of its VU while `hold`
+ * (k6/http's NTLM handshake, which authenticates a connection: k6/http/ntlm-auth.js): the first
+ * request of it takes a free one, the next go on that one; released, it is free again. Over h2
+ * there is one connection anyway, and nothing to keep.
+ */
+export class Pin {
+  constructor() {
+    this.hold = true;
+    this.conn = null;
+    this.client = null;
+  }
+  held(client, conn) {
+    this.client = client;
+    this.conn = conn;
+  }
+  // The next request is its last: its connection is free once it ends.
+  last() {
+    this.hold = false;
+  }
+  release() {
+    if (this.client !== null && this.hold) this.client.free.push(this.conn);
+    this.hold = false;
   }
 }
 

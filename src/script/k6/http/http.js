@@ -21,6 +21,7 @@ import { SpanText } from '../../net/span-text.js';
 import { NO_PEER } from '../../net/peer.js';
 import { requestSamplesTags } from './request-tags.js';
 import { digestChallenge, digestAuthorization } from './digest.js';
+import { withNtlm } from './ntlm-auth.js';
 import { goValue } from './go-value.js';
 import { thrownGoError } from '../host-error.js';
 
@@ -205,6 +206,7 @@ class Exchange {
     this.expected = vu.responseCallback;
     this.userTags = NO_PARAMS;
     this.digest = false;
+    this.ntlm = false;
     // Most calls give a URL string and nothing else: the rest is read apart (configure), which
     // keeps what every request runs small for the engines to compile.
     if (typeof urlArg === 'string' && params === NO_PARAMS && (body === undefined || body === null)) this.parse(urlArg);
@@ -270,10 +272,11 @@ class Exchange {
     this.expected = params.responseCallback !== undefined ? params.responseCallback : vu.responseCallback;
     this.userTags = params.tags || NO_PARAMS;
     const auth = params.auth;
-    if (auth !== undefined && auth !== null && auth !== 'basic' && auth !== 'digest') {
-      throw new Error(`auth '${auth}' is not supported here (basic and digest: user:pass@ in the URL)`);
+    if (auth !== undefined && auth !== null && auth !== 'basic' && auth !== 'digest' && auth !== 'ntlm') {
+      throw new Error(`auth '${auth}' is not supported here (basic, digest and ntlm: user:pass@ in the URL)`);
     }
     this.digest = auth === 'digest';
+    this.ntlm = auth === 'ntlm';
   }
 
   // A request k6 refuses before sending it: a failed Response, said in the log.
@@ -301,6 +304,7 @@ class Exchange {
     const unsendable = unsendableReason(this.url);
     if (unsendable !== undefined) return failedUnsent(this, unsendable);
     if (this.digest && (this.url.username || this.url.password)) return withDigest(this).then((response) => this.after(response));
+    if (this.ntlm) return withNtlm(this, ntlmRequest).then((response) => this.after(response));
     return once(this, this.headers, this.expected, true);
   }
 
@@ -362,13 +366,17 @@ const ZERO_TIMINGS = Object.freeze({ duration: 0, blocked: 0, looking_up: 0, con
  * ex.after() makes of it. Its state goes with it as the client's request (a Request), which the
  * client's result carries back (result.request).
  */
-function once(ex, userHeaders, expected, follow) {
+function once(ex, userHeaders, expected, follow, pin = null, authorization = null) {
   const { url, bytes: body } = ex;
   const info = infoOf(url);
   const sentCookies = ex.jar.cookieHeader(url, ex.params.cookies, ex.vu.console);
   const request = new Request(ex, info, userHeaders, sentCookies, body, expected, follow);
   if (ex.first === null) ex.first = request;
-  request.bytes = bytesOf(request, info, sentCookies === '' && !info.auth, userHeaders === NO_PARAMS);
+  if (pin !== null) {
+    request.pin = pin;
+    request.authorization = authorization;
+  }
+  request.bytes = bytesOf(request, info, sentCookies === '' && !info.auth && pin === null, userHeaders === NO_PARAMS);
   // rps: every VU's requests of this process at most so many a second (k6's limiter, burst 1).
   const rps = ex.vu.shared.rps;
   return rps === null ? dispatch(request) : paced(rps, request);
@@ -402,11 +410,26 @@ class Request {
     this.follow = follow;
     this.blockedStart = 0;
     this.client = null;
+    // A request of NTLM's handshake (ntlm-auth.js): the connection it must go on
+    // (src/script/net/client.js Pin), and the Authorization it sends (null: none) in place of
+    // the script's and the URL's, which res.request shows all the same.
+    this.pin = null;
+    this.authorization = null;
     this.made = null; // the headers, once made
   }
 
   headers() {
     if (this.made !== null) return this.made;
+    const headers = this.givenHeaders();
+    if (this.pin !== null) {
+      for (const k of Object.keys(headers)) if (k.toLowerCase() === 'authorization') delete headers[k];
+      if (this.authorization !== null) headers.Authorization = this.authorization;
+    }
+    return (this.made = headers);
+  }
+
+  // Its headers as the script and the URL make them.
+  givenHeaders() {
     const { url, userHeaders } = this;
     const vu = this.ex.vu;
     const headers = {};
@@ -421,7 +444,7 @@ class Request {
       headers[k] = userHeaders[k];
     }
     if (this.cookies) headers.Cookie = this.cookies;
-    return (this.made = headers);
+    return headers;
   }
 
   /** The client's result of this request (src/script/net/client.js): the Response, or what follows. */
@@ -437,7 +460,8 @@ class Request {
   [MAKE_REQUEST]() {
     const { url } = this;
     const body = this.ex.shownBody;
-    return { method: this.method, url: infoOf(url).href, headers: goHeaders(this.headers(), (url.username || url.password) && !hasHeader(this.userHeaders, 'authorization')), body: body ? textDecoder.decode(body) : '', cookies: sentCookies(this.cookies) };
+    const headers = this.pin === null ? this.headers() : this.givenHeaders();
+    return { method: this.method, url: infoOf(url).href, headers: goHeaders(headers, (url.username || url.password) && !hasHeader(this.userHeaders, 'authorization')), body: body ? textDecoder.decode(body) : '', cookies: sentCookies(this.cookies) };
   }
 }
 
@@ -565,4 +589,11 @@ async function withDigest(ex) {
   const challenge = first.status === 401 ? digestChallenge(first.headers['Www-Authenticate']) : null;
   if (challenge === null) return first;
   return once(ex, { ...headers, Authorization: digestAuthorization(challenge, method, url, vu.shared.facilities.hash) }, ex.expected, false);
+}
+
+// A request of auth: 'ntlm' (ntlm-auth.js): the call's first counts a 401 as expected too, as
+// k6's (the connection may be authenticated already, and then there is no 401).
+function ntlmRequest(ex, pin, authorization) {
+  const { expected } = ex;
+  return once(ex, ex.headers, ex.first === null && expected !== null ? (status) => status === 401 || (expected || defaultExpected)(status) : expected, false, pin, authorization);
 }
