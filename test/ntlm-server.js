@@ -3,6 +3,7 @@
 // message (type 3) whose NTLMv2 response proves the user's password makes the connection
 // authenticated, and its later requests are answered without asking again (but under /each/). It counts
 // connections and requests (rawServer's) and what it saw (`seen`: the messages' types in order).
+// Under /v1/ its challenge asks for the LM key (NTLMv1), which go-ntlmssp does not answer.
 // Run alone (`node test/ntlm-server.js`), it prints its port, for k6 beside it.
 
 import { createHmac, randomBytes } from 'node:crypto';
@@ -12,6 +13,8 @@ import { md4 } from '../src/script/k6/md4.js';
 
 const SIGNATURE = Buffer.from('NTLMSSP\0', 'latin1');
 const FLAGS = (0x00000001 | 0x00000004 | 0x00000200 | 0x00010000 | 0x00080000 | 0x00800000 | 0x20000000 | 0x80000000) >>> 0;
+
+const LM_KEY = 0x80;
 
 const utf16 = (text) => Buffer.from(text, 'utf16le');
 const hmacMd5 = (key, ...parts) => parts.reduce((h, p) => h.update(p), createHmac('md5', key)).digest();
@@ -31,7 +34,7 @@ function messageOf(header) {
 }
 
 // The challenge message (type 2) with `challenge` and a target info that names the domain.
-function challengeMessage(challenge, domain) {
+function challengeMessage(challenge, domain, flags = FLAGS) {
   const name = utf16(domain);
   const av = (id, value) => Buffer.concat([Buffer.from([id, 0, value.length & 0xff, value.length >> 8]), value]);
   const info = Buffer.concat([av(2, name), av(1, utf16('SERVER')), av(0, Buffer.alloc(0))]);
@@ -41,7 +44,7 @@ function challengeMessage(challenge, domain) {
   head.writeUInt16LE(name.length, 12);
   head.writeUInt16LE(name.length, 14);
   head.writeUInt32LE(56, 16);
-  head.writeUInt32LE(FLAGS, 20);
+  head.writeUInt32LE(flags, 20);
   challenge.copy(head, 24);
   head.writeUInt16LE(info.length, 40);
   head.writeUInt16LE(info.length, 42);
@@ -66,7 +69,8 @@ const reply = (status, headers, body = '') => `HTTP/1.1 ${status} ${status === 2
 /**
  * Starts the server on 127.0.0.1, port 0: `users` maps a user's name (lower case) to its
  * password; `domain` is the one its challenge names. Resolves to rawServer's state with `seen`
- * (each request's message type, 0 for none) and `users` (who authenticated, as 'domain\\user').
+ * (each request's message type, 0 for none), `users` (who authenticated, as 'domain\\user')
+ * and `negotiates` (the negotiate messages, base64).
  */
 export async function startNtlmServer({ users = { alice: 'Secret-1' }, domain = 'TESTDOM' } = {}) {
   const connections = new WeakMap(); // socket: { challenge, user }
@@ -75,6 +79,7 @@ export async function startNtlmServer({ users = { alice: 'Secret-1' }, domain = 
     connections.set(socket, state);
     const m = messageOf(request.headers.authorization);
     server.seen.push(m === null ? 0 : m.type);
+    if (m !== null && m.type === 1) server.negotiates.add(m.msg.toString('base64'));
     const asked = ['WWW-Authenticate: NTLM', 'WWW-Authenticate: Negotiate'];
     // Under /each/ a connection's earlier authentication counts for nothing (IIS's
     // authPersistSingleRequest): every request must authenticate.
@@ -82,7 +87,8 @@ export async function startNtlmServer({ users = { alice: 'Secret-1' }, domain = 
       socket.write(state.user !== null && !request.path.startsWith('/each/') ? reply(200, [], `hello ${state.user}`) : reply(401, asked, 'who are you?'));
     } else if (m.type === 1) {
       state.challenge = randomBytes(8);
-      socket.write(reply(401, [`WWW-Authenticate: ${m.scheme} ${challengeMessage(state.challenge, domain).toString('base64')}`]));
+      const flags = request.path.startsWith('/v1/') ? (FLAGS | LM_KEY) >>> 0 : FLAGS;
+      socket.write(reply(401, [`WWW-Authenticate: ${m.scheme} ${challengeMessage(state.challenge, domain, flags).toString('base64')}`]));
     } else if (m.type === 3 && state.challenge !== null) {
       const { ok, user, domain: theirs } = verify(m.msg, state.challenge, users);
       state.challenge = null;
@@ -94,6 +100,7 @@ export async function startNtlmServer({ users = { alice: 'Secret-1' }, domain = 
     } else socket.write(reply(401, asked, 'out of turn'));
   });
   server.seen = [];
+  server.negotiates = new Set();
   server.users = [];
   return server;
 }
@@ -102,7 +109,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const server = await startNtlmServer();
   console.log(server.port);
   process.on('SIGTERM', () => {
-    console.error(JSON.stringify({ connections: server.connections, requests: server.requests, seen: server.seen, users: server.users }));
+    console.error(JSON.stringify({ connections: server.connections, requests: server.requests, seen: server.seen, users: server.users, negotiates: [...server.negotiates] }));
     process.exit(0);
   });
 }

@@ -295,7 +295,7 @@ export class OriginClient extends DriverSide {
 
 /**
  * The HTTP/1.1 connection of a series of requests, kept from the others of its VU while `hold`
- * (k6/http's NTLM handshake, which authenticates a connection: k6/http/ntlm-auth.js): the first
+ * (k6/http's NTLM handshake, which authenticates a connection: k6/http/auth/ntlm.js): the first
  * request of it takes a free one, the next go on that one; released, it is free again. Over h2
  * there is one connection anyway, and nothing to keep.
  */

@@ -21,7 +21,7 @@ import { SpanText } from '../../net/span-text.js';
 import { NO_PEER } from '../../net/peer.js';
 import { requestSamplesTags } from './request-tags.js';
 import { digestChallenge, digestAuthorization } from './digest.js';
-import { withNtlm } from './ntlm-auth.js';
+import { withNtlm } from './auth/ntlm.js';
 import { goValue } from './go-value.js';
 import { thrownGoError } from '../host-error.js';
 
@@ -410,7 +410,7 @@ class Request {
     this.follow = follow;
     this.blockedStart = 0;
     this.client = null;
-    // A request of NTLM's handshake (ntlm-auth.js): the connection it must go on
+    // A request of NTLM's handshake (auth/ntlm.js): the connection it must go on
     // (src/script/net/client.js Pin), and the Authorization it sends (null: none) in place of
     // the script's and the URL's, which res.request shows all the same.
     this.pin = null;
@@ -591,7 +591,7 @@ async function withDigest(ex) {
   return once(ex, { ...headers, Authorization: digestAuthorization(challenge, method, url, vu.shared.facilities.hash) }, ex.expected, false);
 }
 
-// A request of auth: 'ntlm' (ntlm-auth.js): the call's first counts a 401 as expected too, as
+// A request of auth: 'ntlm' (auth/ntlm.js): the call's first counts a 401 as expected too, as
 // k6's (the connection may be authenticated already, and then there is no 401).
 function ntlmRequest(ex, pin, authorization) {
   const { expected } = ex;

@@ -6,8 +6,8 @@
 // (Pin), while the first request's stays busy, as Go's stays until the handshake ends (so, as
 // in k6, a VU's first handshake opens a second connection). Each is a request of the run.
 
-import { Pin } from '../../net/client.js';
-import { b64encode } from '../encoding.js';
+import { Pin } from '../../../net/client.js';
+import { b64encode } from '../../encoding.js';
 import { negotiateMessage, readChallenge, authenticateMessage } from './ntlm-messages.js';
 
 /**
