@@ -161,9 +161,10 @@ export class OriginClient extends DriverSide {
   }
 
   sendH1(request) {
-    // A request of a series that keeps its connection (Pin) goes on it; the others on a free one.
+    // A request of a series that keeps its connection (Pin) goes on it; the others (no pin, or
+    // none said) on a free one.
     const pin = request.pin;
-    let conn = pin !== null && pin.conn !== null ? pin.conn : this.free.pop();
+    let conn = pin && pin.conn !== null ? pin.conn : this.free.pop();
     if (conn === undefined) {
       conn = new Connection(this, this.all.length);
       this.all.push(conn);
@@ -275,7 +276,7 @@ export class OriginClient extends DriverSide {
     this.network.unwatch(conn);
     this.network.answered++;
     const pin = job.request.pin;
-    if (pin !== null && pin.hold) pin.held(this, conn);
+    if (pin && pin.hold) pin.held(this, conn);
     else this.free.push(conn);
     job.resolve(answerOf(job.request, job.result));
   }
