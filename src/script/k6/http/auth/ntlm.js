@@ -34,6 +34,8 @@ export async function withNtlm(ex, send) {
     // A request that failed ends the handshake with the first answer, as Go's error does.
     return challenged.status === 0 ? original : challenged;
   }
+  // Connections are freed in Go's order, the VU's next request taking the last freed: here the
+  // challenge's (Go drained it) before the first's; after a handshake, the authenticated one.
   const answer = authenticateFor(challenged, credentials, ex.vu.shared.facilities);
   if (answer === null) {
     second.release();
