@@ -15,6 +15,8 @@ async function main() {
     restartDeno();
     return (await import('./commands/run.js')).runCommand(argv().slice(1));
   }
+  // k6's `k6 features`: the feature flags loadtest run takes (--features, K6_FEATURES).
+  if (first === 'features') return (await import('./commands/run-features.js')).featuresCommand(argv().slice(1));
   if (first === 'compare') return (await import('./compare/command.js')).compareCommand(argv().slice(1));
   return (await import('./commands/load.js')).loadCommand();
 }

@@ -268,7 +268,6 @@ test('a bad setting of --out experimental-prometheus-rw is one line and exit 2, 
   for (const [args, env, line] of [
     [['--out', 'experimental-prometheus-rw=http://h:9090'], {}, "loadtest run: --out 'experimental-prometheus-rw=http://h:9090': experimental-prometheus-rw takes its settings from K6_PROMETHEUS_RW_* (K6_PROMETHEUS_RW_SERVER_URL...), not after '='\n"],
     [['--out', 'experimental-prometheus-rw'], { K6_PROMETHEUS_RW_TREND_STATS: 'p(x)' }, "loadtest run: --out experimental-prometheus-rw: invalid percentile trend stat value 'p(x)', provide a number between 0 and 100\n"],
-    [['--out', 'experimental-prometheus-rw'], { K6_FEATURES: 'freeze-env' }, "loadtest run: K6_FEATURES: 'freeze-env' is not supported here (native-histograms is)\n"],
   ]) {
     const r = await spawnScript(CLI, ['run', ...args, 'nothing.js'], { env, timeoutMs: 30000 });
     assert.equal(r.code, 2, r.stderr);

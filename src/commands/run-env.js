@@ -59,6 +59,7 @@ const OPTIONS = {
   K6_SETUP_TIMEOUT: ['setupTimeout', duration],
   K6_NO_TEARDOWN: ['noTeardown', bool],
   K6_TEARDOWN_TIMEOUT: ['teardownTimeout', duration],
+  K6_HANDLE_SUMMARY_TIMEOUT: ['handleSummaryTimeout', duration],
   K6_RPS: ['rps', int],
   K6_MAX_REDIRECTS: ['maxRedirects', int],
   K6_USER_AGENT: ['userAgent', text],

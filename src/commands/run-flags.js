@@ -51,6 +51,8 @@ Runs a k6 script (an ES module with export default function and export const opt
       --secret-source S          k6/secrets' source (repeat; or K6_SECRET_SOURCE): mock=K=V,...,
                                  file=PATH or url=urlTemplate=URL,... (K6_SECRET_SOURCE_URL_*),
                                  each with name=NAME and default; their values hidden in the log
+      --features A,B             k6's feature flags (repeat): freeze-env, merge-run-tags,
+                                 native-histograms (loadtest features lists them; K6_FEATURES)
   k6's options as flags (doc/scripts.md#options): --http-debug[=full], --no-connection-reuse,
       --no-vu-connection-reuse, -w/--throw, --rps N, --batch N, --batch-per-host N,
       --min-iteration-duration D, --blacklist-ip CIDR, --block-hostnames P, --user-agent S,
@@ -69,7 +71,7 @@ Exit codes as k6's: 99 a threshold failed, 104 bad options, 107 a script error, 
 
 const STRING_FLAGS = ['vus', 'duration', 'iterations', 'stage', 'env', 'tag', 'summary-export', 'summary-trend-stats', 'out', 'html', 'metrics', 'metrics-linger', 'dashboard', 'cores', 'shard', 'start-at', 'result', 'config',
   'http-debug', 'rps', 'batch', 'batch-per-host', 'min-iteration-duration', 'blacklist-ip', 'block-hostnames', 'user-agent', 'max-redirects', 'summary-mode', 'secret-source',
-  'summary-time-unit', 'compatibility-mode', 'system-tags'];
+  'summary-time-unit', 'compatibility-mode', 'system-tags', 'features'];
 // mri reads --no-thresholds as thresholds: false (k6's --no-color as color: false).
 // --no-usage-report: loadtest reports nothing anywhere, as k6 with it.
 const BOOLEAN_FLAGS = ['quiet', 'thresholds', 'summary', 'insecure-skip-tls-verify', 'help', 'connection-reuse', 'vu-connection-reuse', 'throw', 'discard-response-bodies', 'setup', 'teardown', 'include-system-env-vars', 'color', 'usage-report', 'verbose',
@@ -284,19 +286,6 @@ function withWebDashboard(outs, cli) {
   return outs.filter((o) => o !== web);
 }
 
-// k6 v2.2's feature flags, of which native-histograms (K6_FEATURES, or its older variable
-// K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM): an active one tags every sample of the run
-// k6_feature_<name>=true, as k6's run tags.
-function featureFlags(flags) {
-  const names = (envVar('K6_FEATURES') || '').split(',').map((s) => s.trim()).filter((s) => s !== '');
-  for (const name of names) {
-    if (name !== 'native-histograms') throw new UsageError(`K6_FEATURES: '${name}' is not supported here (native-histograms is)`);
-  }
-  const alias = envVar('K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM');
-  if (alias !== undefined && goBool(alias) === undefined) throw new UsageError(`K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM: '${alias}' is not true or false`);
-  if (names.length > 0 || goBool(alias)) flags.tags = { ...flags.tags, k6_feature_native_histograms: 'true' };
-}
-
 export function flagsOf(argv) {
   // --http-debug alone is 'headers' (k6: a value only after '=').
   argv = argv.map((a) => (a === '--http-debug' ? '--http-debug=headers' : a));
@@ -321,7 +310,6 @@ export function flagsOf(argv) {
   for (const k of Object.keys(flags)) if (flags[k] === undefined) delete flags[k];
   const secretSources = secretSourcesFlag(args);
   const outs = outFlags(args);
-  featureFlags(flags);
   // Full mode: the run keeps each group's and scenario's figures apart (src/script/summary/breakdown.js).
   if (summaryMode(args) === 'full') flags.summaryMode = 'full';
   const html = last(args.html);
@@ -344,6 +332,9 @@ export function flagsOf(argv) {
     summaryMode: summaryMode(args),
     summaryExport: last(args['summary-export']),
     machineReadable: machineReadableFlag(args),
+    // k6's feature flags: each --features value, read with the variables and the config file's
+    // once that is read (src/commands/run-features.js).
+    features: args.features === undefined ? undefined : list(args.features).map(String),
     html: html === undefined ? null : String(html),
     outs,
     secretSources,

@@ -5,6 +5,8 @@ import { transformModule, ScriptError } from '../script/transform/transform.js';
 import { runScript, ScriptRunError, EXIT, messageOf, abortedByThresholds } from '../script/runner.js';
 import { crossedMetrics } from '../script/metrics/thresholds.js';
 import { summaryText } from '../script/summary/summary.js';
+import { callHandleSummary } from '../script/summary/handle-summary.js';
+import { logEntry } from '../script/k6/console.js';
 import { facilitiesOf, openOutputs } from '../../runtimes/scripts/host.js';
 import { loadScript, readFile, writeFile, writeText, wantsColor, exit, onInterrupt, terminal, envVar, runtime, spawnChild, pathOf, availableCores } from '../../runtimes/index.js';
 import { startProgress } from '../results/progress.js';
@@ -17,6 +19,7 @@ import { loadSecretSources, SecretSourceError } from '../script/secrets/secret-s
 import { Secrets } from '../script/secrets/secrets.js';
 import { urlLookups } from '../script/secrets/url-source.js';
 import { EnvError } from './run-env.js';
+import { applyFeatures } from './run-features.js';
 import { USAGE, UsageError, flagsOf, readConfig } from './run-flags.js';
 
 const WORKER = pathOf(new URL('../script/worker.js', import.meta.url));
@@ -57,13 +60,14 @@ async function runScriptFile(cli, argv) {
   let out = null;
   try {
     await readConfig(cli.flags);
+    applyFeatures(cli, envVar, (line) => writeText('stderr', `${line}\n`));
     const table = await loadSecretSources(cli.secretSources, (path) => readFile(path, 'utf8'));
     secrets = new Secrets(table, urlLookups(table, facilitiesOf(cli.script)));
     await checkBeforeRun(cli);
     // A shard's points are spread apart from the other shards' (src/outputs/influxdb/lines.js).
     out = await openOutputs(cli.outs, cli.shard ? { instance: cli.shard.index - 1, instances: cli.shard.count } : {});
   } catch (err) {
-    return fail(err.message, err instanceof SecretSourceError ? err.code : 2);
+    return fail(err.message, err instanceof SecretSourceError || err instanceof EnvError ? err.code : 2);
   }
   let loaded;
   try {
@@ -325,20 +329,19 @@ async function dashboardEnd(cli, result, page) {
   };
 }
 
-// As k6 v1: with the summary disabled, no handleSummary() and no --summary-export either.
+// As k6 v1: with the summary disabled, no handleSummary() and no --summary-export either; as
+// k6 v2.2, none when handleSummary() ran out of its time either.
 async function writeOutputs(cli, result, say) {
   if (cli.noSummary) return;
   const data = cli.machineReadable ? await machineReadableOf(cli, result) : result.data;
   const handle = result.exports.handleSummary;
   if (typeof handle === 'function') {
-    let out;
-    try {
-      out = handle(data);
-      if (out instanceof Promise) out = await out;
-    } catch (err) {
-      say(`handleSummary() failed: ${messageOf(err)}`);
-      out = null;
+    const called = await callHandleSummary(handle, data, { ms: result.handleSummaryMs, loop: result.loop }, (err) => say(`handleSummary() failed: ${messageOf(err)}`));
+    if (called.timedOut) {
+      writeText('stderr', `${logEntry('error', 'failed to handle the end-of-test summary', [['error', called.timedOut]])}\n`);
+      return;
     }
+    const out = called.out;
     // As k6: no result (or an exception) is the summary printed as if there were no handleSummary.
     if (out === null || out === undefined) {
       writeText('stdout', summaryText(result.data, { state: result.state, mode: cli.summaryMode, color: wantsColor('stdout') && !cli.noColor }));

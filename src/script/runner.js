@@ -8,7 +8,7 @@ import { RunState } from './metrics/run-state.js';
 import { VU, Interruption, loadModules } from './vu/vu.js';
 import { Network } from './net/client.js';
 import { scenariosOf, segmentOf } from './scenarios/scenarios.js';
-import { checkOptions, numberOption, k6Names } from './scenarios/options.js';
+import { checkOptions, numberOption, k6Names, scriptFeatures } from './scenarios/options.js';
 import { checkOptionTypes } from './scenarios/option-types.js';
 import { consolidated } from './scenarios/option-tiers.js';
 import { DEFAULT_SYSTEM_TAGS, systemTagsOf } from './metrics/system-tags.js';
@@ -107,6 +107,8 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
   return {
     exports: plan.exports0,
     options: plan.options,
+    handleSummaryMs: plan.handleSummaryMs,
+    loop: plan.first.loop, // VU 0's, where handleSummary()'s timers go
     scenarios: plan.scenarios,
     startTime: run.startTime,
     elapsedMs,
@@ -156,8 +158,7 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
     registry,
     state,
     options: {},
-    // As `k6 run`: the system's variables, unless --include-system-env-vars=false, under -e's.
-    env: { ...(flags.systemEnv === false ? {} : facilities.env), ...(flags.env || {}) },
+    env: runEnv(facilities, flags),
     globalTags: {},
     systemTags: DEFAULT_SYSTEM_TAGS, // the options' (init())
     arrays: new Map(),
@@ -190,6 +191,17 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
   return run;
 }
 
+// __ENV, as `k6 run` makes it: the system's variables, unless --include-system-env-vars=false,
+// under -e's; K6_FEATURES the feature flags in force (k6 v2.2 writes it so, and drops it when
+// there are none), and the whole frozen under freeze-env (k6 v2.2: a write throws in a module).
+function runEnv(facilities, flags) {
+  const env = { ...(flags.systemEnv === false ? {} : facilities.env), ...(flags.env || {}) };
+  const features = flags.features || [];
+  if (features.length) env.K6_FEATURES = features.join(',');
+  else delete env.K6_FEATURES;
+  return features.includes('freeze-env') ? Object.freeze(env) : env;
+}
+
 // The init phase: the first VU's init code gives the options; they are checked, the scenarios
 // and thresholds made from them, and every VU made with its init code run before the test
 // starts, as k6 does.
@@ -208,14 +220,18 @@ async function init(factory, run) {
   let list;
   let setupMs;
   let teardownMs;
+  let handleSummaryMs;
   try {
     if (run.flags.config) checkOptionTypes(k6Names(run.flags.config));
     checkOptionTypes(k6Names(exports0.options || {}));
+    const ignored = scriptFeatures(k6Names(exports0.options || {}));
+    if (ignored !== null) state.warn(ignored);
     checkOptions(options, (m) => state.warn(m));
     shared.systemTags = systemTagsOf(options.systemTags, (m) => state.warn(m));
     state.useSystemTags(shared.systemTags);
     setupMs = parseDuration(options.setupTimeout ?? '60s', 'setupTimeout');
     teardownMs = parseDuration(options.teardownTimeout ?? '60s', 'teardownTimeout');
+    handleSummaryMs = parseDuration(options.handleSummaryTimeout ?? '120s', 'handleSummaryTimeout');
     shared.dialer = dialerOf(options);
     shared.tls = tlsSettingsOf(options, facilities, (m) => state.warn(m));
     // rps is the whole run's: a --cores child takes its share.
@@ -264,7 +280,7 @@ async function init(factory, run) {
     if (run.aborted === null) registry.add(state.vusMax, total, shared.globalTags);
   } else await remote.prepare({ scenarios: list, options });
   first.initDone = true;
-  return { first, exports0, options, scenarios: list, thresholds, vus, nextId: total + 1, setupMs, teardownMs };
+  return { first, exports0, options, scenarios: list, thresholds, vus, nextId: total + 1, setupMs, teardownMs, handleSummaryMs };
 }
 
 // setup() once (a --cores child gets its data from the parent), then the wait for the common start.
@@ -463,9 +479,20 @@ function sortedKeys(_key, value) {
 function withinTime(promise, ms, place) {
   let timer;
   const late = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new ScriptRunError(`${place}() execution timed out after ${Math.round(ms / 1000)} seconds`, place === 'setup' ? EXIT.setupTimeout : EXIT.teardownTimeout)), ms);
+    timer = setTimeout(() => reject(new ScriptRunError(timeoutMessage(place, ms), place === 'setup' ? EXIT.setupTimeout : EXIT.teardownTimeout)), ms);
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * k6's timeout error of setup(), teardown() or handleSummary(): its seconds as Go's "%.f" prints
+ * them, a half to the even one (2.5 s is "2 seconds", 1.5 s "2").
+ */
+export function timeoutMessage(place, ms) {
+  const s = ms / 1000;
+  const whole = Math.floor(s);
+  const rounded = s - whole === 0.5 ? whole + (whole % 2 === 0 ? 0 : 1) : Math.round(s);
+  return `${place}() execution timed out after ${rounded} seconds`;
 }
 
 // setup() and teardown() run in groups of their own, as in k6 (their checks show under them); as

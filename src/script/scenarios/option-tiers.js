@@ -36,8 +36,25 @@ export function cliOptions(flags) {
  * mode, where each of the reads a request and an iteration make of the options is a hash look-up.
  */
 export function consolidated(scriptOptions, flags, warn) {
-  let o = flags.config ? k6Names(flags.config) : {};
-  o = overlay(o, k6Names(scriptOptions), 'script', warn);
+  const tiers = [flags.config ? k6Names(flags.config) : {}, k6Names(scriptOptions), flags.envOptions || {}, cliOptions(flags)];
+  let o = overlay(tiers[0], tiers[1], 'script', warn);
   if (flags.envOptions) o = overlay(o, flags.envOptions, 'env', warn);
-  return { ...overlay(o, cliOptions(flags), 'cli', warn) };
+  o = overlay(o, tiers[3], 'cli', warn);
+  const tags = runTags(o.tags, tiers, flags.features || []);
+  if (tags === undefined) delete o.tags;
+  else o.tags = tags;
+  return { ...o };
+}
+
+// The run's tags under k6 v2.2's feature flags: merge-run-tags makes them every tier's, key by
+// key (the higher tier's value on a clash) where a tier's tags replace the lower's whole; then
+// the flags in force tag every sample k6_feature_<name>=true (and a k6_feature_ tag given is
+// dropped). Undefined when there are none.
+function runTags(tags, tiers, features) {
+  if (features.includes('merge-run-tags')) tags = Object.assign({}, ...tiers.map((t) => t.tags));
+  if (!features.length && (tags === undefined || tags === null || !Object.keys(tags).some((k) => k.startsWith('k6_feature_')))) return tags;
+  const out = {};
+  for (const [k, v] of Object.entries(tags || {})) if (!k.startsWith('k6_feature_')) out[k] = v;
+  for (const name of features) out[`k6_feature_${name.replaceAll('-', '_')}`] = 'true';
+  return Object.keys(out).length ? out : undefined;
 }

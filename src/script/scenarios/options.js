@@ -6,10 +6,12 @@
 const HONORED = new Set([
   'vus', 'duration', 'iterations', 'stages', 'scenarios', 'thresholds', 'tags',
   'summaryTrendStats', 'summaryTimeUnit', 'insecureSkipTLSVerify', 'maxRedirects', 'userAgent',
-  'discardResponseBodies', 'setupTimeout', 'teardownTimeout', 'noSetup', 'noTeardown',
+  'discardResponseBodies', 'setupTimeout', 'teardownTimeout', 'handleSummaryTimeout', 'noSetup', 'noTeardown',
   'hosts', 'blockHostnames', 'blacklistIPs', 'noConnectionReuse', 'noVUConnectionReuse', 'noCookiesReset',
   'batch', 'batchPerHost', 'rps', 'throw', 'minIterationDuration', 'httpDebug', 'systemTags',
   'tlsVersion', 'tlsCipherSuites', 'tlsAuth',
+  // The config file's (src/commands/run-features.js); a script's are warned of (scriptFeatures).
+  'features',
 ]);
 
 // k6 itself uses these only for k6 Cloud: a local `k6 run` ignores them, and so does this one.
@@ -66,6 +68,15 @@ export function checkOptions(options, warn) {
     unknown.push(key);
   }
   if (unknown.length) warn(`there were unknown fields in the options exported in the script: ${unknown.join(', ')} (not k6 options: nothing uses them)`);
+}
+
+/**
+ * k6 v2.2's warning for feature flags in the script's own options (`options`, k6's names): it
+ * takes them from --features, K6_FEATURES or the config file only. Null when there are none.
+ */
+export function scriptFeatures(options) {
+  const f = options.features;
+  return Array.isArray(f) && f.length > 0 ? 'Feature flags in script options are not supported; use --features, K6_FEATURES, or the JSON config' : null;
 }
 
 // The honored options whose values are not checked where they are used: k6's types for them.

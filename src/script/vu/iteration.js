@@ -9,7 +9,7 @@
 // round.
 
 import { CookieJar } from '../k6/http/cookies.js';
-import { Interruption } from './vu.js';
+import { Interruption, ownEnv } from './vu.js';
 import { messageOf } from './messages.js';
 import { Stepper } from '../eventloop/wait.js';
 
@@ -176,7 +176,7 @@ function begin(vu, s, run) {
   // As k6 activates a VU for a scenario: its own __ENV, the run's with the scenario's over it
   // (what the VU wrote in it stays its own, until it runs another scenario).
   if (vu.envScenario !== s) {
-    vu.env = { ...run.shared.env, ...s.env };
+    vu.env = ownEnv(run.shared.env, s.env);
     vu.envScenario = s;
   }
   // k6 empties the VU's jar at each iteration: a new one, unless the last is as new (empty,

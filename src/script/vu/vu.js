@@ -73,6 +73,15 @@ const CONSOLE = scriptConsole();
 const VU_META = `${META}vu`;
 const ITER_META = `${META}iter`;
 
+/**
+ * A VU's own __ENV: the run's with `extra` (a scenario's env) over it, frozen as the run's is
+ * (k6 v2.2's freeze-env: src/script/runner.js).
+ */
+export function ownEnv(runEnv, extra = {}) {
+  const env = { ...runEnv, ...extra };
+  return Object.isFrozen(runEnv) ? Object.freeze(env) : env;
+}
+
 /** Thrown into a VU's code when its iteration is cut short (gracefulStop, abort). */
 export class Interruption extends Error {}
 
@@ -81,7 +90,7 @@ export class VU {
     this.shared = shared;
     this.id = id;
     this.options = shared.options;
-    this.env = { ...shared.env }; // __ENV: each VU's own, as in k6 (iteration.js: a scenario's)
+    this.env = ownEnv(shared.env); // __ENV: each VU's own, as in k6 (iteration.js: a scenario's)
     this.envScenario = null;
     this.iter = -1; // __ITER (the getter below): this VU's iterations in its scenario, from 0
     this.pastRun = false; // VU 0 in teardown() and handleSummary() (k6/execution's instance is gone)
