@@ -31,9 +31,9 @@ const names = (values) => values.flatMap((v) => String(v).split(',')).map((s) =>
 function winner(cli, env, config) {
   if (cli !== undefined) return { source: 'cli', list: names(cli).map((name) => ({ name })) };
   const [variable, canonical] = ALIAS;
-  // k6 skips a value of the old variable that is not Go's true; taken only as one here, a typo
-  // is refused rather than dropped.
-  const alias = env(variable) === undefined ? false : envBool(env, variable);
+  // k6 skips a value of the old variable that is not Go's true; here one that is not Go's true or
+  // false (a typo) is refused rather than dropped. Empty is unset, as envconfig reads it.
+  const alias = env(variable) === undefined || env(variable) === '' ? false : envBool(env, variable);
   if (alias || env('K6_FEATURES') !== undefined) {
     const list = alias ? [{ name: canonical, alias: variable }] : [];
     return { source: 'env', list: [...list, ...names([env('K6_FEATURES') ?? '']).map((name) => ({ name }))] };
