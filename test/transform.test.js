@@ -18,7 +18,7 @@ import { loops } from '../src/script/eventloop/loops.js';
 import { drive, made, waiting, isWait, waits } from '../src/script/eventloop/wait.js';
 
 // What the transformed code asks of its VU besides the k6 modules (src/script/vu/vu.js).
-const HELPERS = { loops, drive, made, isWait, waits, reexported: (x) => x, loop: new EventLoop() };
+const HELPERS = { loops, drive, made, isWait, waits, reexported: (x) => x, loop: new EventLoop(), math: Math };
 import { mulberry32 } from './random.js';
 import { EventLoop } from '../src/script/eventloop/event-loop.js';
 

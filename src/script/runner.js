@@ -30,6 +30,7 @@ import * as arrivalRate from './scenarios/executors/arrival-rate.js';
 import { sleep } from './scenarios/executors/common.js';
 import { Secrets } from './secrets/secrets.js';
 import { scriptConsole } from './k6/console.js';
+import { unseed } from './k6/k6.js';
 import { installK6Crypto } from './k6/webcrypto.js';
 import { loadHTML } from './k6/html/html.js';
 
@@ -456,12 +457,17 @@ export const abortedByThresholds = (message) => typeof message === 'string' && m
 async function teardown(run, plan) {
   const { first, exports0, options } = plan;
   first.pastRun = true; // for handleSummary() too: k6/execution's instance is gone
+  // k6 runs teardown() and handleSummary() each on a VU of its own: neither has the seed of a
+  // randomSeed() before it.
+  unseed(first);
   if (run.child || typeof exports0.teardown !== 'function' || options.noTeardown) return;
   try {
     await withinTime(inGroup(first, 'teardown', () => exports0.teardown(run.data === undefined ? undefined : JSON.parse(run.dataJson))), plan.teardownMs, 'teardown');
   } catch (err) {
     if (run.aborted !== null && err instanceof Interruption) return; // test.abort(): exit 108
     run.teardownFailure = err instanceof ScriptRunError ? err : new ScriptRunError(`teardown() failed: ${messageOf(err)}`, EXIT.scriptException);
+  } finally {
+    unseed(first);
   }
 }
 
@@ -516,6 +522,7 @@ async function inGroup(vu, name, fn) {
 async function initVU(factory, vu, run) {
   try {
     const exports = await factory(vu);
+    unseed(vu);
     return run.aborted === null ? exports : null;
   } catch (err) {
     if (err instanceof ScriptRunError) throw err;

@@ -2,6 +2,7 @@
 // The k6 module: check, group, sleep, fail, randomSeed, for one VU.
 
 import { isWait, waiting, MADE } from '../eventloop/wait.js';
+import { goFloat64 } from './go-rand.js';
 
 // A function the script wrote `async`; k6 v1.3 refuses it in check() (a function of the script
 // that the transform made async for a loop or a group is marked MADE, and is never a check's).
@@ -126,16 +127,32 @@ function sleep(vu, seconds) {
   return waiting(vu.sleep(ms));
 }
 
-// mulberry32, seeded: randomSeed(n) makes Math.random repeatable (for every VU of this process:
-// they share one JavaScript realm).
-function randomSeed(seed) {
-  let a = Number(seed) >>> 0;
-  Math.random = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+// A VU's Math: the engine's, but for a random of the VU's own (the script's modules see it as
+// Math: src/script/transform/transform.js), since in k6 each VU is a runtime of its own and
+// randomSeed() seeds one VU's.
+const ENGINE_RANDOM = Math.random;
+
+export function vuMath() {
+  return Object.create(Math, { random: { value: ENGINE_RANDOM, writable: true, configurable: true } });
+}
+
+// k6 unseeds a VU as its init code ends (internal/js/bundle.go): a seed given there holds only
+// for the rest of the init code.
+export function unseed(vu) {
+  vu.math.random = ENGINE_RANDOM;
+}
+
+// Go's rand.New(rand.NewSource(seed)).Float64, as k6's; the seed as Sobek makes a Go int64 of
+// what the script gives: a Number truncated (NaN and ±Infinity 0, what lies outside int64 its
+// least, as Go's conversion on amd64), a BigInt or Symbol a TypeError in Sobek's words (bun's
+// engine has others).
+function randomSeed(vu, seed) {
+  const type = typeof seed;
+  if (type === 'bigint' || type === 'symbol') throw new TypeError(`Cannot convert a ${type === 'bigint' ? 'BigInt' : 'Symbol'} value to a number`);
+  const n = +seed;
+  let int64 = Number.isFinite(n) ? Math.trunc(n) : 0;
+  if (int64 >= 2 ** 63 || int64 < -(2 ** 63)) int64 = -(2 ** 63);
+  vu.math.random = goFloat64(int64);
 }
 
 export function k6Module(vu) {
@@ -146,7 +163,7 @@ export function k6Module(vu) {
     fail: (message) => {
       throw new Error(message === undefined ? 'fail' : String(message));
     },
-    randomSeed,
+    randomSeed: (seed) => randomSeed(vu, seed),
   };
   return { default: api, ...api };
 }

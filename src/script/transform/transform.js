@@ -318,7 +318,7 @@ function bindVuGlobals(ast, edits) {
 
 // What a module's factory binds of k6's: open() relative to the module, the VU's console and
 // its event loop's timers (an npm package's are libraryGlobals()).
-const SCRIPT_GLOBALS = `const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop;`;
+const SCRIPT_GLOBALS = `const open = (path, mode) => ${VU}.open(path, mode, import.meta.url), console = ${VU}.console, Math = ${VU}.math, { setTimeout, setInterval, clearTimeout, clearInterval } = ${VU}.loop;`;
 
 // `module` comes from the VU (a require reads module.exports as soon as the body has run up
 // to its first wait); what an import of it sees: module.exports as the default, its

@@ -8,7 +8,7 @@ import { CookieJar } from '../k6/http/cookies.js';
 import { OriginClient } from '../net/client.js';
 import { loops } from '../eventloop/loops.js';
 import { drive, made, isWait, waits } from '../eventloop/wait.js';
-import { k6Module } from '../k6/k6.js';
+import { k6Module, vuMath } from '../k6/k6.js';
 import { httpModule } from '../k6/http/http.js';
 import { metricsModule } from '../k6/metrics.js';
 import { executionModule } from '../k6/execution.js';
@@ -103,6 +103,7 @@ export class VU {
     // http.setResponseCallback(): the VU's own, as in k6, where each VU's init code may set its own.
     this.responseCallback = undefined;
     this.console = shared.console ?? CONSOLE;
+    this.math = vuMath(); // the script's Math, whose random is this VU's (randomSeed)
     this.clients = new Map(); // origin → its client; and each k6/net/grpc Client's connection
     // The origin asked for last and its client: most scripts ask for one origin, request after
     // request (a string compare, where the Map hashed it).
