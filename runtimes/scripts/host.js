@@ -4,6 +4,7 @@
 
 import { scriptFacilities, pickAdapter, resolveHost, preferSmallHeap, md5Hex, openLogFile, startThread, pathOf, requireProtobuf, afterReads, onUnhandledRejection, tlsRefusal } from '../index.js';
 import { clientKey } from './client-key.js';
+import { types } from 'node:util';
 import { CSV_HEADER, csvColumns, csvHeader } from '../../src/outputs/sample-lines.js';
 import { SampleQueue } from '../../src/outputs/sample-queue.js';
 import { VERSION } from '../../src/version.js';
@@ -34,6 +35,8 @@ export function facilitiesOf(script) {
     },
     clientKey,
     tlsRefusal,
+    // console.log walks a Proxy of an array by its keys, as k6 (src/script/k6/console-format.js).
+    isProxy: types.isProxy,
   };
 }
 

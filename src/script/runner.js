@@ -3,7 +3,7 @@
 // scenarios at once (each its executor, src/script/scenarios/executors/), teardown(), then the summary's
 // data and the thresholds. Every VU is a few objects on this one event loop (src/script/vu/vu.js).
 
-import { Registry } from './metrics/metrics.js';
+import { Registry, checkTrendStats } from './metrics/metrics.js';
 import { RunState } from './metrics/run-state.js';
 import { VU, Interruption, loadModules } from './vu/vu.js';
 import { Network } from './net/client.js';
@@ -31,7 +31,8 @@ import { sleep } from './scenarios/executors/common.js';
 import { Secrets } from './secrets/secrets.js';
 import { scriptConsole } from './k6/console.js';
 import { unseed } from './k6/k6.js';
-import { installK6Crypto } from './k6/webcrypto.js';
+import { useProxyCheck } from './k6/console-format.js';
+import { installK6Crypto } from './k6/crypto/webcrypto.js';
 import { loadHTML } from './k6/html/html.js';
 
 export { messageOf };
@@ -76,6 +77,7 @@ export class ScriptRunError extends Error {
  */
 export async function runScript(factory, { flags = {}, facilities, hooks = {}, segment = null, remote = null, startAt = 0, secrets = new Secrets() }) {
   installK6Crypto();
+  if (facilities.isProxy) useProxyCheck(facilities.isProxy);
   await loadHTML();
   await loadModules(facilities);
   const run = newRun(facilities, flags, hooks, segment, remote, secrets);
@@ -203,6 +205,16 @@ function runEnv(facilities, flags) {
   return features.includes('freeze-env') ? Object.freeze(env) : env;
 }
 
+// The option's statistics as k6 checks them (a percentile above 100 is refused since k6 v2.1).
+function checkSummaryTrendStats(stats) {
+  if (!Array.isArray(stats)) return;
+  try {
+    checkTrendStats(stats);
+  } catch (err) {
+    throw new Error(`options.summaryTrendStats: ${err.message}`);
+  }
+}
+
 // The init phase: the first VU's init code gives the options; they are checked, the scenarios
 // and thresholds made from them, and every VU made with its init code run before the test
 // starts, as k6 does.
@@ -227,6 +239,7 @@ async function init(factory, run) {
     checkOptionTypes(k6Names(exports0.options || {}));
     const ignored = scriptFeatures(k6Names(exports0.options || {}));
     if (ignored !== null) state.warn(ignored);
+    checkSummaryTrendStats(options.summaryTrendStats);
     checkOptions(options, (m) => state.warn(m));
     shared.systemTags = systemTagsOf(options.systemTags, (m) => state.warn(m));
     state.useSystemTags(shared.systemTags);

@@ -7,9 +7,8 @@
 // its bytes in hex, an object already on the path as `[Circular]`. Nothing is truncated. Map,
 // Set, RegExp and class instances have only their own keys, as k6 has no case for them.
 
-import { types } from 'node:util';
 import { isHostError } from './host-error.js';
-import { usagesOf } from './webcrypto.js';
+import { usagesOf } from './crypto/webcrypto.js';
 
 const FUNCTION = '[object Function]';
 
@@ -46,6 +45,10 @@ function walk(v, path) {
   }
 }
 
+// Whether a value is a Proxy: the runtime's to tell (runtimes/scripts/host.js), set once a run.
+let isProxy = () => false;
+export const useProxyCheck = (check) => (isProxy = check);
+
 function objectText(v, path) {
   if (v instanceof Error) return String(v);
   if (typeof v[CONSOLE_VIEW] === 'function') return walk(v[CONSOLE_VIEW](), path);
@@ -53,7 +56,7 @@ function objectText(v, path) {
   if (v instanceof ArrayBuffer) return bufferText(v);
   if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return typedText(v);
   // sobek's Proxy of an array is no Array: its keys, as any object's.
-  if (Array.isArray(v) && !types.isProxy(v)) {
+  if (Array.isArray(v) && !isProxy(v)) {
     if (v.length === 0) return '[]';
     return `[ ${Array.from({ length: v.length }, (_, i) => walk(v[i], path)).join(', ')} ]`;
   }

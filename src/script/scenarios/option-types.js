@@ -4,8 +4,6 @@
 // Go's words for it, where a check of ours would take it or say something else: `vus: 'abc'`
 // ran here with a warning. What each value then means is checked where it is used.
 
-import { checkTrendStats } from '../metrics/metrics.js';
-
 const INT = ['vus', 'iterations', 'rps', 'maxRedirects', 'batch', 'batchPerHost', 'metricSamplesBufferSize'];
 const BOOL = ['paused', 'noSetup', 'noTeardown', 'insecureSkipTLSVerify', 'throw', 'noConnectionReuse', 'noVUConnectionReuse', 'noCookiesReset', 'discardResponseBodies'];
 const STRING = ['userAgent', 'httpDebug', 'summaryTimeUnit'];
@@ -36,7 +34,6 @@ export function checkOptionTypes(options) {
   for (const name of DURATION) at(name, () => checkDuration(options[name]));
   for (const name of [...STRINGS, 'blockHostnames']) at(name, () => checkList(options[name], `Options.${name}`, 'string', (v) => typeof v === 'string'));
   for (const name of STRING_MAPS) at(name, () => checkStringMap(options[name], `Options.${name}`));
-  at('summaryTrendStats', () => Array.isArray(options.summaryTrendStats) && checkTrendStats(options.summaryTrendStats));
   at('stages', () => checkStages(options.stages, 'Options.stages'));
   at('thresholds', () => checkThresholds(options.thresholds));
   const scenarios = options.scenarios;

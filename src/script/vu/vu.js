@@ -13,7 +13,7 @@ import { httpModule } from '../k6/http/http.js';
 import { metricsModule } from '../k6/metrics.js';
 import { executionModule } from '../k6/execution.js';
 import { encodingModule } from '../k6/encoding.js';
-import { cryptoModule } from '../k6/crypto.js';
+import { cryptoModule } from '../k6/crypto/crypto.js';
 import { dataModule } from '../k6/data.js';
 import { htmlModule } from '../k6/html/html.js';
 import { dial } from '../k6/http/dialer.js';

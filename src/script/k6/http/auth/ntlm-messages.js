@@ -3,7 +3,7 @@
 // whose NTLMv2 response answers it. NTLMv2 only, Unicode only, no key exchange: what
 // go-ntlmssp refuses is refused here (null), and k6 then gives the server's first 401.
 
-import { md4 } from '../../md4.js';
+import { md4 } from '../../crypto/md4.js';
 
 const SIGNATURE = [0x4e, 0x54, 0x4c, 0x4d, 0x53, 0x53, 0x50, 0]; // 'NTLMSSP\0'
 const UNICODE = 0x1;

@@ -7,7 +7,7 @@
 // HKDF, SHA-224 or SHA-3, exports no AES-KW key, derives no key by ECDH, only AES keys with
 // deriveKey, and throws 'not implemented' at wrapKey and unwrapKey.
 
-import { hostError, thrownGoError } from './host-error.js';
+import { hostError, thrownGoError } from '../host-error.js';
 
 const HASHES = ['SHA-1', 'SHA-256', 'SHA-384', 'SHA-512'];
 const AES = ['AES-CBC', 'AES-CTR', 'AES-GCM', 'AES-KW'];

@@ -2,9 +2,9 @@
 // on the runtime's own implementation (`hash` from runtimes/: node:crypto, which node, Bun and
 // Deno all have); md4 in JavaScript (./md4.js), which node's OpenSSL 3 has no more.
 
-import { b64encode } from './encoding.js';
+import { b64encode } from '../encoding.js';
 import { md4, hmacMd4 } from './md4.js';
-import { joinChunks } from '../../http1/captured.js';
+import { joinChunks } from '../../../http1/captured.js';
 
 const ALGORITHMS = { md4: 'md4', md5: 'md5', sha1: 'sha1', sha256: 'sha256', sha384: 'sha384', sha512: 'sha512', sha512_224: 'sha512-224', sha512_256: 'sha512-256', ripemd160: 'ripemd160' };
 
