@@ -10,7 +10,7 @@ import { bench, do_not_optimize, group, run } from 'mitata';
 import { Registry } from '../src/script/metrics/metrics.js';
 import { RunState } from '../src/script/metrics/run-state.js';
 import { Response } from '../src/script/k6/http/http-response.js';
-import { parsedURL } from '../src/script/k6/http/request-url.js';
+import { parsedURL } from '../src/script/k6/http/url/request-url.js';
 import { VU } from '../src/script/vu/vu.js';
 import { peerOf } from '../src/script/net/peer.js';
 

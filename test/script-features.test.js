@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnScript, inTurn } from './servers.js';
-import { timeoutMessage } from '../src/script/runner.js';
+import { timeoutMessage } from '../src/script/scenarios/duration.js';
 import { featuresText, resolveFeatures } from '../src/commands/run-features.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));

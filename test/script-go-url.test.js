@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { goURLString, maskedURL, bareURL } from '../src/script/k6/http/go-url.js';
+import { goURLString, maskedURL, bareURL } from '../src/script/k6/http/url/go-url.js';
 import { rawServer, spawnScript, ok } from './servers.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));

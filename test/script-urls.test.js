@@ -1,10 +1,10 @@
-// k6/http's URLs parsed once (src/script/k6/http/request-url.js parsedURL): a table of recent URLs by a hash
+// k6/http's URLs parsed once (src/script/k6/http/url/request-url.js parsedURL): a table of recent URLs by a hash
 // of a few characters sits before the map, so strings that share a slot, or that differ only
 // where the hash does not look, must still each get their own URL.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsedURL } from '../src/script/k6/http/request-url.js';
+import { parsedURL } from '../src/script/k6/http/url/request-url.js';
 
 test('each URL string gets its own parsed URL, template-made or not, however their slots fall', () => {
   // A seeded generator: the same strings each run. Ids in the middle and at the end, equal

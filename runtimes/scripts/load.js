@@ -82,11 +82,8 @@ async function fetchModule(url, importedAt) {
   return text;
 }
 
-/**
- * Transforms `path` and the user modules it imports, writes them, and imports the entry.
- * Returns { factory, cleanup }. `transform(source, name, { sibling })` → { code, imports }.
- */
-export async function loadScript(path, transform) {
+// The transformed modules written beside the script: removed at exit, or by cleanup().
+function tempFiles() {
   const written = [];
   const cleanup = () => {
     for (const f of written.splice(0)) {
@@ -98,6 +95,34 @@ export async function loadScript(path, transform) {
     }
   };
   process.once('exit', cleanup);
+  return { written, cleanup };
+}
+
+// A module of the script's: an imported one that is not there is the script's error, at its
+// import (k6: 107).
+function readModule(file, importedAt) {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    if (importedAt) throw Object.assign(new Error(`${importedAt}: cannot read ${file} (${err.code || err.message})`), { located: true });
+    throw new Error(`cannot read ${file} (${err.code || err.message})`);
+  }
+}
+
+function writeTransformed(out, file, text) {
+  try {
+    writeFileSync(out, text);
+  } catch (err) {
+    throw new Error(`cannot write the transformed script beside ${file} (${err.code || err.message}): the script's folder must be writable`);
+  }
+}
+
+/**
+ * Transforms `path` and the user modules it imports, writes them, and imports the entry.
+ * Returns { factory, cleanup }. `transform(source, name, { sibling })` → { code, imports }.
+ */
+export async function loadScript(path, transform) {
+  const { written, cleanup } = tempFiles();
   // The pid and a random number: the shards of `--on swarm` run in containers (often with the
   // same pid) beside one script folder.
   const tag = `${process.pid}-${Math.floor(Math.random() * 1e9)}`;
@@ -116,20 +141,7 @@ export async function loadScript(path, transform) {
     if (seen.has(file)) return seen.get(file);
     const out = outOf(file);
     seen.set(file, out);
-    let source;
-    if (remote(file)) {
-      source = await fetchModule(file, importedAt);
-    } else if (packages.has(file)) {
-      source = packages.source(file);
-    } else {
-      try {
-        source = readFileSync(file, 'utf8');
-      } catch (err) {
-        // An imported module that is not there is the script's error, at its import (k6: 107).
-        if (importedAt) throw Object.assign(new Error(`${importedAt}: cannot read ${file} (${err.code || err.message})`), { located: true });
-        throw new Error(`cannot read ${file} (${err.code || err.message})`);
-      }
-    }
+    const source = remote(file) ? await fetchModule(file, importedAt) : packages.has(file) ? packages.source(file) : readModule(file, importedAt);
     const name = file === entry ? path : file;
     const stripTypes = TYPESCRIPT.test(file) ? await typeStripper() : null;
     const options = {
@@ -144,13 +156,7 @@ export async function loadScript(path, transform) {
       },
     };
     const { code, imports, importedAt: places } = packages.transformed(file, source, (text) => transform(text, name, options));
-    const write = (text) => {
-      try {
-        writeFileSync(out, text);
-      } catch (err) {
-        throw new Error(`cannot write the transformed script beside ${file} (${err.code || err.message}): the script's folder must be writable`);
-      }
-    };
+    const write = (text) => writeTransformed(out, file, text);
     write(code);
     written.push(out);
     making.add(file);
@@ -230,7 +236,7 @@ export function scriptFacilities(scriptPath) {
     },
     randomBytes: (n) => new Uint8Array(randomBytes(n)),
     // An npm package's require() of what the transform could not see: the runtime's own.
-    nativeRequire: (file) => createRequire(file),
+    requireIn: (file) => createRequire(file),
     // k6/http's Content-Encoding codings (src/script/net/content-encoding.js): deflate is zlib's
     // format, as Go's compress/zlib. zstd is node 22.15's, bun's and deno's, not node 20's.
     compress: (coding, bytes) => new Uint8Array(codec(coding)[0](bytes)),

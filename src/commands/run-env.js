@@ -4,7 +4,7 @@
 // a tier of their own, over the script's and under the flags (src/script/scenarios/option-tiers.js).
 
 import { parseDuration } from '../script/scenarios/duration.js';
-import { envSystemTags } from '../script/metrics/system-tags.js';
+import { envSystemTags } from '../script/scenarios/system-tags.js';
 
 /** A variable's bad value or refusal; `code` is the exit code (k6: 104 for an option's). */
 export class EnvError extends Error {

@@ -4,7 +4,7 @@
 import mri from 'mri';
 import { summaryMode as parseSummaryMode } from '../script/summary/summary.js';
 import { checkTrendStats } from '../script/metrics/metrics.js';
-import { flagSystemTags } from '../script/metrics/system-tags.js';
+import { flagSystemTags } from '../script/scenarios/system-tags.js';
 import { parseDuration } from '../script/scenarios/duration.js';
 import { readFile, envVar, envNames } from '../../runtimes/index.js';
 import { parseShard, shardFromEnv } from '../run/options.js';

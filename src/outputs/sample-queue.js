@@ -5,7 +5,7 @@
 // writing them is the other thread's, on another core where there is one.
 
 import { keyOf } from '../script/metrics/tag-sets.js';
-import { META } from '../script/metrics/system-tags.js';
+import { META } from '../script/scenarios/system-tags.js';
 
 const BATCH = 16384; // samples: some 50 batches a second at full speed
 // Tag sets the thread keeps encoded, each in a slot: a script whose URLs carry ids (`/items/${id}`)
@@ -183,7 +183,7 @@ export class SampleStream {
   }
 }
 
-// A tag set's metadata (k6's vu and iter: src/script/metrics/system-tags.js META) taken out of it.
+// A tag set's metadata (k6's vu and iter: src/script/scenarios/system-tags.js META) taken out of it.
 function withoutMetadata(def) {
   let metadata = null;
   for (const k in def) {

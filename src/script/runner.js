@@ -11,11 +11,11 @@ import { scenariosOf, segmentOf } from './scenarios/scenarios.js';
 import { checkOptions, numberOption, k6Names, scriptFeatures } from './scenarios/options.js';
 import { checkOptionTypes } from './scenarios/option-types.js';
 import { consolidated } from './scenarios/option-tiers.js';
-import { DEFAULT_SYSTEM_TAGS, systemTagsOf } from './metrics/system-tags.js';
+import { DEFAULT_SYSTEM_TAGS, systemTagsOf } from './scenarios/system-tags.js';
 import { dialerOf } from './k6/http/dialer.js';
 import { tlsSettingsOf, withTls } from './net/tls-options.js';
 import { rpsLimiter } from './k6/http/rps.js';
-import { parseDuration } from './scenarios/duration.js';
+import { parseDuration, timeoutMessage } from './scenarios/duration.js';
 import { parseThresholds, evaluateThresholds, crossedMetrics } from './metrics/thresholds.js';
 import { summaryData } from './summary/summary-data.js';
 import { Breakdown } from './summary/breakdown.js';
@@ -503,16 +503,6 @@ function withinTime(promise, ms, place) {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/**
- * k6's timeout error of setup(), teardown() or handleSummary(): its seconds as Go's "%.f" prints
- * them, a half to the even one (2.5 s is "2 seconds", 1.5 s "2").
- */
-export function timeoutMessage(place, ms) {
-  const s = ms / 1000;
-  const whole = Math.floor(s);
-  const rounded = s - whole === 0.5 ? whole + (whole % 2 === 0 ? 0 : 1) : Math.round(s);
-  return `${place}() execution timed out after ${rounded} seconds`;
-}
 
 // setup() and teardown() run in groups of their own, as in k6 (their checks show under them); as
 // k6 v1.3 they count in no iteration_duration, and end with their data_sent and data_received.

@@ -7,7 +7,7 @@ import { RunState } from './metrics/run-state.js';
 import { parseThresholds, evaluateThresholds } from './metrics/thresholds.js';
 import { summaryData } from './summary/summary-data.js';
 import { Breakdown } from './summary/breakdown.js';
-import { systemTagsOf } from './metrics/system-tags.js';
+import { systemTagsOf } from './scenarios/system-tags.js';
 
 const KIND = 'loadtest-script-shard';
 

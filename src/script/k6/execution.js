@@ -2,7 +2,7 @@
 
 import { consolidatedOptions } from '../scenarios/scenarios.js';
 import { thrownGoError } from './host-error.js';
-import { META } from '../metrics/system-tags.js';
+import { META } from '../scenarios/system-tags.js';
 
 // As k6's: what each part says outside the iteration that has it (GoErrors). The scenario is an
 // iteration's; the VU and the test's options are not there in the init code; the instance's

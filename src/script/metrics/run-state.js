@@ -4,7 +4,7 @@
 
 import { COUNTER, GAUGE, RATE, TREND } from './metrics.js';
 import { TagSets } from './tag-sets.js';
-import { DEFAULT_SYSTEM_TAGS } from './system-tags.js';
+import { DEFAULT_SYSTEM_TAGS } from '../scenarios/system-tags.js';
 
 export class RunState {
   constructor(registry) {

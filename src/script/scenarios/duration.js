@@ -31,3 +31,14 @@ export function formatDuration(ms) {
 }
 
 const round = (v) => String(Math.round(v * 1000) / 1000);
+
+/**
+ * k6's timeout error of setup(), teardown() or handleSummary(): its seconds as Go's "%.f" prints
+ * them, a half to the even one (2.5 s is "2 seconds", 1.5 s "2").
+ */
+export function timeoutMessage(place, ms) {
+  const s = ms / 1000;
+  const whole = Math.floor(s);
+  const rounded = s - whole === 0.5 ? whole + (whole % 2 === 0 ? 0 : 1) : Math.round(s);
+  return `${place}() execution timed out after ${rounded} seconds`;
+}

@@ -6,7 +6,7 @@
 import { parseDuration, formatDuration } from './duration.js';
 import { foldedNames } from './options.js';
 import { split } from '../../run/cores.js';
-import { systemTagsJSON } from '../metrics/system-tags.js';
+import { systemTagsJSON } from './system-tags.js';
 
 const COMMON = ['executor', 'startTime', 'gracefulStop', 'exec', 'env', 'tags', 'options'];
 const EXECUTORS = {

@@ -7,7 +7,7 @@
 import { Network, OriginClient } from '../net/client.js';
 import { encodeRequest } from '../../http1/request.js';
 import { encodeH2Request } from '../../http2/request.js';
-import { goQuote } from '../k6/http/go-url-parse.js';
+import { goQuote } from '../k6/http/url/go-url-parse.js';
 import { VERSION } from '../../version.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);

@@ -4,7 +4,7 @@
 // whole: a later set of headers drops the earlier ones). Checked as k6 checks them, in its words.
 
 import { parseGoDuration, jsonDuration } from './go-duration.js';
-import { goParse } from '../k6/http/go-url-parse.js';
+import { goParse } from '../k6/http/url/go-url-parse.js';
 
 export const DEFAULTS = { method: 'GET', responsePath: '', requestsPerMinuteLimit: 300, requestsBurst: 10, timeoutMs: 30000, maxRetries: 3, retryBackoffMs: 1000 };
 

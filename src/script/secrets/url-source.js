@@ -9,7 +9,7 @@
 // it has a value, again after a failure.
 
 import { gjson } from '../k6/http/gjson.js';
-import { goParse, goQuote } from '../k6/http/go-url-parse.js';
+import { goParse, goQuote } from '../k6/http/url/go-url-parse.js';
 import { goClient } from './go-client.js';
 
 const MAX_SECRET_BYTES = 24 * 1024;

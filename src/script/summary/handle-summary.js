@@ -11,7 +11,7 @@
 // that returns past it is taken as timed out, as k6 would have cut it (k6's checkDeadline after
 // the call does the same). One that never returns is waited for.
 
-import { timeoutMessage } from '../runner.js';
+import { timeoutMessage } from '../scenarios/duration.js';
 
 const TIMED_OUT = Symbol('timed out');
 

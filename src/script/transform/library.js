@@ -2,7 +2,7 @@
 // that its state belongs to its VU as in a k6 bundle): the runtime's timers, not the VU's event
 // loop (a database client's idle timer must not hold the iteration open), `global`, and in
 // CommonJS node's `__filename`, `__dirname` and a `require` for what the transform cannot see
-// (`require(name)` of a name computed at run time, `require.resolve`): the runtime's own, which
+// (a `require` of a name computed at run time, `require.resolve`): the runtime's own, which
 // loads such a module as the runtime does, outside the transform. Its console is the VU's, as
 // the script's: a package's lines are logged as k6 logs them.
 //
@@ -19,5 +19,5 @@ export function libraryGlobals(file, commonJS) {
   if (!commonJS) return own;
   const path = JSON.stringify(file);
   const dir = JSON.stringify(file.slice(0, Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'))));
-  return `${own} const __filename = ${path}, __dirname = ${dir}, require = ${VU}.shared.facilities.nativeRequire(${path});`;
+  return `${own} const __filename = ${path}, __dirname = ${dir}, require = ${VU}.shared.facilities.requireIn(${path});`;
 }

@@ -278,7 +278,7 @@ function takeRequires(ast, edits, factory, waitingObjects, where = factory.where
       if (isK6(spec)) {
         edits.replace(node.start, node.end, factory.k6Module(spec, node));
       } else if (route === 'native' && factory.packages !== null) {
-        // The runtime's own (`require('node:fs')`, `require('events')`): its CommonJS object.
+        // The runtime's own (a `require` of `node:fs` or `events`): its CommonJS object.
         const local = factory.nextLocal();
         factory.head.push(`import * as ${local} from ${JSON.stringify(spec)};`);
         edits.replace(node.start, node.end, `(${local}.default ?? ${local})`);

@@ -27,7 +27,7 @@ import { streamsModule } from '../k6/streams.js';
 import { secretsModule } from '../k6/secrets.js';
 import { scriptConsole } from '../k6/console.js';
 import { wantedModules } from '../transform/lazy.js';
-import { META } from '../metrics/system-tags.js';
+import { META } from '../scenarios/system-tags.js';
 
 const MODULES = {
   k6: k6Module,
@@ -303,7 +303,7 @@ export class VU {
   /**
    * A new object of this VU's tags now, for a sample that adds its own. (Made afresh: a copy of
    * a made object by spread, then added to, costs V8 a hundred times more.) Of k6's system tags,
-   * those of the run (src/script/metrics/system-tags.js): vu and iter as its metadata.
+   * those of the run (src/script/scenarios/system-tags.js): vu and iter as its metadata.
    */
   tags() {
     const s = this.scenario;

@@ -57,7 +57,7 @@ export function countBytes(vu, channel) {
 
 /**
  * The tags of a call's samples: the VU's, the script's, then k6's system tags, those of the run
- * (src/script/metrics/system-tags.js); `ip`: the address connected to. Its status comes with its
+ * (src/script/scenarios/system-tags.js); `ip`: the address connected to. Its status comes with its
  * end (withStatus()).
  */
 export function callTags(vu, userTags, addr, path, ip) {

@@ -15,7 +15,7 @@ import { timingsOf } from '../../net/timings.js';
 import { bodyOf, fileOf, hasHeader, timeoutMs, RESPONSE_TYPES } from './http-params.js';
 import { compressionOf, compressed, decompressed } from '../../net/content-encoding.js';
 import { TLS_CONSTANTS } from './tls-constants.js';
-import { parsedURL, infoOf, taggedURL, TaggedURL, unsendableReason } from './request-url.js';
+import { parsedURL, infoOf, taggedURL, TaggedURL, unsendableReason } from './url/request-url.js';
 import { bytesOf } from './request-bytes.js';
 import { SpanText } from '../../net/span-text.js';
 import { NO_PEER } from '../../net/peer.js';
@@ -59,8 +59,7 @@ export function httpModule(vu) {
   const call = (method, url, body, params) => waiting(send(vu, method, url, body, params));
   const api = {
     request: (method, url, body, params) => call(String(method).toUpperCase(), url, body, params),
-    // k6 v2.0 warns of a body given to them (http.get(url, body, params) takes the body for the
-    // params): said, as k6 says it (once, with a count at the end, as every warning here).
+    // k6 v2.0 warns of more arguments (a body taken for the params), once here as every warning.
     get(url, params) {
       if (arguments.length > 2) extraArguments(vu, 'get', arguments.length);
       return call('GET', url, null, params);

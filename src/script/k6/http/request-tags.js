@@ -1,6 +1,6 @@
 // The tags of a k6/http request's samples (http_reqs, http_req_duration and its phases,
 // http_req_failed): the VU's and the call's, then k6's for a request, those of the run's system
-// tags (src/script/metrics/system-tags.js), made once for each distinct answer where something
+// tags (src/script/scenarios/system-tags.js), made once for each distinct answer where something
 // reads them (src/script/metrics/tag-sets.js).
 
 import { k6ErrorText, responseErrorCode } from './http-response.js';
@@ -22,7 +22,7 @@ const UNEXPECTED = Object.freeze({ expected_response: 'false' });
 const NO_TAGS = Object.freeze({});
 
 // A request's samples' own tags: the VU's and the script's, then k6's for a request, those of
-// the run's system tags (src/script/metrics/system-tags.js). Without tags of the call's own nor
+// the run's system tags (src/script/scenarios/system-tags.js). Without tags of the call's own nor
 // an error, the run's set of the same content serves (src/script/metrics/tag-sets.js).
 function requestTags(vu, method, r, expected, ex, info, ownTags) {
   const st = vu.shared.systemTags;

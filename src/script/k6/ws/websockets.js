@@ -30,152 +30,161 @@ export function experimentalWebsocketsModule(vu) {
   return websocketsModule(vu);
 }
 
-export function websocketsModule(vu) {
-  class WebSocket {
-    #binaryType = 'blob';
-    #handlers = {};
-    #listeners = new Map();
-    #session;
-    #socket = null;
-    // close() before the connection opened: sent once it has, as k6 (no open event then).
-    #pendingClose = null;
-    #sentCode = 0; // the code of the close frame sent, the close event's unless one comes back
+class VUWebSocket {
+  #vu;
+  #binaryType = 'blob';
+  #handlers = {};
+  #listeners = new Map();
+  #session;
+  #socket = null;
+  // close() before the connection opened: sent once it has, as k6 (no open event then).
+  #pendingClose = null;
+  #sentCode = 0; // the code of the close frame sent, the close event's unless one comes back
 
-    constructor(url, protocols, params) {
-      const invalid = constructorError(url);
-      if (invalid !== null) throw thrownGoError(invalid);
-      checkParams(params);
-      vu.assertCanRequest();
-      this.url = String(url);
-      this.readyState = CONNECTING;
-      this.bufferedAmount = 0;
-      this.protocol = '';
-      this.extensions = [];
-      const headers = { ...(params?.headers || {}) };
-      if (protocols !== undefined && protocols !== null) headers['Sec-WebSocket-Protocol'] = [].concat(protocols).join(', ');
-      const session = (this.#session = new Session(vu, this.url, { ...params, headers }, (socket) => this.#relay(socket), true));
-      vu.loop.track(
-        session.run().then(() => {
-          // Never opened: k6's error event says why in Go's words (the dial's, or 'websocket:
-          // bad handshake' for an upgrade refused), then the close event, with no code.
-          if (session.failure !== null && this.#socket === null) {
-            this.readyState = CLOSED;
-            this.#dispatch('error', { error: session.failure });
-            this.#dispatch('close', { reason: '' });
-          }
-        }),
-        true,
-      );
-    }
+  constructor(vu, url, protocols, params) {
+    this.#vu = vu;
+    const invalid = constructorError(url);
+    if (invalid !== null) throw thrownGoError(invalid);
+    checkParams(params);
+    vu.assertCanRequest();
+    this.url = String(url);
+    this.readyState = CONNECTING;
+    this.bufferedAmount = 0;
+    this.protocol = '';
+    this.extensions = [];
+    const headers = { ...(params?.headers || {}) };
+    if (protocols !== undefined && protocols !== null) headers['Sec-WebSocket-Protocol'] = [].concat(protocols).join(', ');
+    const session = (this.#session = new Session(vu, this.url, { ...params, headers }, (socket) => this.#relay(socket), true));
+    vu.loop.track(
+      session.run().then(() => {
+        // Never opened: k6's error event says why in Go's words (the dial's, or 'websocket:
+        // bad handshake' for an upgrade refused), then the close event, with no code.
+        if (session.failure !== null && this.#socket === null) {
+          this.readyState = CLOSED;
+          this.#dispatch('error', { error: session.failure });
+          this.#dispatch('close', { reason: '' });
+        }
+      }),
+      true,
+    );
+  }
 
-    // The on-handlers (onopen...): a function, or null to unset; anything else is refused, as k6.
-    static {
-      for (const name of HANDLERS) {
-        Object.defineProperty(this.prototype, name, {
-          get() {
-            return this.#handlers[name.slice(2)] ?? null;
-          },
-          set(fn) {
-            if (fn !== undefined && fn !== null && typeof fn !== 'function') throw thrownGoError(`a value for '${name}' should be callable`);
-            this.#handlers[name.slice(2)] = fn ?? null;
-          },
-        });
-      }
-    }
-
-    get binaryType() {
-      return this.#binaryType;
-    }
-
-    set binaryType(value) {
-      const s = String(value);
-      if (!BINARY_TYPES.includes(s)) throw thrownGoError(`unknown binaryType ${s}, the supported ones are "blob" and "arraybuffer"`);
-      this.#binaryType = s;
-    }
-
-    addEventListener(type, fn) {
-      if (!this.#listeners.has(type)) this.#listeners.set(type, []);
-      this.#listeners.get(type).push(fn);
-    }
-
-    // k6's event: its type, target and time (milliseconds since the epoch, with a fraction).
-    #dispatch(type, fields) {
-      const event = { type, target: this, timestamp: performance.timeOrigin + performance.now(), ...fields };
-      const own = this.#handlers[type];
-      if (own) vu.loop.call(own.bind(this), [event]);
-      for (const fn of this.#listeners.get(type) || []) vu.loop.call(fn, [event]);
-    }
-
-    send(data) {
-      if (this.readyState !== OPEN) throw thrownGoError('InvalidStateError');
-      const bytes = typeof data === 'string' ? encoder.encode(data) : bytesOf(data);
-      if (typeof data === 'string') this.#socket.send(data);
-      else this.#socket.sendBinary(bytes);
-      // As k6 v2: the bytes count until the connection has taken them, which k6's writer tells
-      // the event loop after the script's code returns. The runtimes' sockets take a write at
-      // once (queueing what the kernel does not take yet) and tell nothing more: so here the
-      // count falls as the code that sent them returns (a microtask), before any answer is read.
-      this.bufferedAmount += bytes.length;
-      queueMicrotask(() => (this.bufferedAmount -= bytes.length));
-    }
-
-    // As k6's: a ping and a close are messages sent too.
-    ping() {
-      if (this.readyState !== OPEN) throw thrownGoError('InvalidStateError');
-      this.#socket.ping();
-      this.#session.emit('ws_msgs_sent', 'counter', 1);
-    }
-
-    close(code, reason) {
-      if (this.readyState === CLOSING || this.readyState === CLOSED) return;
-      const [c, r] = checkedClose(code, reason);
-      this.readyState = CLOSING;
-      this.#sentCode = c;
-      if (this.#socket === null) this.#pendingClose = [c, r];
-      else this.#startClose(c, r);
-    }
-
-    // Unlike k6/ws's, the browser's close ends with the server's close frame.
-    #startClose(code, reason) {
-      this.#session.startClose(code, reason);
-      this.#session.emit('ws_msgs_sent', 'counter', 1);
-    }
-
-    /** The k6/ws socket's events as the WebSocket's: its readyState, then its event. */
-    #relay(socket) {
-      const session = this.#session;
-      this.#socket = socket;
-      socket.on('open', () => {
-        this.protocol = session.response.headers['Sec-Websocket-Protocol'] || '';
-        if (this.#pendingClose !== null) return this.#startClose(...this.#pendingClose);
-        this.readyState = OPEN;
-        this.#dispatch('open', {});
+  // The on-handlers (onopen...): a function, or null to unset; anything else is refused, as k6.
+  static {
+    for (const name of HANDLERS) {
+      Object.defineProperty(this.prototype, name, {
+        get() {
+          return this.#handlers[name.slice(2)] ?? null;
+        },
+        set(fn) {
+          if (fn !== undefined && fn !== null && typeof fn !== 'function') throw thrownGoError(`a value for '${name}' should be callable`);
+          this.#handlers[name.slice(2)] = fn ?? null;
+        },
       });
-      socket.on('message', (data) => this.#dispatch('message', { data, origin: this.url }));
-      socket.on('binaryMessage', (data) => this.#dispatch('message', { data: this.#binaryType === 'arraybuffer' ? data : new Blob([data]), origin: this.url }));
-      socket.on('ping', () => this.#dispatch('ping', {}));
-      socket.on('pong', () => this.#dispatch('pong', {}));
-      socket.on('error', (e) => {
-        // k6's error events come as the connection ends: closed already for the listeners.
-        this.readyState = CLOSED;
-        this.#dispatch('error', { error: e.error() });
-      });
-      socket.on('close', () => {
-        this.readyState = CLOSED;
-        this.#dispatch('close', this.#closeFields());
-      });
-    }
-
-    // As k6 v2: the close frame's code and reason that came back (1005 for none); for a
-    // connection ended without one, gorilla's 1006 'unexpected EOF'; for one reset, the code of
-    // the close the script sent (no code when it sent none), as k6 reads no close from a reset.
-    #closeFields() {
-      const s = this.#session;
-      if (s.peerClosed) return { code: s.closeCode, reason: s.closeText };
-      if (!s.reset) return { code: 1006, reason: 'unexpected EOF' };
-      return this.#sentCode === 0 ? { reason: '' } : { code: this.#sentCode, reason: '' };
     }
   }
+
+  get binaryType() {
+    return this.#binaryType;
+  }
+
+  set binaryType(value) {
+    const s = String(value);
+    if (!BINARY_TYPES.includes(s)) throw thrownGoError(`unknown binaryType ${s}, the supported ones are "blob" and "arraybuffer"`);
+    this.#binaryType = s;
+  }
+
+  addEventListener(type, fn) {
+    if (!this.#listeners.has(type)) this.#listeners.set(type, []);
+    this.#listeners.get(type).push(fn);
+  }
+
+  // k6's event: its type, target and time (milliseconds since the epoch, with a fraction).
+  #dispatch(type, fields) {
+    const event = { type, target: this, timestamp: performance.timeOrigin + performance.now(), ...fields };
+    const own = this.#handlers[type];
+    if (own) this.#vu.loop.call(own.bind(this), [event]);
+    for (const fn of this.#listeners.get(type) || []) this.#vu.loop.call(fn, [event]);
+  }
+
+  send(data) {
+    if (this.readyState !== OPEN) throw thrownGoError('InvalidStateError');
+    const bytes = typeof data === 'string' ? encoder.encode(data) : bytesOf(data);
+    if (typeof data === 'string') this.#socket.send(data);
+    else this.#socket.sendBinary(bytes);
+    // As k6 v2: the bytes count until the connection has taken them, which k6's writer tells
+    // the event loop after the script's code returns. The runtimes' sockets take a write at
+    // once (queueing what the kernel does not take yet) and tell nothing more: so here the
+    // count falls as the code that sent them returns (a microtask), before any answer is read.
+    this.bufferedAmount += bytes.length;
+    queueMicrotask(() => (this.bufferedAmount -= bytes.length));
+  }
+
+  // As k6's: a ping and a close are messages sent too.
+  ping() {
+    if (this.readyState !== OPEN) throw thrownGoError('InvalidStateError');
+    this.#socket.ping();
+    this.#session.emit('ws_msgs_sent', 'counter', 1);
+  }
+
+  close(code, reason) {
+    if (this.readyState === CLOSING || this.readyState === CLOSED) return;
+    const [c, r] = checkedClose(code, reason);
+    this.readyState = CLOSING;
+    this.#sentCode = c;
+    if (this.#socket === null) this.#pendingClose = [c, r];
+    else this.#startClose(c, r);
+  }
+
+  // Unlike k6/ws's, the browser's close ends with the server's close frame.
+  #startClose(code, reason) {
+    this.#session.startClose(code, reason);
+    this.#session.emit('ws_msgs_sent', 'counter', 1);
+  }
+
+  /** The k6/ws socket's events as the WebSocket's: its readyState, then its event. */
+  #relay(socket) {
+    const session = this.#session;
+    this.#socket = socket;
+    socket.on('open', () => {
+      this.protocol = session.response.headers['Sec-Websocket-Protocol'] || '';
+      if (this.#pendingClose !== null) return this.#startClose(...this.#pendingClose);
+      this.readyState = OPEN;
+      this.#dispatch('open', {});
+    });
+    socket.on('message', (data) => this.#dispatch('message', { data, origin: this.url }));
+    socket.on('binaryMessage', (data) => this.#dispatch('message', { data: this.#binaryType === 'arraybuffer' ? data : new Blob([data]), origin: this.url }));
+    socket.on('ping', () => this.#dispatch('ping', {}));
+    socket.on('pong', () => this.#dispatch('pong', {}));
+    socket.on('error', (e) => {
+      // k6's error events come as the connection ends: closed already for the listeners.
+      this.readyState = CLOSED;
+      this.#dispatch('error', { error: e.error() });
+    });
+    socket.on('close', () => {
+      this.readyState = CLOSED;
+      this.#dispatch('close', this.#closeFields());
+    });
+  }
+
+  // As k6 v2: the close frame's code and reason that came back (1005 for none); for a
+  // connection ended without one, gorilla's 1006 'unexpected EOF'; for one reset, the code of
+  // the close the script sent (no code when it sent none), as k6 reads no close from a reset.
+  #closeFields() {
+    const s = this.#session;
+    if (s.peerClosed) return { code: s.closeCode, reason: s.closeText };
+    if (!s.reset) return { code: 1006, reason: 'unexpected EOF' };
+    return this.#sentCode === 0 ? { reason: '' } : { code: this.#sentCode, reason: '' };
+  }
+}
+
+// A VU's WebSocket: k6/websockets' class, made for the VU (the script calls new WebSocket(url)).
+export function websocketsModule(vu) {
+  const WebSocket = class WebSocket extends VUWebSocket {
+    constructor(url, protocols, params) {
+      super(vu, url, protocols, params);
+    }
+  };
   // k6's WebSocket has no CONNECTING, OPEN... (WebSocket.OPEN is undefined there too).
   const api = { WebSocket };
   return { default: api, ...api };

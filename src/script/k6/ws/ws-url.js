@@ -2,7 +2,7 @@
 // the checks of k6/websockets' constructor, or of gorilla's Dialer under k6/ws. WHATWG's URL
 // parser takes and refuses other texts, so these come first and in Go's words.
 
-import { goParse, goQuote } from '../http/go-url-parse.js';
+import { goParse, goQuote } from '../http/url/go-url-parse.js';
 
 // gorilla's error for a scheme other than ws or wss, or a URL with a user.
 const MALFORMED = 'malformed ws or wss URL';

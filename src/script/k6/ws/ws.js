@@ -88,7 +88,7 @@ export class Session {
 
   async run() {
     const vu = this.vu;
-    // Of k6's system tags, the run's (src/script/metrics/system-tags.js): k6/ws's url is the
+    // Of k6's system tags, the run's (src/script/scenarios/system-tags.js): k6/ws's url is the
     // URL's, over a url tag of the script's; k6/experimental/websockets names its samples by the
     // URL, and a name the script gives is their url too.
     const st = vu.shared.systemTags;
