@@ -279,3 +279,12 @@ function exec_scenario() { return __ENV.S === 'b' ? 'b' : 'a'; }
   // k6 v2.2.0 gives these lines: VU 2 never sees VU 1's X, and scenario b's VU starts anew.
   assert.deepEqual(r.logs.sort(), ['a 1 0 set run', 'a 1 1 set run', 'a 2 0 undefined run', 'a 2 1 undefined run', 'b 3 0 undefined b']);
 });
+
+test('k6 v2\'s words for --out experimental-opentelemetry (stable as opentelemetry since k6 v1.4); K6_ADDRESS, a REST API there is not, refused in one line', async () => {
+  let r = await run('export default function () {}\n', ['--out', 'experimental-opentelemetry', '--summary-mode', 'disabled'], { K6_OTEL_EXPORTER_PROTOCOL: 'http/protobuf', K6_OTEL_HTTP_EXPORTER_ENDPOINT: '127.0.0.1:1', K6_OTEL_HTTP_EXPORTER_INSECURE: 'true' });
+  assert.equal(lines(r.stderr)[0], 'loadtest run: OpenTelemetry output has been graduated as a stable output.You can now use just "opentelemetry" instead of "experimental-opentelemetry". The experimental version will be removed in future versions.');
+  r = await run('export default function () {}\n', [], { K6_ADDRESS: '127.0.0.1:6565' });
+  assert.deepEqual([r.code, lines(r.stderr)], [104, ['loadtest run: K6_ADDRESS is not supported by loadtest run (there is no REST API here, and k6 v2 serves none without an address): unset it']]);
+  r = await run('export default function () {}\n', [], { K6_ADDRESS: '' });
+  assert.equal(r.code, 0, r.stderr);
+});

@@ -84,8 +84,9 @@ const OPTIONS = {
 // happens here anyway).
 const REFUSED = {
   K6_DNS: "the runtime's resolver is used",
-  K6_TLS_CIPHER_SUITES: "the runtime's TLS defaults are used",
-  K6_TLSAUTH: 'client certificates are not supported in scripts yet',
+  K6_TLS_CIPHER_SUITES: 'give the tlsCipherSuites option in the script or --config',
+  K6_TLSAUTH: 'give the tlsAuth option in the script or --config',
+  K6_ADDRESS: ['', 'there is no REST API here, and k6 v2 serves none without an address'],
   K6_THRESHOLDS: 'give the thresholds option in the script or --config',
   K6_METRIC_SAMPLES_BUFFER_SIZE: 'samples are not buffered that way here',
   K6_CONSOLE_OUTPUT: 'the console goes to stderr here',

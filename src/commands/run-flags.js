@@ -262,14 +262,14 @@ function secretSourcesFlag(args) {
   return variable === undefined ? [] : parseSecretSources([variable], env, 'K6_SECRET_SOURCE');
 }
 
-function outFlags(args) {
+function outFlags(args, warnings) {
   const given = list(args.out);
   // K6_WEB_DASHBOARD=true: k6 adds its web dashboard to the outputs.
   const asked = envVar('K6_WEB_DASHBOARD');
   if (asked !== undefined && asked !== '' && goBool(asked) === undefined) throw new UsageError(`K6_WEB_DASHBOARD: '${asked}' is not true or false`);
   if (goBool(asked) && !given.some((o) => /^web-dashboard(=|$)/.test(String(o)))) given.push('web-dashboard');
   try {
-    return parseOuts(given, envVar, envNames(), { webDashboard: true });
+    return parseOuts(given, envVar, envNames(), { webDashboard: true, warn: (line) => warnings.push(line) });
   } catch (err) {
     throw new UsageError(err.message);
   }
@@ -309,7 +309,7 @@ export function flagsOf(argv) {
   if (!env.systemEnv) flags.systemEnv = false;
   for (const k of Object.keys(flags)) if (flags[k] === undefined) delete flags[k];
   const secretSources = secretSourcesFlag(args);
-  const outs = outFlags(args);
+  const outs = outFlags(args, env.warnings);
   // Full mode: the run keeps each group's and scenario's figures apart (src/script/summary/breakdown.js).
   if (summaryMode(args) === 'full') flags.summaryMode = 'full';
   const html = last(args.html);

@@ -13,9 +13,10 @@ const KINDS = 'json=FILE, csv=FILE, influxdb[=URL], experimental-prometheus-rw';
 /**
  * The outputs of `given` (each --out's text): [{ kind, file } or { kind, config }]. `env(name)`:
  * a variable's value or undefined; `names`: every variable's name; `webDashboard`: whether k6's
- * web dashboard may be asked for (loadtest run's). Throws an Error of one line.
+ * web dashboard may be asked for (loadtest run's); `warn(line)`: what k6 warns of. Throws an
+ * Error of one line.
  */
-export function parseOuts(given, env, names, { webDashboard = false } = {}) {
+export function parseOuts(given, env, names, { webDashboard = false, warn = () => {} } = {}) {
   return given.map((o) => {
     const text = String(o);
     if (/^web-dashboard(=|$)/.test(text)) {
@@ -31,6 +32,8 @@ export function parseOuts(given, env, names, { webDashboard = false } = {}) {
     }
     if (/^(experimental-)?opentelemetry(=|$)/.test(text)) {
       if (text.includes('=')) throw new Error(`--out '${text}': opentelemetry takes its settings from K6_OTEL_* (K6_OTEL_EXPORTER_PROTOCOL, K6_OTEL_GRPC_EXPORTER_ENDPOINT...), not after '='`);
+      // k6 v1.4's words (it is stable since), said as k6 says them.
+      if (text.startsWith('experimental-')) warn('OpenTelemetry output has been graduated as a stable output.You can now use just "opentelemetry" instead of "experimental-opentelemetry". The experimental version will be removed in future versions.');
       return settled('opentelemetry', () => otelConfig(env, VERSION));
     }
     const m = /^(json|csv)=(.+)$/.exec(text);
