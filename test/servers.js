@@ -120,15 +120,16 @@ export function shownReport(result) {
  * `onStdout(text, child)` sees the output so far as it arrives. A process still running after
  * `timeoutMs` is killed and done rejects; `interruptAfterMs` sends it SIGINT (Ctrl-C) after that
  * long. It runs in the repository's folder unless `cwd` names another; `env` adds to its
- * environment.
+ * environment; `input`, a string, is written to its stdin (else it has none).
  */
-export function startScript(script, args, { onStdout, interruptAfterMs, timeoutMs = 30000, cwd = ROOT, env = {} } = {}) {
+export function startScript(script, args, { onStdout, interruptAfterMs, timeoutMs = 30000, cwd = ROOT, env = {}, input } = {}) {
   const [command, prefix] = runtimeCommand(script);
   const child = spawn(command, [...prefix, ...args], {
     cwd,
     env: { ...globalThis.process.env, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (input !== undefined) child.stdin.end(input);
   const done = new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';

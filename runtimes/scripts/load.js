@@ -4,7 +4,7 @@
 // from there. The files are removed when the run ends (and at exit, if it is cut short).
 // node:fs, node:crypto and node:path are the same on all three runtimes.
 
-import { readFileSync, writeFileSync, unlinkSync, mkdirSync, existsSync, renameSync } from 'node:fs';
+import { readFileSync, writeFileSync, unlinkSync, mkdirSync, existsSync, renameSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { dirname, basename, resolve as resolvePath, join } from 'node:path';
@@ -14,6 +14,7 @@ import { Buffer } from 'node:buffer';
 import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 import { packageRouter } from './package-modules.js';
+import { readStdin, parsesAsJavaScript } from './stdin.js';
 
 // TypeScript, as k6 v1 runs it: the types removed, nothing checked. amaro (Node.js's own type
 // stripper, swc in WebAssembly) writes blanks where the types were, so that every line and
@@ -57,6 +58,14 @@ function cacheDir() {
   mkdirSync(dir, { recursive: true });
   return dir;
 }
+
+const isFile = (path) => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
 
 const hashOf = (url) => createHash('sha256').update(url).digest('hex').slice(0, 32);
 
@@ -109,19 +118,43 @@ function readModule(file, importedAt) {
   }
 }
 
-function writeTransformed(out, file, text) {
+function writeTransformed(out, file, text, fromStdin) {
   try {
     writeFileSync(out, text);
   } catch (err) {
+    if (fromStdin) throw new Error(`cannot write the transformed script in the current folder (${err.code || err.message}): a script on stdin needs it writable`);
     throw new Error(`cannot write the transformed script beside ${file} (${err.code || err.message}): the script's folder must be writable`);
   }
 }
 
+// The entry imported, its transformed modules removed if it cannot be.
+async function importEntry(visit, entry, cleanup) {
+  try {
+    const file = await visit(entry);
+    return { file, factory: (await import(pathToFileURL(file).href)).default };
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+}
+
+// `-`: the script read from stdin, as `k6 run -` reads it. As in k6 it is the file /- to what
+// it imports and requires (resolved from /: grafana/k6 2bd00d6, "Scripts from stdin resolve
+// imports relative to /"), its open() reads from the current folder (scriptFacilities), and it
+// is TypeScript when it does not parse as JavaScript (k6 v1.4, #5246). Its transformed module
+// is written in the current folder, so that open() finds its files there.
+export const STDIN = '-';
+const STDIN_FILE = resolvePath('/-');
+
 /**
- * Transforms `path` and the user modules it imports, writes them, and imports the entry.
- * Returns { factory, cleanup }. `transform(source, name, { sibling })` → { code, imports }.
+ * Transforms `path` (a file, or STDIN) and the user modules it imports, writes them, and imports
+ * the entry. Returns { factory, cleanup, file, stdinText } (stdinText: a script on stdin's text).
+ * `transform(source, name, { sibling })` → { code, imports }.
  */
 export async function loadScript(path, transform) {
+  const entry = path === STDIN ? STDIN_FILE : resolvePath(path);
+  const isStdin = (key) => path === STDIN && key === entry;
+  let stdinText; // the script read from stdin, for what the run reports of its text
   const { written, cleanup } = tempFiles();
   // The pid and a random number: the shards of `--on swarm` run in containers (often with the
   // same pid) beside one script folder.
@@ -133,7 +166,10 @@ export async function loadScript(path, transform) {
   // npm packages' files (runtimes/scripts/package-modules.js): transformed into the cache, not
   // beside them in node_modules.
   const packages = packageRouter();
-  const outOf = (key) => (remote(key) || packages.has(key) ? join(cacheDir(), `.${hashOf(key)}.loadtest-${tag}.mjs`) : join(dirname(key), siblingName(key)));
+  const outOf = (key) => {
+    if (isStdin(key)) return join(process.cwd(), siblingName(STDIN));
+    return remote(key) || packages.has(key) ? join(cacheDir(), `.${hashOf(key)}.loadtest-${tag}.mjs`) : join(dirname(key), siblingName(key));
+  };
   const keyOf = (importer, spec) => packages.keyOf(importer, spec) ?? (remote(spec) || remote(importer) ? new URL(spec, remote(importer) ? importer : pathToFileURL(importer)).href : resolvePath(dirname(importer), spec));
   const seen = new Map();
   const making = new Set(); // the modules whose imports are being visited: an import of one closes a cycle
@@ -141,22 +177,27 @@ export async function loadScript(path, transform) {
     if (seen.has(file)) return seen.get(file);
     const out = outOf(file);
     seen.set(file, out);
-    const source = remote(file) ? await fetchModule(file, importedAt) : packages.has(file) ? packages.source(file) : readModule(file, importedAt);
+    if (isStdin(file)) stdinText = await readStdin();
+    const source = isStdin(file) ? stdinText : remote(file) ? await fetchModule(file, importedAt) : packages.has(file) ? packages.source(file) : readModule(file, importedAt);
     const name = file === entry ? path : file;
-    const stripTypes = TYPESCRIPT.test(file) ? await typeStripper() : null;
+    const typescript = TYPESCRIPT.test(file) || (isStdin(file) && !parsesAsJavaScript(source));
+    const stripTypes = typescript ? await typeStripper() : null;
     const options = {
       stripTypes,
       entry: file === entry,
       library: packages.has(file),
       packages: (spec, kind, at) => packages.route(file, spec, kind, at),
+      // A file it requires that is not there: the require throws when called, as in k6.
+      missing: (spec) => !remote(spec) && !remote(file) && !isFile(keyOf(file, spec)),
       sibling: (spec) => {
-        if (remote(spec) || remote(file) || packages.keyOf(file, spec) !== null) return pathToFileURL(outOf(keyOf(file, spec))).href;
+        // The script on stdin is written elsewhere than /, from where its imports resolve.
+        if (remote(spec) || remote(file) || isStdin(file) || packages.keyOf(file, spec) !== null) return pathToFileURL(outOf(keyOf(file, spec))).href;
         const dir = spec.slice(0, spec.lastIndexOf('/') + 1);
         return (dir.startsWith('.') || dir.startsWith('/') ? dir : './' + dir) + siblingName(spec);
       },
     };
     const { code, imports, importedAt: places } = packages.transformed(file, source, (text) => transform(text, name, options));
-    const write = (text) => writeTransformed(out, file, text);
+    const write = (text) => writeTransformed(out, file, text, isStdin(file));
     write(code);
     written.push(out);
     making.add(file);
@@ -172,18 +213,9 @@ export async function loadScript(path, transform) {
     if (live.size > 0) write(packages.transformed(file, source, (text) => transform(text, name, { ...options, live })).code);
     return out;
   };
-  const entry = resolvePath(path);
-  let factory;
-  let file;
-  try {
-    file = await visit(entry);
-    factory = (await import(pathToFileURL(file).href)).default;
-  } catch (err) {
-    cleanup();
-    throw err;
-  }
   // file: the transformed entry, which the children of --cores import as it is.
-  return { factory, cleanup, file };
+  const { file, factory } = await importEntry(visit, entry, cleanup);
+  return { factory, cleanup, file, stdinText };
 }
 
 /** What a script's k6 modules ask of the runtime: files for open(), hashes, random bytes. */

@@ -25,7 +25,7 @@ export function packageRouter() {
     has: (key) => files.has(key),
     keyOf: (importer, spec) => keys.get(`${importer}\0${spec}`) ?? null,
 
-    /** 'module', 'native' or 'missing' (a package's require that resolves nowhere); else throws, located. */
+    /** 'module', 'native' or 'missing' (a require that resolves nowhere); else throws, located. */
     route(importer, spec, kind, at) {
       if (isBuiltin(spec)) return 'native';
       if (/^(npm|jsr):/.test(spec)) {
@@ -39,7 +39,9 @@ export function packageRouter() {
         file = resolvePackage(spec, importer, kind);
       } catch (err) {
         if (!(err instanceof NotFound)) throw err;
-        if (inPackage && kind === 'require') return 'missing';
+        // A require throws when it runs: node's error in a package, k6's in the script (k6
+        // resolves a require when called: one in a branch never taken does not stop the script).
+        if (kind === 'require') return 'missing';
         throw located(`${at}: cannot import '${spec}': ${err.message}`);
       }
       files.add(file);

@@ -15,7 +15,8 @@ import { parseOuts } from '../outputs/out-flags.js';
 
 export const USAGE = `Usage: loadtest run [flags] SCRIPT
 
-Runs a k6 script (an ES module with export default function and export const options).
+Runs a k6 script (an ES module with export default function and export const options);
+SCRIPT '-' reads it from stdin, as k6 run - does.
   -u, --vus N                    VUs (with -d: constant-vus; with -i: shared-iterations)
   -d, --duration D               how long (30s, 1m30s)
   -i, --iterations N             iterations shared by the VUs
@@ -286,13 +287,18 @@ function withWebDashboard(outs, cli) {
   return outs.filter((o) => o !== web);
 }
 
+const STDIN_ARG = '\0stdin';
+const stdinArg = (v) => (v === STDIN_ARG ? '-' : v);
+
 export function flagsOf(argv) {
   // --http-debug alone is 'headers' (k6: a value only after '=').
-  argv = argv.map((a) => (a === '--http-debug' ? '--http-debug=headers' : a));
+  // '-', the script on stdin (k6 run -), which mri would drop, is kept under another name.
+  argv = argv.map((a) => (a === '--http-debug' ? '--http-debug=headers' : a === '-' ? STDIN_ARG : a));
   // --flag= is the empty value, as pflag reads it (--system-tags= keeps no system tag); mri
   // would take the next argument.
   argv = argv.flatMap((a) => (/^--[^=]+=$/.test(a) && STRING_FLAGS.includes(a.slice(2, -1)) ? [a.slice(0, -1), ''] : [a]));
   const args = mri(argv, { string: STRING_FLAGS, boolean: BOOLEAN_FLAGS, alias: ALIASES, default: { thresholds: true, summary: true } });
+  for (const k of Object.keys(args)) args[k] = Array.isArray(args[k]) ? args[k].map(stdinArg) : stdinArg(args[k]);
   const known = new Set([...STRING_FLAGS, ...BOOLEAN_FLAGS, ...Object.keys(ALIASES), '_']);
   for (const k of Object.keys(args)) if (!known.has(k)) throw new UsageError(`unknown flag ${k.length === 1 ? '-' : '--'}${k} (see loadtest run --help)`);
   if (args.help) return { help: true };

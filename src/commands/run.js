@@ -72,6 +72,7 @@ async function runScriptFile(cli, argv) {
   let loaded;
   try {
     loaded = await loadScript(cli.script, transformModule);
+    cli.stdinText = loaded.stdinText; // `loadtest run -`: its text is read once, here
   } catch (err) {
     const located = err instanceof ScriptError || err.located === true;
     return fail(located ? err.message : `${cli.script}: ${messageOf(err)}`, located ? EXIT.scriptException : 2);
@@ -118,6 +119,8 @@ async function distributeRun(argv) {
   const check = (rest) => {
     const given = flagsOf(rest);
     if (given.help) throw new UsageError('--help is not for --on');
+    // Each shard runs `loadtest run` on its own machine, where this stdin is not.
+    if (given.script === '-') throw new UsageError('--on: the shards cannot read this stdin: give the script as a file (loadtest run --on ... script.js)');
     return given;
   };
   return (await import('./distribute.js')).distributeCommand(argv, { kind: 'script', check });
@@ -367,6 +370,6 @@ async function writeOutputs(cli, result, say) {
 // gives it (src/script/summary/machine-readable.js); none if the file has gone since it loaded.
 async function machineReadableOf(cli, result) {
   const { machineReadable } = await import('../script/summary/machine-readable.js');
-  const script = await readFile(cli.script, 'utf8').catch(() => undefined);
+  const script = cli.stdinText ?? (await readFile(cli.script, 'utf8').catch(() => undefined));
   return machineReadable(result.data, result.state, { mode: cli.summaryMode, script });
 }

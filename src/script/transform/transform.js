@@ -20,6 +20,7 @@ import { noteModules } from './lazy.js';
 import { literalEvals, embedEvals } from './eval-bundle.js';
 import { libraryGlobals } from './library.js';
 import { liveReferences } from './live-bindings.js';
+import { throwsWhenCalled, notOnDisk, unrecognised, unknownModule } from './unresolved.js';
 
 // The modules a script may import from k6 (src/script/vu/vu.js gives them, from
 // src/script/k6/), and those refused before the run.
@@ -51,11 +52,13 @@ const HTML_USE = /html|clickLink|submitForm/;
  * Options beyond `sibling`: `packages(spec, kind, at)` says what becomes of a specifier that is
  * neither k6's nor a script file's (a bare name, `node:fs`, `npm:x`): 'module' (a module loaded
  * and transformed as the script's own, runtimes/scripts/load.js), 'native' (imported by the
- * runtime as written), 'missing' (a package's require that resolves nowhere: it throws when it
- * runs, as node's). `library`: the module is an npm package's file (src/script/transform/library.js).
+ * runtime as written), 'missing' (a require that resolves nowhere: it throws when it runs,
+ * node's error in a package, k6's in the script). `library`: the module is an npm package's
+ * file (src/script/transform/library.js).
  * `live`: the specifiers of its imports that close a cycle (src/script/transform/live-bindings.js).
+ * `missing(spec)`: whether a script's file it requires is not there (the require throws when called).
  */
-export function transformModule(source, name, { sibling = (s) => s, stripTypes = null, entry = false, packages = null, library = false, live = new Set() } = {}) {
+export function transformModule(source, name, { sibling = (s) => s, stripTypes = null, entry = false, packages = null, library = false, live = new Set(), missing = () => false } = {}) {
   if (HTML_USE.test(source)) wantHTML();
   noteModules(source);
   // TypeScript: its types removed first (runtimes/scripts/load.js), every place kept.
@@ -76,6 +79,7 @@ export function transformModule(source, name, { sibling = (s) => s, stripTypes =
   }
   const factory = new Factory(sibling, where, packages, library);
   factory.liveSpecs = live;
+  factory.missing = missing;
   for (const node of ast.body) takeImportOrExport(node, source, edits, factory);
   liveReferences(ast, factory.live, edits);
   for (const [n, local] of factory.exported) if (factory.live.has(local)) factory.exported.set(n, factory.live.get(local));
@@ -273,19 +277,22 @@ function takeRequires(ast, edits, factory, waitingObjects, where = factory.where
       requires++;
       const parent = ancestors[ancestors.length - 2];
       if (spec === 'k6/http' && parent.type === 'VariableDeclarator' && parent.id.type === 'Identifier') waitingObjects.add(parent.id.name);
+      // What does not resolve throws when called, as k6 resolves a require (./unresolved.js).
+      const unresolved = unresolvedRequire(spec, factory);
       const relative = spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/') || spec.startsWith('https://');
-      const route = isK6(spec) || (relative && !factory.library) ? null : factory.route(spec, 'require', where(node));
-      if (isK6(spec)) {
+      const route = unresolved !== null || isK6(spec) || (relative && !factory.library) ? null : factory.route(spec, 'require', where(node));
+      if (unresolved !== null) {
+        edits.replace(node.callee.start, node.callee.end, throwsWhenCalled(unresolved));
+      } else if (isK6(spec)) {
         edits.replace(node.start, node.end, factory.k6Module(spec, node));
       } else if (route === 'native' && factory.packages !== null) {
         // The runtime's own (a `require` of `node:fs` or `events`): its CommonJS object.
         const local = factory.nextLocal();
         factory.head.push(`import * as ${local} from ${JSON.stringify(spec)};`);
         edits.replace(node.start, node.end, `(${local}.default ?? ${local})`);
-      } else if (route === 'missing') {
+      } else if (route === 'missing' && factory.library) {
         edits.replace(node.start, node.end, `(() => { throw Object.assign(new Error(${JSON.stringify(`Cannot find module '${spec}'`)}), { code: 'MODULE_NOT_FOUND' }); })()`);
       } else if (relative || route === 'module') {
-        if (spec.endsWith('.json') && !factory.library && relative) throw new ScriptError(`${where(node)}: '${spec}' cannot be required: read JSON with JSON.parse(open('${spec}'))`);
         // As k6: the path as written, no extension added (k6 v1.3 cannot open './util'); a
         // remote module too (a bundle that keeps jslib out requires https://jslib.k6.io/...).
         // A CommonJS module runs at its first require; an ES module's instance, which takes a
@@ -295,11 +302,26 @@ function takeRequires(ast, edits, factory, waitingObjects, where = factory.where
         factory.inside.push(`const ${local}r = ${local}.__loadtest_cjs ? null : (await ${VU}.load(${local}));`);
         edits.replace(node.start, node.end, `(${local}r ?? ${VU}.commonJS(${local}))`);
       } else {
-        throw new ScriptError(`${where(node)}: '${spec}' cannot be required: only k6's modules, the script's own files and https:// modules can be`);
+        // A name installed nowhere (route 'missing'), or any name without the packages' router.
+        edits.replace(node.callee.start, node.callee.end, throwsWhenCalled(unrecognised(spec)));
       }
     },
   });
   return requires;
+}
+
+// Why a require of `spec` cannot be given, in k6's words where k6 has them; null when it can.
+// A bare name is the packages' router's to resolve (takeRequires), a package's file's requires too.
+function unresolvedRequire(spec, factory) {
+  if (isK6(spec)) {
+    if (K6_MODULES.has(spec)) return null;
+    return spec.startsWith('k6/x/') ? unknownModule(spec) : unsupported(spec);
+  }
+  if (spec.startsWith('http://')) return `only supported schemes for imports are file and https, ${spec} has \`http\``;
+  if (factory.library || !(spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/'))) return null;
+  // k6 reads a required .json as JavaScript, and fails on its first colon.
+  if (spec.endsWith('.json')) return `'${spec}' cannot be required: read JSON with JSON.parse(open('${spec}'))`;
+  return factory.missing(spec) ? notOnDisk(spec) : null;
 }
 
 // __VU and __ITER: the VU's own, read when used (__ITER changes each iteration).

@@ -28,6 +28,8 @@ import { secretsModule } from '../k6/secrets.js';
 import { scriptConsole } from '../k6/console.js';
 import { wantedModules } from '../transform/lazy.js';
 import { META } from '../scenarios/system-tags.js';
+import { REQUIRE_OUTSIDE_INIT } from '../transform/unresolved.js';
+import { thrownGoError } from '../k6/host-error.js';
 
 const MODULES = {
   k6: k6Module,
@@ -159,6 +161,13 @@ export class VU {
       this.modules.set(name, m);
     }
     return m;
+  }
+
+  /** A require that the script's loading could not resolve, called: k6's GoError (src/script/transform/unresolved.js). */
+  unresolvable(message) {
+    return () => {
+      throw thrownGoError(this.initDone ? REQUIRE_OUTSIDE_INIT : message);
+    };
   }
 
   /** This VU's instance of one of the script's own modules (its transformed namespace). */
