@@ -9,7 +9,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { rawServer } from './servers.js';
-import { md4 } from '../src/script/k6/md4.js';
+import { md4 } from '../src/script/k6/crypto/md4.js';
 
 const SIGNATURE = Buffer.from('NTLMSSP\0', 'latin1');
 const FLAGS = (0x00000001 | 0x00000004 | 0x00000200 | 0x00010000 | 0x00080000 | 0x00800000 | 0x20000000 | 0x80000000) >>> 0;
