@@ -1,5 +1,5 @@
 // loadtest run beside k6 itself: every script of test/k6-corpus/ runs with `loadtest run` on this
-// runtime against test/httpbin.js, and must give what k6 v1.3.0 gave on the same script
+// runtime against test/httpbin.js, and must give what k6 v2.2.0 gave on the same script
 // (test/k6-corpus/expected.json, written by test/k6-corpus/record.js): the exit code, the
 // requests the server received, the summary export's figures that do not depend on timing, and
 // the lines of the end-of-test summary (compact or full) but for timing.

@@ -1,5 +1,5 @@
 // Records what k6 itself makes of each script here: run by hand, not by the suite, with a k6
-// binary (`node test/k6-corpus/record.js [K6] [script.js ...]`, or K6=path; /tmp/k6bin/k6 by
+// binary (`node test/k6-corpus/record.js [K6] [script.js ...]`, or K6=path; /tmp/k6v2/k6 by
 // default). Each script runs twice against test/httpbin.js on 127.0.0.1, and what both runs
 // agree on is written to expected.json: the exit code, the server's request counts, and the
 // figures of the summary export that do not depend on timing (figuresOf below). A figure that
@@ -158,7 +158,7 @@ async function recordOnce(k6, script) {
 
 async function main() {
   const args = process.argv.slice(2);
-  const k6 = args[0] && !args[0].endsWith('.js') ? args.shift() : process.env.K6 || '/tmp/k6bin/k6';
+  const k6 = args[0] && !args[0].endsWith('.js') ? args.shift() : process.env.K6 || '/tmp/k6v2/k6';
   const version = (await run(k6, ['version'])).stdout.trim();
   const only = args.map((a) => basename(a));
   const file = join(HERE, 'expected.json');
