@@ -288,3 +288,15 @@ test('k6 v2\'s words for --out experimental-opentelemetry (stable as opentelemet
   r = await run('export default function () {}\n', [], { K6_ADDRESS: '' });
   assert.equal(r.code, 0, r.stderr);
 });
+
+test('a duration without a unit is milliseconds in an option or a variable, as k6 v2.2 reads it (types.ParseExtendedDuration); a flag refuses one in Go\'s words', async () => {
+  const script = "import exec from 'k6/execution';\nexport const options = { duration: '1500', setupTimeout: '2' };\nexport default function () {}\nexport function teardown() { console.log(exec.test.options.scenarios.default.duration + ' ' + exec.test.options.setupTimeout); }\n";
+  // k6 v2.2.0 logs '1.5s 2ms' (this read '1500' as 25 minutes).
+  let r = await run(script);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.logs, ['1.5s 2ms']);
+  r = await run('export default function () {}\n', ['-d', '30']);
+  assert.deepEqual([r.code, lines(r.stderr)], [2, ['loadtest run: invalid argument "30" for "-d, --duration" flag: time: missing unit in duration "30"']]);
+  r = await run('export default function () {}\n', ['--min-iteration-duration', '5']);
+  assert.deepEqual([r.code, lines(r.stderr)], [2, ['loadtest run: invalid argument "5" for "--min-iteration-duration" flag: time: missing unit in duration "5"']]);
+});

@@ -102,6 +102,8 @@ function pairs(values, flag) {
 function durationFlag(args, name) {
   const v = last(args[name]);
   if (v === undefined) return undefined;
+  // Go's time.ParseDuration, which k6's flags use: a unit is needed.
+  if (/^\d+(\.\d+)?$/.test(String(v).trim())) throw new UsageError(`invalid argument "${v}" for "${name === 'duration' ? '-d, --duration' : `--${name}`}" flag: time: missing unit in duration "${v}"`);
   try {
     parseDuration(v, `--${name}`);
   } catch (err) {
@@ -228,6 +230,7 @@ function workloadFlags(args, flags) {
     flags.stages = list(args.stage).map((s) => {
       const m = /^([^:]+):(\d+)$/.exec(String(s));
       if (!m) throw new UsageError(`--stage '${s}' must be DURATION:TARGET (30s:10)`);
+      if (/^\d+(\.\d+)?$/.test(m[1])) throw new UsageError(`--stage '${s}': time: missing unit in duration "${m[1]}"`);
       try {
         parseDuration(m[1], '--stage');
       } catch (err) {

@@ -6,7 +6,9 @@ const UNITS = { ms: 1, s: 1000, m: 60000, h: 3600000, us: 0.001, µs: 0.001, ns:
 export function parseDuration(value, what) {
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
   const text = String(value).trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000; // k6 reads a bare '30' as seconds
+  // As k6 (types.ParseExtendedDuration): a number without a unit is milliseconds, in an option
+  // ('1500' is 1.5s) as in a variable; its command line's flags refuse one (run-flags.js).
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
   let ms = 0;
   let rest = text;
   const part = /^(\d+(?:\.\d+)?)(ms|us|µs|ns|s|m|h)/;
