@@ -6,6 +6,7 @@
 import { parseDocument, findAll } from './html-lib.js';
 import { Selection } from './html-selection.js';
 import { foreignAttributeNames } from './html-namespace.js';
+import { addImplied } from './html-implied.js';
 // The elements of each kind: loading it hands their classes to toElement (html-node.js).
 import './html-elements.js';
 
@@ -24,6 +25,7 @@ export function pageAt(text, url) {
   const doc = parseDocument(html);
   if (OPENS_WITH_NEWLINE.test(html)) for (const n of findAll((e) => NEWLINE_DROPPED.has(e.name), doc.children)) dropFirstNewline(n);
   if (/<(svg|math)\b/i.test(html)) foreignAttributeNames(doc);
+  addImplied(doc, parseDocument);
   return new Selection([doc], url);
 }
 
