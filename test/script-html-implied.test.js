@@ -37,6 +37,8 @@ const ROWS = [
     ["<noscript>n</noscript><div id=\"x\">a</div>", "<html><head><noscript>n</noscript></head><body><div id=\"x\">a</div></body></html>", 1, 1, ["body","html"]],
     ["<head><div id=\"x\">a</div></head>", "<html><head></head><body><div id=\"x\">a</div></body></html>", 1, 0, ["body","html"]],
     ["<html><head><title>T</title></head>\n<!--c-->\n<body><b id=\"x\">b</b></body>\n</html>", "<html><head><title>T</title></head>\n<!--c-->\n<body><b id=\"x\">b</b>\n</body></html>", 1, 1, ["body","html"]],
+    // An element named as a kind of node is an element.
+    ['<text id="x">hi</text><doctype>x</doctype><comment>c</comment>', '<html><head></head><body><text id="x">hi</text><doctype>x</doctype><comment>c</comment></body></html>', 1, 0, ['body', 'html']],
 ];
 
 test("parseHTML puts a page in the html, head and body Go's parser implies, as k6's: a fragment in body, a title or meta before content in head, a doctype and leading comments at the top, whitespace before content dropped", async () => {

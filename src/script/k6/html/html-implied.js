@@ -32,7 +32,7 @@ class Builder {
 
   step(node) {
     const kind = kindOf(node);
-    if (kind === 'text' && this.mode in SPACE_GOES && this.leadingSpace(node)) return;
+    if (kind === '#text' && this.mode in SPACE_GOES && this.leadingSpace(node)) return;
     this[this.mode](node, kind);
   }
 
@@ -48,7 +48,7 @@ class Builder {
   }
 
   beforeHtml(node, kind) {
-    if (kind === 'doctype' || kind === 'comment') return this.root.push(node);
+    if (kind === '#doctype' || kind === '#comment') return this.root.push(node);
     this.open('html', kind === 'html' ? node : undefined);
     this.mode = 'beforeHead';
     if (kind !== 'html') return this.step(node);
@@ -57,8 +57,8 @@ class Builder {
   }
 
   beforeHead(node, kind) {
-    if (kind === 'comment') return this.kids.html.push(node);
-    if (kind === 'doctype') return;
+    if (kind === '#comment') return this.kids.html.push(node);
+    if (kind === '#doctype') return;
     if (kind === 'html') return this.within(node);
     this.open('head', kind === 'head' ? node : undefined);
     this.mode = IN_HEAD.has(kind) || kind === 'head' ? 'inHead' : 'afterHead';
@@ -68,16 +68,16 @@ class Builder {
   }
 
   inHead(node, kind) {
-    if (kind === 'comment' || IN_HEAD.has(kind)) return this.kids.head.push(node);
-    if (kind === 'doctype') return;
+    if (kind === '#comment' || IN_HEAD.has(kind)) return this.kids.head.push(node);
+    if (kind === '#doctype') return;
     this.mode = 'afterHead';
     this.step(node);
   }
 
   afterHead(node, kind) {
-    if (kind === 'comment') return this.kids.html.push(node);
+    if (kind === '#comment') return this.kids.html.push(node);
     if (AFTER_HEAD.has(kind)) return this.kids.head.push(node);
-    if (kind === 'doctype' || kind === 'head') return;
+    if (kind === '#doctype' || kind === 'head') return;
     this.open('body', kind === 'body' ? node : undefined);
     if (kind === 'body') {
       this.kids.body = [...node.children];
@@ -89,18 +89,18 @@ class Builder {
   }
 
   inBody(node, kind) {
-    if (kind !== 'doctype') this.kids.body.push(node);
+    if (kind !== '#doctype') this.kids.body.push(node);
   }
 
   // After '</body>' a comment stays in html, after '</html>' at the page's top (Go: afterBodyIM,
   // afterAfterBodyIM); anything else goes back into body.
   afterBody(node, kind) {
-    if (kind === 'comment') this.kids.html.push(node);
+    if (kind === '#comment') this.kids.html.push(node);
     else this.inBody(node, kind);
   }
 
   afterAfterBody(node, kind) {
-    if (kind === 'comment') this.root.push(node);
+    if (kind === '#comment') this.root.push(node);
     else this.inBody(node, kind);
   }
 
@@ -124,10 +124,11 @@ class Builder {
   }
 }
 
+// An element's name, or '#text', '#comment' (as Go reads '<?xml ?>' and CDATA in HTML) or '#doctype'.
 function kindOf(node) {
-  if (node.type === 'comment' || node.type === 'cdata') return 'comment';
-  if (node.type === 'directive') return node.name === '!doctype' ? 'doctype' : 'comment';
-  if (node.type === 'text') return 'text';
+  if (node.type === 'comment' || node.type === 'cdata') return '#comment';
+  if (node.type === 'directive') return node.name === '!doctype' ? '#doctype' : '#comment';
+  if (node.type === 'text') return '#text';
   return node.name;
 }
 
