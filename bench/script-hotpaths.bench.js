@@ -13,12 +13,13 @@ import { Response } from '../src/script/k6/http/http-response.js';
 import { parsedURL } from '../src/script/k6/http/url/request-url.js';
 import { VU } from '../src/script/vu/vu.js';
 import { peerOf } from '../src/script/net/peer.js';
+import { DEFAULT_SYSTEM_TAGS } from '../src/script/scenarios/system-tags.js';
 
 const PEER = peerOf('127.0.0.1', 8089, false, null);
 
 const registry = new Registry();
 const state = new RunState(registry);
-const shared = { registry, state, options: {}, env: {}, globalTags: {}, open: () => '', facilities: {}, segment: null };
+const shared = { registry, state, options: {}, env: {}, globalTags: {}, systemTags: DEFAULT_SYSTEM_TAGS, open: () => '', facilities: {}, segment: null };
 const vu = new VU(shared, 1);
 vu.scenario = { name: 'default', tags: {} };
 

@@ -148,3 +148,21 @@ export default function () {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('random URLs: the common URL goVerdict takes at once is one Go takes and sends', async () => {
+  const { goVerdict, fullVerdict } = await import('../src/script/k6/http/url/go-url-parse.js');
+  let seed = 5;
+  const rand = (n) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const pick = (xs) => xs[rand(xs.length)];
+  let fast = 0;
+  for (let i = 0; i < 5000; i++) {
+    const text = pick(['http://', 'https://', 'HTTP://', 'ftp://', '', ' http://']) + pick(['127.0.0.1', 'a.test', 'a_b', '[::1]', '', 'a b']) + pick(['', ':80', ':65535', ':65536', ':09999', ':99999', ':', ':x']) + pick(['', '/', '/p?q=1', '/%zz', '/a#f', '?x', '/é']);
+    const verdict = goVerdict(text);
+    if (verdict === null && fullVerdict(text) === null) fast++;
+    assert.deepEqual(verdict, fullVerdict(text), text);
+  }
+  assert.ok(fast > 500, `${fast} URLs sendable`);
+});
