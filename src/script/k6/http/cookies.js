@@ -64,7 +64,7 @@ export class CookieJar {
     const now = Date.now();
     this.cookies = this.cookies.filter((c) => c.expires > now);
     return this.cookies
-      .filter((c) => (c.hostOnly ? c.domain === u.hostname : domainMatches(u.hostname, c.domain)) && pathMatches(u.pathname, c.path) && (!c.secure || u.protocol === 'https:'))
+      .filter((c) => (c.hostOnly ? c.domain === u.hostname : domainMatches(u.hostname, c.domain)) && pathMatches(u.pathname, c.path) && (!c.secure || u.protocol === 'https:' || secureOrigin(c.domain)))
       .sort((a, b) => b.path.length - a.path.length);
   }
 
@@ -187,4 +187,11 @@ export function sentCookies(header) {
     if (pair !== null) (out[pair.name] = out[pair.name] || []).push({ name: pair.name, value: pair.value, replace: false });
   }
   return out;
+}
+
+// Go 1.26's cookie jar (k6 v2.2's), as browsers: a cookie marked Secure goes over http to
+// localhost (a name ending in that label) and to a loopback address.
+function secureOrigin(domain) {
+  const host = domain.replace(/\.$/, '');
+  return host.slice(host.lastIndexOf('.') + 1).toLowerCase() === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1' || host === '[::1]';
 }

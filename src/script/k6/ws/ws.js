@@ -120,7 +120,12 @@ export class Session {
     const key = newKey();
     const headers = {};
     for (const [k, v] of Object.entries(this.params.headers || {})) headers[k.toLowerCase()] = String(v);
-    const template = handshakeTemplate({ hostHeader: u.host, version: vu.shared.version, headers, path: u.pathname + u.search, cookies: [] });
+    // As k6 (gorilla's Dialer with the VU's jar, or the params' jar): the jar's cookies for the
+    // URL as http(s), and the handshake's Set-Cookie kept in it (upgraded()).
+    this.jar = this.params.jar || vu.jar;
+    this.cookieURL = new URL(this.url.replace(/^ws/i, 'http'));
+    const cookie = this.jar.cookieHeader(this.cookieURL, null, vu.console);
+    const template = handshakeTemplate({ hostHeader: u.host, version: vu.shared.version, headers, path: u.pathname + u.search, cookies: cookie === '' ? [] : [cookie] });
     const adapter = vu.shared.network.adapterFor({ hostname: u.hostname, tls });
     return new Promise((resolve) => {
       this.done = resolve;
@@ -177,7 +182,10 @@ export class Session {
     this.response.status = Number((/^HTTP\/1\.\d (\d{3})/.exec(lines[0]) || [])[1] || 0);
     for (const line of lines.slice(1)) {
       const colon = line.indexOf(':');
-      if (colon > 0) this.response.headers[canonicalName(line.slice(0, colon).trim())] = line.slice(colon + 1).trim();
+      if (colon <= 0) continue;
+      const name = canonicalName(line.slice(0, colon).trim());
+      this.response.headers[name] = line.slice(colon + 1).trim();
+      if (name === 'Set-Cookie') this.jar.setFromHeader(this.cookieURL, line.slice(colon + 1).trim());
     }
     const why = checkHandshake(headText, this.key);
     const st = this.vu.shared.systemTags;
