@@ -83,15 +83,16 @@ test('compare --rps 20,150 of 2 servers × 2 rounds: every cell, the knees, the 
     const args = ['compare', '--server', server(40), '--name', 'slow', '--server', server(100000), '--name', 'fast', '--url', url];
     // A warm-up before each run: a server just started on a loaded machine has been seen to
     // answer nothing in a cold half second (the client then exits 1, no response).
-    args.push('--rps', '20,150', '--slo', 'p99<200ms', '--rounds', '2', '-t', '0.5', '--warmup', '0.5');
+    args.push('--rps', '20,150', '--slo', 'p99<200ms', '--rounds', '2', '-t', '1', '--warmup', '0.5');
     args.push('--json', out('c.json'), '--csv', out('c.csv'), '--md', out('c.md'), '--html', out('c.html'));
     const { code, stdout, stderr } = await spawnScript(CLI, args, { timeoutMs: 120000 });
     assert.equal(code, 0, stderr);
     for (const level of ["20 rps (target)", "150 rps (target)"]) assert.ok(stdout.includes(`\n${level}\n`), stdout);
     // The knees follow from the rounds' own figures; a loaded machine may miss a rate, so which
     // level each reached is not asserted, only what cannot depend on it: slow's server answers
-    // 250 ms late past 40 rps (over the 200 ms SLO, and well inside the half second of a run:
-    // 400 ms left a loaded machine no answer before the stop), so its knee is never above 20 rps.
+    // 250 ms late past 40 rps (over the 200 ms SLO, and well inside the second of a run: a half
+    // second left a loaded machine no answer before the stop, the client's exit 1), so its knee
+    // is never above 20 rps.
     const doc0 = JSON.parse(readFileSync(out('c.json'), 'utf8'));
     const slo = parseCompareArgs(['--builtin', 'node,bun', '--rps', '20,150', '--slo', 'p99<200ms'], { cores: 2, here: 'node' }).slo;
     assert.deepEqual(doc0.knees, kneesOf(doc0.records, ['slow', 'fast'], doc0.levels, slo));
@@ -116,7 +117,7 @@ test('compare --rps 20,150 of 2 servers × 2 rounds: every cell, the knees, the 
 
     const csv = readFileSync(out('c.csv'), 'utf8').trim().split('\n');
     assert.equal(csv.length, 9);
-    for (const level of [20, 150]) assert.equal(csv.filter((line) => line.includes(`"-t 0.5 -c 10 -k --rps ${level}"`)).length, 4, `level ${level}`);
+    for (const level of [20, 150]) assert.equal(csv.filter((line) => line.includes(`"-t 1 -c 10 -k --rps ${level}"`)).length, 4, `level ${level}`);
 
     const md = readFileSync(out('c.md'), 'utf8');
     assert.match(md, /\| candidate \|/);
