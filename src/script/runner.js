@@ -236,8 +236,9 @@ async function init(factory, run) {
   let handleSummaryMs;
   try {
     if (run.flags.config) checkOptionTypes(k6Names(run.flags.config));
-    checkOptionTypes(k6Names(exports0.options || {}));
-    const ignored = scriptFeatures(k6Names(exports0.options || {}));
+    const given = k6Names(exports0.options || {});
+    checkOptionTypes(given);
+    const ignored = scriptFeatures(given);
     if (ignored !== null) state.warn(ignored);
     checkSummaryTrendStats(options.summaryTrendStats);
     checkOptions(options, (m) => state.warn(m));

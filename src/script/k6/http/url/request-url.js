@@ -2,7 +2,7 @@
 // URL object, once (infoOf).
 
 import { goURLString, maskedURL, bareURL } from './go-url.js';
-import { goVerdict, goQuote } from './go-url-parse.js';
+import { goVerdict } from './go-url-parse.js';
 
 // A script asks for the same few URLs again and again: each string is parsed once (a URL is
 // never changed here; a redirect's target is a new one).
@@ -63,9 +63,6 @@ function unsendableURL(text, shown, reason) {
 /** Why a URL parsedURL() gave cannot be sent (Go's words), or undefined. */
 export const unsendableReason = (url) => url[UNSENDABLE];
 const UNSENDABLE = Symbol('loadtest.unsendable');
-
-/** A URL text as Go's url.Error quotes it. */
-export const quotedURL = goQuote;
 
 // What a request reads of its URL, read once per URL object: each of node's URL getters makes
 // a string anew. `plain`: the bytes of a request without a body, headers of the script's,
