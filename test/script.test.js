@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rawServer, spawnScript, startScript, dashboardEvents } from './servers.js';
+import { rawServer, spawnScript, startScript, dashboardEvents, scrapeUntil } from './servers.js';
 import { freePort } from '../runtimes/processes/groups.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -760,20 +760,20 @@ test('--metrics on a scripted run: the requests by status and the latency histog
 export const options = { vus: 2, iterations: 40 };
 export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 4 === 0 ? 503 : 200}\`); }`,
     async ({ path, server }) => {
-      const { child, done } = startScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, '--metrics', `127.0.0.1:${port}`, '--metrics-linger', '30', path]);
-      let text = '';
-      const over = () => /loadtest_run_done\{[^}]*\} 1/.test(text);
-      for (let i = 0; i < 600 && !over(); i++) {
-        text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => '');
-        if (!over()) await new Promise((r) => setTimeout(r, 50));
+      // Kept up far longer than the test needs: SIGINT ends it once the figures are read.
+      const { child, done } = startScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, '--metrics', `127.0.0.1:${port}`, '--metrics-linger', '120', path], { timeoutMs: 120000 });
+      try {
+        const over = (t) => /loadtest_run_done\{[^}]*\} 1/.test(t);
+        const text = await scrapeUntil(port, over);
+        assert.ok(over(text), text);
+        const count = (status) => Number(new RegExp(`loadtest_requests_completed_total\\{[^}]*status="${status}"\\} (\\d+)`).exec(text)?.[1]);
+        assert.equal(count(200) + count(503), 40);
+        assert.equal(server.requests, 40);
+        assert.match(text, /loadtest_latency_seconds_count\{[^}]*\} 40\n/);
+      } finally {
+        globalThis.process.kill(child.pid, 'SIGINT');
+        await done;
       }
-      assert.ok(over(), text);
-      const count = (status) => Number(new RegExp(`loadtest_requests_completed_total\\{[^}]*status="${status}"\\} (\\d+)`).exec(text)?.[1]);
-      assert.equal(count(200) + count(503), 40);
-      assert.equal(server.requests, 40);
-      assert.match(text, /loadtest_latency_seconds_count\{[^}]*\} 40\n/);
-      child.kill('SIGINT');
-      await done;
     },
   );
 });
@@ -786,7 +786,7 @@ import { sleep } from 'k6';
 export const options = { vus: 2, duration: '1500ms' };
 export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 5 === 0 ? 503 : 200}\`); sleep(0.02); }`,
     async ({ path, server }) => {
-      const { child, done } = startScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, '--dashboard', String(port), '--metrics-linger', '30', path]);
+      const { child, done } = startScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, '--dashboard', String(port), '--metrics-linger', '120', path], { timeoutMs: 120000 });
       const { text, events } = await dashboardEvents(port);
       const seconds = events.filter((e) => typeof e.second === 'number');
       const end = events.find((e) => typeof e.report === 'string');

@@ -369,7 +369,7 @@ export function writeForever(socket, piece) {
 export async function dashboardEvents(port) {
   let text = '';
   for (let i = 0; i < 600 && !text.includes('event: done'); i++) {
-    const res = await fetch(`http://127.0.0.1:${port}/events`).catch(() => null);
+    const res = await fetch(`http://127.0.0.1:${port}/events`, { signal: AbortSignal.timeout(60000) }).catch(() => null);
     if (res === null) {
       await sleep(50);
       continue;
@@ -385,6 +385,22 @@ export async function dashboardEvents(port) {
     await reader.cancel();
   }
   return { text, events: [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1])) };
+}
+
+/**
+ * GET /metrics on 127.0.0.1:port until over(text), every 50 ms for at most `ms`; the last text.
+ * Each GET is bounded: one that hangs (a connection the server never answers) is given up and
+ * tried again, not waited on until the run's process is killed.
+ */
+export async function scrapeUntil(port, over, ms = 60000) {
+  let text = '';
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    text = await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(3000) }).then((r) => r.text(), () => '');
+    if (over(text)) break;
+    await sleep(50);
+  }
+  return text;
 }
 
 /**
