@@ -7,18 +7,22 @@
 //   big  keep-alive, 10 connections, 1 MiB bodies  wrk = 1.00
 //   h2c  HTTP/2 by prior knowledge, 10 connections × 10 streams   h2load -c 10 -m 10 = 1.00
 //   h2   HTTP/2 over TLS 1.3 (ALPN), 10 connections × 10 streams  h2load = 1.00 (loadtest --ca)
+//   script  bench/scripts/rate.js, 10 VUs looping http.get    k6 = 1.00; beside each runtime's
+//           declared run of the same load (-c 10 -k): the script's CPU a request × the declared one's
+//   vus5k   bench/scripts/memory.js, 5000 VUs (get, check, sleep 1) for 15 s: peak RSS, k6 = 1.00
 // Each tool is pinned to core 1 and nginx (one worker, bench/nginx-regimes.conf) to core 0. A
 // round runs every tool of every regime once (A B C … A B C …); each figure in the table is the
 // median over rounds of a ratio taken within one round, so a slow moment of the shared machine
 // hits the tool and its reference alike.
 //
-// Environment: ROUNDS (3), SECONDS_PER_RUN (5), REGIMES (ka,cpr,10k,tls,big), TOOLS (a regular
+// Environment: ROUNDS (3), SECONDS_PER_RUN (5), REGIMES (ka,cpr,10k,tls,big,h2c,h2,script,vus5k), TOOLS (a regular
 // expression on the row names, e.g. 'wrk|ab|deno'), CONNS (10000) for the big regime, whose runs
 // last BIG_SECONDS (4 × SECONDS_PER_RUN: every tool's rate counts its own opening of the
 // connections, which takes loadtest and the bare loops about 1 s at their bounded pace and wrk,
 // which opens them all at once, less; a longer run keeps that from deciding the ratio),
 // AUTOCANNON (a command for autocannon when it is not installed), PORT (8089) for nginx (and
-// PORT + 1 for its TLS server). The TLS certificate and the 1 MiB file are made for the run
+// PORT + 1 for its TLS server), K6 (/tmp/k6v2/k6: k6 v2.2.0, built by ../shared/k6-build.sh; without
+// it the script regimes have no reference row). The TLS certificate and the 1 MiB file are made for the run
 // (openssl, in a temporary folder).
 //
 // CPU µs per request is the tool process's user+sys (/usr/bin/time) over its requests, start-up
@@ -36,7 +40,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'node_modules/.bin');
 const ROUNDS = Number(process.env.ROUNDS || 3);
 const SECONDS = Number(process.env.SECONDS_PER_RUN || 5);
-const REGIMES = (process.env.REGIMES || 'ka,cpr,10k,tls,big,h2c,h2').split(',');
+const REGIMES = (process.env.REGIMES || 'ka,cpr,10k,tls,big,h2c,h2,script,vus5k').split(',');
+const K6 = process.env.K6 || '/tmp/k6v2/k6';
 const TOOLS = process.env.TOOLS ? new RegExp(process.env.TOOLS) : null;
 const BIG = Number(process.env.CONNS || 10000);
 const BIG_SECONDS = Number(process.env.BIG_SECONDS || 4 * SECONDS);
@@ -125,13 +130,30 @@ function rows() {
       out.push({ regime, name: `loadtest ${rt}`, cmd, read: readOurs });
     }
   }
+  // k6 scripts: k6 and `loadtest run` on each runtime; the script regime beside each runtime's
+  // declared run of the same load, whose CPU a request the scripted one's is compared with.
+  const script = (rt, file, extra) => [...RUNTIMES[rt], join(ROOT, 'src/cli.js'), 'run', '-q', ...extra, '-e', `URL=${URL}`, join(ROOT, 'bench/scripts', file)];
+  for (const [regime, file, extra] of [
+    ['script', 'rate.js', ['-d', `${SECONDS}s`]],
+    ['vus5k', 'memory.js', []],
+  ]) {
+    if (!REGIMES.includes(regime)) continue;
+    if (existsSync(K6)) out.push({ regime, name: 'k6', cmd: [K6, 'run', '-q', '--no-usage-report', ...extra, '-e', `URL=${URL}`, join(ROOT, 'bench/scripts', file)], read: readSummary });
+    else console.log(`no k6 at ${K6} (K6=…): the ${regime} regime has no reference row`);
+    for (const rt of ['node', 'bun', 'deno']) {
+      if (regime === 'script') out.push({ regime, name: `declared ${rt}`, cmd: ours(rt, null, 10, true), read: readOurs });
+      out.push({ regime, name: `loadtest ${rt}`, cmd: script(rt, file, extra), read: readSummary, ceiling: regime === 'script' ? `declared ${rt}` : undefined, ceilingKey: 'cpuUs' });
+    }
+  }
   if (REGIMES.includes('big')) {
     out.push({ regime: 'big', name: 'wrk', cmd: ['wrk', '-t1', '-c10', `-d${SECONDS}s`, BIG_URL], read: readWrk });
     for (const rt of ['node', 'bun', 'deno']) out.push({ regime: 'big', name: `loadtest ${rt}`, cmd: withUrl(ours(rt, null, 10, true), BIG_URL), read: readOurs });
   }
   for (const r of out) {
-    r.ref = r.regime === 'cpr' ? 'ab' : r.regime === 'h2c' || r.regime === 'h2' ? 'h2load' : 'wrk';
-    r.seconds = r.regime === '10k' ? BIG_SECONDS : SECONDS;
+    r.ref = r.regime === 'cpr' ? 'ab' : r.regime === 'h2c' || r.regime === 'h2' ? 'h2load' : r.regime === 'script' || r.regime === 'vus5k' ? 'k6' : 'wrk';
+    // 5000 VUs: what is compared is the peak memory, not the rate (each VU sleeps 1 s).
+    r.refKey = r.regime === 'vus5k' ? 'maxRssKb' : 'rps';
+    r.seconds = r.regime === '10k' ? BIG_SECONDS : r.regime === 'vus5k' ? 15 : SECONDS;
   }
   return { rows: TOOLS ? out.filter((r) => TOOLS.test(r.name) || r.name === r.ref) : out, autocannon: ac };
 }
@@ -152,6 +174,14 @@ function readH2load(text) {
   if (!done || !secs) return null;
   const requests = ok ? Number(ok[1]) : Number(done[1]);
   return { requests, seconds: Number(secs[1]), errors: Number(done[1]) - requests };
+}
+
+// k6's end-of-test summary (and ours, the same): http_reqs' count and rate.
+function readSummary(text) {
+  const m = /http_reqs\.*: (\d+)\s+([\d.]+)\/s/.exec(text);
+  if (!m) return null;
+  const failed = /http_req_failed\.*: [\d.]+% (\d+) out of/.exec(text);
+  return { requests: Number(m[1]), seconds: Number(m[1]) / Number(m[2]), errors: failed ? Number(failed[1]) : 0 };
 }
 
 function readAb(text) {
@@ -216,7 +246,7 @@ async function runOne(row) {
   const timeFile = join(TMP, 'time');
   const outFile = join(TMP, 'out');
   rmSync(timeFile, { force: true });
-  const child = spawn('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, 'taskset', '-c', '1', ...row.cmd], {
+  const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', timeFile, 'taskset', '-c', '1', ...row.cmd], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: ROOT,
   });
@@ -247,9 +277,11 @@ async function runOne(row) {
     read = null;
   }
   let cpu = null;
+  let maxRssKb = null;
   try {
-    const [u, s] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+    const [u, s, m] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
     cpu = u + s;
+    maxRssKb = m;
   } catch {
     // no time file: the tool did not run
   }
@@ -262,6 +294,7 @@ async function runOne(row) {
     rps: read.requests / read.seconds,
     cpuUs: cpu !== null ? (cpu * 1e6) / read.requests : null,
     rssKb: median(samples),
+    maxRssKb,
     connectMs: read.connectMs,
     errors: read.errors || 0,
   };
@@ -273,7 +306,7 @@ function makeFiles() {
   // nginx's workers run as nobody when started as root: they must be able to read the file.
   chmodSync(TMP, 0o755);
   writeFileSync(join(TMP, 'big.bin'), Buffer.alloc(BIG_BODY, 'x'), { mode: 0o644 });
-  if (!REGIMES.includes('tls') && !REGIMES.includes('h2')) return;
+  // Always: nginx-regimes.conf's TLS server needs them to start, whatever regimes run.
   const ssl = (...args) => execFileSync('openssl', args, { cwd: TMP, stdio: ['ignore', 'ignore', 'pipe'] });
   const key = (name, cn) => ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}-key.pem`, '-subj', `/CN=${cn}`];
   ssl('req', '-x509', ...key('ca', 'regimes CA'), '-out', 'ca.pem', '-days', '2');
@@ -369,6 +402,8 @@ async function main() {
     big: 'keep-alive, 10 connections, 1 MiB bodies',
     h2c: 'HTTP/2 h2c, 10 connections × 10 streams',
     h2: 'HTTP/2 h2 (TLS 1.3), 10 connections × 10 streams',
+    script: 'a k6 script, 10 VUs (× own: CPU a request × the declared run\'s)',
+    vus5k: 'a k6 script, 5000 VUs (× k6: peak RSS)',
   };
   console.log('');
   console.log(`| regime | tool | req/s (median, min–max) | × reference (wrk, ab, h2load) | × own bare loop | CPU µs/req | RSS (MB) | RSS per connection (KiB) | opened in (ms) |`);
@@ -381,14 +416,14 @@ async function main() {
       continue;
     }
     const rps = ok.map((r) => r.rps);
-    const rss = median(ok.map((r) => r.rssKb));
+    const rss = median(ok.map((r) => (row.regime === 'vus5k' ? r.maxRssKb : r.rssKb)));
     let perConn = null;
     if (row.regime === '10k') {
       const small = rss10(row.name);
       if (small !== null && rss !== null) perConn = (rss - small) / (BIG - 10);
     }
-    const ref = row.name === row.ref ? 1 : ratioTo(i, row.ref);
-    const ceiling = row.ceiling ? ratioTo(i, row.ceiling) : null;
+    const ref = row.name === row.ref ? 1 : ratioTo(i, row.ref, row.refKey);
+    const ceiling = row.ceiling ? ratioTo(i, row.ceiling, row.ceilingKey) : null;
     // A tool that never had every connection answered reports no opening time (-1 or 0).
     const opened = median(ok.map((r) => (r.connectMs > 0 ? r.connectMs : null)));
     const errs = ok.reduce((a, r) => a + r.errors, 0);
