@@ -10,12 +10,14 @@
 //   script  bench/scripts/rate.js, 10 VUs looping http.get    k6 = 1.00; beside each runtime's
 //           declared run of the same load (-c 10 -k): the script's CPU a request × the declared one's
 //   vus5k   bench/scripts/memory.js, 5000 VUs (get, check, sleep 1) for 15 s: peak RSS, k6 = 1.00
+//   feed    --feed of a CSV and of an NDJSON of about 38 MB each (-n 2000 -c 1 --cores 1, a
+//           templated URL): the peak RSS beyond the same run's without a feed, × the file's size
 // Each tool is pinned to core 1 and nginx (one worker, bench/nginx-regimes.conf) to core 0. A
 // round runs every tool of every regime once (A B C … A B C …); each figure in the table is the
 // median over rounds of a ratio taken within one round, so a slow moment of the shared machine
 // hits the tool and its reference alike.
 //
-// Environment: ROUNDS (3), SECONDS_PER_RUN (5), REGIMES (ka,cpr,10k,tls,big,h2c,h2,script,vus5k), TOOLS (a regular
+// Environment: ROUNDS (3), SECONDS_PER_RUN (5), REGIMES (ka,cpr,10k,tls,big,h2c,h2,script,vus5k,feed), TOOLS (a regular
 // expression on the row names, e.g. 'wrk|ab|deno'), CONNS (10000) for the big regime, whose runs
 // last BIG_SECONDS (4 × SECONDS_PER_RUN: every tool's rate counts its own opening of the
 // connections, which takes loadtest and the bare loops about 1 s at their bounded pace and wrk,
@@ -31,7 +33,7 @@
 // when every connection is open ('opened in' says when the last one had its first response).
 
 import { spawn, execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdtempSync, existsSync, rmSync, chmodSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, existsSync, rmSync, chmodSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +42,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'node_modules/.bin');
 const ROUNDS = Number(process.env.ROUNDS || 3);
 const SECONDS = Number(process.env.SECONDS_PER_RUN || 5);
-const REGIMES = (process.env.REGIMES || 'ka,cpr,10k,tls,big,h2c,h2,script,vus5k').split(',');
+const REGIMES = (process.env.REGIMES || 'ka,cpr,10k,tls,big,h2c,h2,script,vus5k,feed').split(',');
 const K6 = process.env.K6 || '/tmp/k6v2/k6';
 const TOOLS = process.env.TOOLS ? new RegExp(process.env.TOOLS) : null;
 const BIG = Number(process.env.CONNS || 10000);
@@ -52,6 +54,7 @@ const TLS_URL = `https://127.0.0.1:${PORT + 1}/`;
 const BIG_URL = `${URL}big`;
 const H2C_URL = `http://127.0.0.1:${PORT + 2}/`;
 const BIG_BODY = 1024 * 1024;
+const FEED_FILES = ['users.csv', 'users.ndjson'];
 const TMP = mkdtempSync(join(tmpdir(), 'regimes-'));
 
 const RUNTIMES = {
@@ -145,17 +148,29 @@ function rows() {
       out.push({ regime, name: `loadtest ${rt}`, cmd: script(rt, file, extra), read: readSummary, ceiling: regime === 'script' ? `declared ${rt}` : undefined, ceilingKey: 'cpuUs' });
     }
   }
+  // A feed's memory: each runtime without a feed (the reference), then with the CSV and the NDJSON.
+  if (REGIMES.includes('feed')) {
+    const fed = (rt, feed) => {
+      const cmd = [...RUNTIMES[rt], join(ROOT, 'src/cli.js'), '-n', '2000', '-c', '1', '--cores', '1', '--json'];
+      return feed ? [...cmd, `${URL}u/{{id}}?n={{name}}`, '--feed', join(TMP, feed)] : [...cmd, `${URL}u/1?n=user1`];
+    };
+    for (const rt of ['node', 'bun', 'deno']) {
+      out.push({ regime: 'feed', name: `no feed ${rt}`, cmd: fed(rt, null), read: readOurs });
+      for (const file of FEED_FILES) out.push({ regime: 'feed', name: `loadtest ${rt} ${file}`, cmd: fed(rt, file), read: readOurs, file, ref: `no feed ${rt}` });
+    }
+  }
   if (REGIMES.includes('big')) {
     out.push({ regime: 'big', name: 'wrk', cmd: ['wrk', '-t1', '-c10', `-d${SECONDS}s`, BIG_URL], read: readWrk });
     for (const rt of ['node', 'bun', 'deno']) out.push({ regime: 'big', name: `loadtest ${rt}`, cmd: withUrl(ours(rt, null, 10, true), BIG_URL), read: readOurs });
   }
   for (const r of out) {
-    r.ref = r.regime === 'cpr' ? 'ab' : r.regime === 'h2c' || r.regime === 'h2' ? 'h2load' : r.regime === 'script' || r.regime === 'vus5k' ? 'k6' : 'wrk';
+    r.ref ??= r.regime === 'cpr' ? 'ab' : r.regime === 'h2c' || r.regime === 'h2' ? 'h2load' : r.regime === 'script' || r.regime === 'vus5k' ? 'k6' : 'wrk';
     // 5000 VUs: what is compared is the peak memory, not the rate (each VU sleeps 1 s).
     r.refKey = r.regime === 'vus5k' ? 'maxRssKb' : 'rps';
     r.seconds = r.regime === '10k' ? BIG_SECONDS : r.regime === 'vus5k' ? 15 : SECONDS;
   }
-  return { rows: TOOLS ? out.filter((r) => TOOLS.test(r.name) || r.name === r.ref) : out, autocannon: ac };
+  const refs = new Set(out.map((r) => `${r.regime} ${r.ref}`));
+  return { rows: TOOLS ? out.filter((r) => TOOLS.test(r.name) || refs.has(`${r.regime} ${r.name}`)) : out, autocannon: ac };
 }
 
 function readWrk(text) {
@@ -306,6 +321,7 @@ function makeFiles() {
   // nginx's workers run as nobody when started as root: they must be able to read the file.
   chmodSync(TMP, 0o755);
   writeFileSync(join(TMP, 'big.bin'), Buffer.alloc(BIG_BODY, 'x'), { mode: 0o644 });
+  if (REGIMES.includes('feed')) makeFeeds();
   // Always: nginx-regimes.conf's TLS server needs them to start, whatever regimes run.
   const ssl = (...args) => execFileSync('openssl', args, { cwd: TMP, stdio: ['ignore', 'ignore', 'pipe'] });
   const key = (name, cn) => ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}-key.pem`, '-subj', `/CN=${cn}`];
@@ -313,6 +329,21 @@ function makeFiles() {
   ssl('req', ...key('server', '127.0.0.1'), '-out', 'server.csr');
   writeFileSync(join(TMP, 'server.ext'), 'basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1\n');
   ssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-CAcreateserial', '-days', '2', '-extfile', 'server.ext', '-out', 'server.pem');
+}
+
+// bench/feed-memory.js's rows with a text column: 560 000 of them in the CSV, 61 % as many in the
+// NDJSON (its keys repeat), about 38 MB each.
+function makeFeeds() {
+  const row = (i) => [i, `user${i}`, `user${i}@example.com`, `t${(i * 2654435761) % 4294967296}`, `Lorem ipsum ${i}`];
+  const lines = ['id,name,email,token,note'];
+  for (let i = 0; i < 560000; i++) lines.push(row(i).join(','));
+  writeFileSync(join(TMP, 'users.csv'), lines.join('\n') + '\n');
+  lines.length = 0;
+  for (let i = 0; i < 341600; i++) {
+    const [id, name, email, token, note] = row(i);
+    lines.push(JSON.stringify({ id, name, email, token, note }));
+  }
+  writeFileSync(join(TMP, 'users.ndjson'), lines.join('\n') + '\n');
 }
 
 function startNginx() {
@@ -390,6 +421,12 @@ async function main() {
     if (j === undefined) return null;
     return median(results[i].map((r, k) => (r && results[j][k] ? r[key] / results[j][k][key] : null)));
   };
+  // A feed's row: its peak RSS beyond its runtime's run without a feed, × the file's size.
+  const beyondFile = (i) => {
+    const j = index.get(`feed ${list[i].ref}`);
+    const size = statSync(join(TMP, list[i].file)).size / 1024;
+    return median(results[i].map((r, k) => (r && results[j][k] ? (r.maxRssKb - results[j][k].maxRssKb) / size : null)));
+  };
   const rss10 = (name) => {
     const j = index.get(`ka ${name}`);
     return j === undefined ? null : median(results[j].map((r) => r && r.rssKb));
@@ -404,6 +441,7 @@ async function main() {
     h2: 'HTTP/2 h2 (TLS 1.3), 10 connections × 10 streams',
     script: 'a k6 script, 10 VUs (× own: CPU a request × the declared run\'s)',
     vus5k: 'a k6 script, 5000 VUs (× k6: peak RSS)',
+    feed: 'a 38 MB feed (× reference: peak RSS beyond the run without it, × the file)',
   };
   console.log('');
   console.log(`| regime | tool | req/s (median, min–max) | × reference (wrk, ab, h2load) | × own bare loop | CPU µs/req | RSS (MB) | RSS per connection (KiB) | opened in (ms) |`);
@@ -416,13 +454,13 @@ async function main() {
       continue;
     }
     const rps = ok.map((r) => r.rps);
-    const rss = median(ok.map((r) => (row.regime === 'vus5k' ? r.maxRssKb : r.rssKb)));
+    const rss = median(ok.map((r) => (row.regime === 'vus5k' || row.regime === 'feed' ? r.maxRssKb : r.rssKb)));
     let perConn = null;
     if (row.regime === '10k') {
       const small = rss10(row.name);
       if (small !== null && rss !== null) perConn = (rss - small) / (BIG - 10);
     }
-    const ref = row.name === row.ref ? 1 : ratioTo(i, row.ref, row.refKey);
+    const ref = row.name === row.ref ? 1 : row.file ? beyondFile(i) : ratioTo(i, row.ref, row.refKey);
     const ceiling = row.ceiling ? ratioTo(i, row.ceiling, row.ceilingKey) : null;
     // A tool that never had every connection answered reports no opening time (-1 or 0).
     const opened = median(ok.map((r) => (r.connectMs > 0 ? r.connectMs : null)));
