@@ -13,12 +13,7 @@ const { performance } = globalThis;
 export class Connection extends Driver {
   constructor(run, id) {
     super(run, id);
-    this.parser = new ResponseParser(
-      () => this.onResponse(),
-      (reason) => this.onParseError(reason),
-      run.capture,
-      run.config.maxBodySize || 0,
-    );
+    this.parser = ResponseParser.of(this, run.capture, run.config.maxBodySize || 0);
     this.parser.borrow = run.borrow === true;
     this.inFlight = false;
     this.index = -1; // request index in flight

@@ -17,6 +17,15 @@ import { keepHead, keepBody, keepBorrowed } from './captured.js';
 
 export const MAX_HEAD_BYTES = 64 * 1024;
 
+// The callbacks of ResponseParser.of(): the parser calls them as its methods.
+function ownerResponded() {
+  this.owner.onResponse();
+}
+
+function ownerFailed(reason) {
+  this.owner.onParseError(reason);
+}
+
 // States
 const S_IDLE = 0; // no request outstanding
 const S_STATUS = 1;
@@ -105,6 +114,7 @@ export class ResponseParser {
   constructor(onResponse, onError, capture = false, maxBody = 0) {
     this.onResponse = onResponse;
     this.onError = onError;
+    this.owner = null; // of a parser made by ResponseParser.of()
     this.capture = capture;
     this.maxBody = maxBody;
     this.bodyTooLarge = false;
@@ -123,6 +133,17 @@ export class ResponseParser {
     this.spanFrom = 0;
     this.spanHead = 0;
     this.spanTo = 0;
+  }
+
+  /**
+   * A parser that calls its owner's onResponse() and onParseError(reason), through callbacks
+   * shared by every such parser: a connection's parser then costs no closures and no context of
+   * its own (two closures and a context were ~0.15 KB of a connection at 10 000 connections).
+   */
+  static of(owner, capture = false, maxBody = 0) {
+    const parser = new ResponseParser(ownerResponded, ownerFailed, capture, maxBody);
+    parser.owner = owner;
+    return parser;
   }
 
   reset() {

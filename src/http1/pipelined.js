@@ -35,11 +35,7 @@ export class PipelinedConnection extends Driver {
     super(run, id);
     const depth = run.pipelining;
     this.depth = depth;
-    this.parser = new ResponseParser(
-      () => this.onResponse(),
-      (reason) => this.onParseError(reason),
-      run.capture,
-    );
+    this.parser = ResponseParser.of(this, run.capture);
     // The ring of requests in flight: `count` of them from slot `head`.
     this.head = 0;
     this.count = 0;
