@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { spawnNode, spawnBun, spawnDeno, lineSplitter } from './processes/spawn.js';
-import { nodeChildFlags, denoChildFlags } from './processes/young-generation.js';
+import { nodeChildFlags, denoChildFlags, nodeCapsItself, NODE_GROWTH_FLAG } from './processes/young-generation.js';
 import { ignoresCertificates, IGNORE_CERTIFICATES } from './processes/deno-restart.js';
 export { restartDeno } from './processes/deno-restart.js';
 import * as nodeNet from './sockets/node.js';
@@ -232,6 +232,15 @@ export function openFiles() {
 export function preferSmallHeap() {
   if (runtime.name === 'node') v8.setFlagsFromString('--optimize-for-size');
   if (runtime.name === 'bun') setInterval(() => globalThis.Bun.gc(true), 1000).unref();
+}
+
+/**
+ * On node, stops V8's young generation growing past its first 1 MB semi-spaces for this process
+ * (runtimes/processes/young-generation.js), unless the command line or NODE_OPTIONS sizes it.
+ * Deno gets its cap at its restart in place (restartDeno); bun has no such heap.
+ */
+export function capYoungGeneration() {
+  if (runtime.name === 'node' && nodeCapsItself(proc.execArgv, proc.env.NODE_OPTIONS || '')) v8.setFlagsFromString(NODE_GROWTH_FLAG);
 }
 
 let temps = 0;

@@ -5,7 +5,7 @@
 // run's parser, report and servers, a start every scripted run pays. Every problem ends in one
 // line on stderr and a non-zero exit (2: bad usage, 1: the run failed), never a stack trace.
 
-import { argv, exit, restartDeno } from '../runtimes/index.js';
+import { argv, exit, restartDeno, capYoungGeneration } from '../runtimes/index.js';
 
 async function main() {
   const [first] = argv();
@@ -18,6 +18,9 @@ async function main() {
   // k6's `k6 features`: the feature flags loadtest run takes (--features, K6_FEATURES).
   if (first === 'features') return (await import('./commands/run-features.js')).featuresCommand(argv().slice(1));
   if (first === 'compare') return (await import('./compare/command.js')).compareCommand(argv().slice(1));
+  // Node: a load run's young generation stays at its first size, from before its modules load
+  // (runtimes/processes/young-generation.js); deno's is capped at its restart in load.js.
+  capYoungGeneration();
   return (await import('./commands/load.js')).loadCommand();
 }
 
