@@ -3,7 +3,8 @@
 // byte scan for the end of its head ('\r\n\r\n') and a fixed body length (nginx's
 // `return 200 "OK"` sends 2 bytes). No latency, no histogram, no timers per request.
 //
-//   node bench/bare-keepalive.js HOST:PORT CONNECTIONS SECONDS [native|node] [BODY_BYTES=2]
+//   node bench/bare-keepalive.js HOST:PORT CONNECTIONS SECONDS [native|node|wrap] [BODY_BYTES=2]
+//                                             wrap = node's TCP handle (tcp_wrap) under net.Socket
 //   bun  bench/bare-keepalive.js ...          native = Bun.connect, node = node:net
 //   deno run -A bench/bare-keepalive.js ...   native = Deno.connect, node = node:net
 //
@@ -20,7 +21,7 @@ const OPEN_PER_MS = 32;
 const OPEN_PER_TICK = 512;
 const REQ = new TextEncoder().encode(`GET / HTTP/1.1\r\nHost: ${where}\r\n\r\n`);
 const runtime = globalThis.Deno ? 'deno' : globalThis.Bun ? 'bun' : 'node';
-const api = apiArg === 'node' || runtime === 'node' ? 'node:net' : runtime === 'bun' ? 'Bun.connect' : 'Deno.connect';
+const api = apiArg === 'wrap' ? 'tcp_wrap' : apiArg === 'node' || runtime === 'node' ? 'node:net' : runtime === 'bun' ? 'Bun.connect' : 'Deno.connect';
 
 let requests = 0;
 let opened = 0;
@@ -100,6 +101,44 @@ async function nodeNet() {
   return { open, close: () => sockets.forEach((s) => s.destroy()) };
 }
 
+// node's TCP handle without net.Socket and its streams (process.binding, node only): one read
+// buffer for all, a write that completes at once needs no request object of its own.
+function tcpWrap() {
+  const { TCP, TCPConnectWrap, constants } = process.binding('tcp_wrap');
+  const { WriteWrap, streamBaseState, kReadBytesOrError, kLastWriteWasAsync } = process.binding('stream_wrap');
+  const shared = Buffer.allocUnsafe(64 * 1024);
+  const req = Buffer.from(REQ.buffer, REQ.byteOffset, REQ.byteLength);
+  const handles = [];
+  let wreq = new WriteWrap();
+  function onread() {
+    const n = streamBaseState[kReadBytesOrError];
+    if (n > 0) responses(this.c, scan(this.c, shared, n));
+  }
+  const open = (c) => {
+    const handle = new TCP(constants.SOCKET);
+    handle.c = c;
+    handle.onread = onread;
+    handle.useUserBuffer(shared);
+    const creq = new TCPConnectWrap();
+    creq.oncomplete = (status) => {
+      if (status !== 0) return;
+      handle.setNoDelay(true);
+      handle.readStart();
+      c.write();
+    };
+    c.write = () => {
+      const err = handle.writeBuffer(wreq, req);
+      if (err === 0 && streamBaseState[kLastWriteWasAsync]) {
+        wreq.oncomplete = () => {};
+        wreq = new WriteWrap();
+      }
+    };
+    handle.connect(creq, host, port);
+    handles.push(handle);
+  };
+  return { open, close: () => handles.forEach((h) => h.close()) };
+}
+
 function bunConnect() {
   const sockets = [];
   const handlers = {
@@ -153,7 +192,7 @@ function denoConnect() {
   };
 }
 
-const client = api === 'node:net' ? await nodeNet() : api === 'Bun.connect' ? bunConnect() : denoConnect();
+const client = api === 'tcp_wrap' ? tcpWrap() : api === 'node:net' ? await nodeNet() : api === 'Bun.connect' ? bunConnect() : denoConnect();
 // Paced by the clock, at most OPEN_PER_TICK at once, from responses as well as a timer: the same
 // rule as src/run/run.js (which says why).
 function openSome() {

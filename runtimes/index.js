@@ -14,6 +14,7 @@ import { nodeChildFlags, denoChildFlags, nodeCapsItself, NODE_GROWTH_FLAG } from
 import { ignoresCertificates, IGNORE_CERTIFICATES } from './processes/deno-restart.js';
 export { restartDeno } from './processes/deno-restart.js';
 import * as nodeNet from './sockets/node.js';
+import * as nodeWrap from './sockets/node-wrap.js';
 import * as bunNet from './sockets/bun.js';
 import * as denoNet from './sockets/deno.js';
 
@@ -52,13 +53,17 @@ const adapters = {
   node: nodeNet,
   bun: runtime.name === 'bun' ? bunNet : null,
   deno: runtime.name === 'deno' ? denoNet : null,
+  // node's TCP handle under net.Socket (runtimes/sockets/node-wrap.js): `--socket wrap`.
+  wrap: runtime.name === 'node' ? nodeWrap : null,
 };
+// The runtime each adapter needs.
+const NEEDS = { node: 'any', bun: 'bun', deno: 'deno', wrap: 'node' };
 
 // Each runtime's default, chosen by measurement (bench/README.md, "Socket adapters").
 const DEFAULTS = { node: 'node', bun: 'bun', deno: 'deno' };
 
 /**
- * The socket adapter: the runtime's own by default; `forced` ('node', 'bun', 'deno') picks one.
+ * The socket adapter: the runtime's own by default; `forced` ('node', 'bun', 'deno', 'wrap') picks one.
  * With `tls` ({ servername, rejectUnauthorized, ca, cert, key, alpn, minVersion, maxVersion,
  * ciphers }: runtimes/sockets/node.js) its connections are TLS; with
  * `path` they go to that Unix domain socket instead of the host and port they are given; with
@@ -67,9 +72,9 @@ const DEFAULTS = { node: 'node', bun: 'bun', deno: 'deno' };
 export function pickAdapter(forced, tls = null, path = null, tunnel = null) {
   // LOADTEST_SOCKET changes the default, so a whole test suite can run on another adapter.
   const key = forced || globalThis.process.env.LOADTEST_SOCKET || DEFAULTS[runtime.name];
-  if (!(key in adapters)) throw new Error(`unknown socket adapter '${key}' (node, bun or deno)`);
+  if (!(key in adapters)) throw new Error(`unknown socket adapter '${key}' (node, bun, deno or wrap)`);
   const adapter = adapters[key];
-  if (!adapter) throw new Error(`socket adapter '${key}' needs the ${key} runtime; this is ${runtime.name} (try --socket node)`);
+  if (!adapter) throw new Error(`socket adapter '${key}' needs the ${NEEDS[key]} runtime; this is ${runtime.name} (try --socket node)`);
   const connect = adapter.connect;
   const freshReads = adapter.freshReads === true;
   const how = path ? ' (unix)' : tunnel ? ' (CONNECT tunnel)' : '';

@@ -10,7 +10,8 @@ import { runtime, pickAdapter } from '../runtimes/index.js';
 import { loadTest } from '../src/index.js';
 
 const pem = (name) => readFileSync(new URL(`./tls/${name}.pem`, import.meta.url), 'utf8');
-const names = ['node', runtime.name === 'node' ? null : runtime.name].filter(Boolean);
+// On node, also the adapter on node's TCP handle (--socket wrap).
+const names = ['node', runtime.name === 'node' ? 'wrap' : runtime.name];
 
 // Records what an adapter reports, and resolves when close() comes.
 function recorder() {
@@ -250,6 +251,7 @@ test('asking for an adapter this runtime lacks, or an unknown one, is a one-line
   const missing = runtime.name === 'bun' ? 'deno' : 'bun';
   assert.throws(() => pickAdapter(missing), new RegExp(`socket adapter '${missing}' needs the ${missing} runtime`));
   assert.throws(() => pickAdapter('uv'), /unknown socket adapter 'uv'/);
+  if (runtime.name !== 'node') assert.throws(() => pickAdapter('wrap'), /socket adapter 'wrap' needs the node runtime/);
 });
 
 // Deno throws EBADF from setNoDelay() on a connection the peer closed between the connect and

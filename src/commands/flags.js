@@ -48,7 +48,9 @@ Load:
   -d, --timeout MS           fail a request after MS ms without a full response (default 0: none)
       --max-body BYTES       fail a longer body or WebSocket message (default 0: no limit)
       --socket NAME          socket adapter: node (node:net and node:tls, on every runtime), bun
-                             or deno (on that runtime only; its own sockets)
+                             or deno (on that runtime only; its own sockets), wrap (node only:
+                             its TCP handle under node:net, for plain TCP; less memory and CPU
+                             at thousands of connections)
                              (default: the runtime's own, or LOADTEST_SOCKET's)
       --unix-socket PATH     connect to the Unix domain socket PATH; the URL still gives the
                              Host header and the path (default: the URL's host and port)
