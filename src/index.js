@@ -93,7 +93,7 @@ async function loadModules(options) {
   if (typeof o.requestGenerator === 'string') o.requestGenerator = await importDefault(o.requestGenerator, 'request generator');
   if (o.bodyModule) o.body = await importDefault(o.bodyModule, 'body module');
   // Data files are read here; src/run/options.js parses them (the core reads no file).
-  if (typeof o.feed === 'string') o.feed = { name: o.feed, text: await readData(o.feed, 'feed') };
+  if (typeof o.feed === 'string') o.feed = { name: o.feed, text: await readData(o.feed, 'feed', null) };
   if (typeof o.urls === 'string') o.urls = { name: o.urls, text: await readData(o.urls, 'urls') };
   if (o.grpc !== undefined && o.grpc !== null && !o.grpcCall) o.grpcCall = await grpcCall(o);
   return o;
@@ -153,9 +153,9 @@ export async function withListedUrl(options) {
   return { ...options, url: firstListedUrl({ name: options.urls, text: await readData(options.urls, 'urls') }) };
 }
 
-async function readData(path, what) {
+async function readData(path, what, encoding = 'utf8') {
   try {
-    return await readFile(path, 'utf8');
+    return await readFile(path, encoding);
   } catch (err) {
     throw new Error(`cannot read ${what} file '${path}' (${err.code || err.message})`);
   }

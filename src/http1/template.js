@@ -129,6 +129,11 @@ function putText(buf, at, text) {
 
 // The characters of text[start, end) as UTF-8 at `at`, as putText.
 function putSpan(buf, at, text, start, end) {
+  // A feed's bytes (src/requests/feed.js's sourceInto): already UTF-8.
+  if (typeof text !== 'string') {
+    for (let k = start; k < end; k++) buf[at++] = text[k];
+    return at;
+  }
   for (let k = start; k < end; k++) {
     const c = text.charCodeAt(k);
     if (c >= 0x80) return at + encoder.encodeInto(text.slice(k, end), buf.subarray(at)).written;

@@ -1,30 +1,42 @@
 // Data-driven requests: the parsers for a feed file (CSV, JSON, NDJSON) and a URL list, and the
-// order in which a run takes a feed's rows. Pure functions of text: the caller reads the file.
+// order in which a run takes a feed's rows. Pure functions of the file's contents: the caller
+// reads the file.
 //
-// A feed may have millions of rows, so it is held compactly: a CSV as its own text and one
-// Uint32Array of where each cell starts (a cell ends at the next comma or line break), about
-// 1.5 times the file in all, where arrays of strings took five times it; a run copies a cell's
-// characters straight into its request (sourceInto), without a string per request. A row keeps
-// only where its record starts (offset and line); a cell's line and column are found again, by
-// re-scanning that one record, only when an error has to name them.
+// A feed may have millions of rows, so it is held compactly: a CSV or NDJSON as the file's own
+// bytes (read once, never decoded to one string: that string and the bytes it came from would be
+// twice the file at once, four times for text beyond Latin-1) and one Uint32Array of where each
+// cell starts (a cell ends at the next comma or line break, or its closing quote), about 1.5
+// times the file in all, where arrays of strings took five times it; a run copies a cell's bytes
+// straight into its request (sourceInto), without a string per request. A row keeps only where
+// its record starts (offset and line); a cell's line and column are found again, by re-scanning
+// that one record, only when an error has to name them.
 
-import { readCsv, cellPosition, QUOTED, INDEX, LF, CR, COMMA } from './csv.js';
+import { readCsv, cellPosition, decode, QUOTED, INDEX, LF, CR, COMMA } from './csv.js';
+import { parseNdjson } from './ndjson.js';
+
+const BOM = [0xef, 0xbb, 0xbf];
+const bomOf = (bytes) => (bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2] ? 3 : 0);
 
 /**
- * `text`: the file's contents; `name`: its name, for errors and for its format (.csv, .json,
- * .ndjson or .jsonl; anything else is sniffed: `[` JSON, `{` NDJSON, else CSV).
+ * `text`: the file's contents, its bytes (a Uint8Array, UTF-8) or a string; `name`: its name, for
+ * errors and for its format (.csv, .json, .ndjson or .jsonl; anything else is sniffed: `[` JSON,
+ * `{` NDJSON, else CSV).
  * Returns the feed (see compact() below): cell(r, c) is a string, or undefined where a JSON row
  * lacks that key; where(r, c) names a cell for an error ('row 12, column 3 (id)', 'row 3 (id)'
  * for JSON, 'line 5 (id)' for NDJSON).
  */
 export function parseFeed(text, name = 'feed') {
-  const format = formatOf(text, name);
-  if (format === 'json') return parseJson(text, name);
-  if (format === 'ndjson') return parseNdjson(text, name);
-  return parseCsv(text, name);
+  const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text;
+  text = null;
+  const format = formatOf(bytes, name);
+  if (format === 'json') return parseJson(decode(bytes, 0, bytes.length), name);
+  if (format === 'ndjson') return parseNdjson(bytes, name, bomOf(bytes));
+  return parseCsv(bytes, name);
 }
 
-function formatOf(text, name) {
+const SPACE = new Set([0x20, 0x09, 0x0a, 0x0d, 0x0b, 0x0c]);
+
+function formatOf(bytes, name) {
   name = String(name);
   const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
   const dot = base.lastIndexOf('.');
@@ -32,16 +44,17 @@ function formatOf(text, name) {
   if (ext === 'csv') return 'csv';
   if (ext === 'json') return 'json';
   if (ext === 'ndjson' || ext === 'jsonl') return 'ndjson';
-  const first = /[^\s\ufeff]/.exec(text.length > 4096 ? text.slice(0, 4096) : text);
-  if (first && first[0] === '[') return 'json';
-  if (first && first[0] === '{') return 'ndjson';
+  let i = bomOf(bytes);
+  while (i < bytes.length && SPACE.has(bytes[i])) i++;
+  if (bytes[i] === 0x5b) return 'json'; // [
+  if (bytes[i] === 0x7b) return 'ndjson'; // {
   return 'csv';
 }
 
 // ---- CSV (RFC 4180; its records read by src/requests/csv.js) ----
 
 function parseCsv(text, name) {
-  const bomless = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const bomless = bomOf(text);
   const { columns, starts, cells } = readCsv(text, name, bomless);
   if (text.length >= QUOTED) throw new Error(`${name}: over 2 GiB; split it`);
   return csvFeed(text, name, bomless, columns, starts, cells.trimmed(), cells.values);
@@ -70,7 +83,7 @@ function csvFeed(text, name, bomless, columns, starts, cells, values) {
   const endOf = (start) => {
     let i = start;
     for (; i < n; i++) {
-      const ch = text.charCodeAt(i);
+      const ch = text[i];
       if (ch === COMMA || ch === LF || ch === CR) break;
     }
     return i;
@@ -82,7 +95,7 @@ function csvFeed(text, name, bomless, columns, starts, cells, values) {
     cell(r, c) {
       const i = r * width + c;
       const s = cells[i];
-      return s & QUOTED ? values[s & INDEX] : text.slice(s, endAt(i, c, s));
+      return s & QUOTED ? values[s & INDEX] : decode(text, s, endAt(i, c, s));
     },
     sourceInto(r, c, spans, at) {
       const i = r * width + c;
@@ -93,30 +106,40 @@ function csvFeed(text, name, bomless, columns, starts, cells, values) {
       }
       spans[at] = s;
       spans[at + 1] = endAt(i, c, s);
-      return text;
+      return text; // the bytes
     },
     where,
     position,
     // Every `step`-th row from `first`, as a feed of its own (a --cores child's share).
     subset(step, first) {
-      const parts = [text.slice(bomless, starts.offsets[0])];
+      const parts = [text.subarray(bomless, starts.offsets[0])];
+      let size = parts[0].length;
       for (let r = first; r < count; r += step) {
-        const record = text.slice(starts.offsets[r], r + 1 < count ? starts.offsets[r + 1] : n);
-        parts.push(record.endsWith('\n') ? record : record + '\n');
+        const record = text.subarray(starts.offsets[r], r + 1 < count ? starts.offsets[r + 1] : n);
+        parts.push(record);
+        size += record.length + (record[record.length - 1] === LF ? 0 : 1);
       }
-      return parseCsv(parts.join(''), name);
+      const share = new Uint8Array(size);
+      let at = 0;
+      for (const part of parts) {
+        share.set(part, at);
+        at += part.length;
+        if (part[part.length - 1] !== LF) share[at++] = LF;
+      }
+      return parseCsv(share, name);
     },
   });
 }
 
 /**
  * A feed's shared shape: { format, columns, count, cell(r, c) → string or undefined (a JSON row
- * without that key), sourceInto(r, c, spans, at) → a string that holds the cell (with spans[at],
- * spans[at + 1] its start and end in it, or spans[at] = -1 when the string is the cell), where(r,
+ * without that key), sourceInto(r, c, spans, at) → the bytes (a Uint8Array, UTF-8) that hold the
+ * cell, with spans[at], spans[at + 1] its start and end in them, or the cell as a string with
+ * spans[at] = -1, where(r,
  * c), position(r, c) }, and `rows` (every row as an array of strings, made when read: for tests
  * and small feeds, never a run's path).
  */
-function compact(feed) {
+export function compact(feed) {
   Object.defineProperty(feed, 'rows', {
     enumerable: false,
     get() {
@@ -128,9 +151,9 @@ function compact(feed) {
 
 // ---- JSON and NDJSON ----
 
-const jsonMessage = (e) => String(e && e.message).replace(/\s*[\r\n]+\s*/g, ' ');
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const cell = (v) => (typeof v === 'string' ? v : v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+export const jsonMessage = (e) => String(e && e.message).replace(/\s*[\r\n]+\s*/g, ' ');
+export const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const cell = (v) => (typeof v === 'string' ? v : v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
 // Rows of objects: the columns are every key met, in the order first met; a row without a key
 // holds undefined there, which the caller reports only if a template uses that column. The
@@ -196,32 +219,6 @@ function parseJson(text, name) {
   }
   const { columns } = table;
   return table.feed('json', (r, c) => `row ${r + 1} (${columns[c]})`, (r) => ({ row: r + 1 }));
-}
-
-function parseNdjson(text, name) {
-  text = stripBom(text);
-  const table = new Table();
-  const lines = [];
-  const n = text.length;
-  for (let pos = 0, line = 1; pos < n; line++) {
-    let end = text.indexOf('\n', pos);
-    if (end < 0) end = n;
-    const source = text.slice(pos, end).trim();
-    pos = end + 1;
-    if (source === '') continue;
-    let value;
-    try {
-      value = JSON.parse(source);
-    } catch (e) {
-      throw new Error(`${name}: line ${line}: not JSON (${jsonMessage(e)})`);
-    }
-    if (!isObject(value)) throw new Error(`${name}: line ${line}: not an object`);
-    table.add(value);
-    lines.push(line);
-  }
-  if (table.rowStart.length === 0) throw new Error(`${name}: no rows`);
-  const { columns } = table;
-  return table.feed('ndjson', (r, c) => `line ${lines[r]} (${columns[c]})`, (r) => ({ line: lines[r] }));
 }
 
 // ---- --urls FILE ----

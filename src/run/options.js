@@ -312,7 +312,7 @@ function feedOf(options, config) {
     if (feed.length === 0) throw new Error('feed: an empty list of rows');
     parsed = parseFeed(JSON.stringify(feed), 'feed.json');
     parsed.name = 'feed';
-  } else if (typeof feed === 'object' && typeof feed.text === 'string') {
+  } else if (typeof feed === 'object' && (typeof feed.text === 'string' || feed.text instanceof Uint8Array)) {
     parsed = parseFeed(feed.text, feed.name);
     parsed.name = feed.name;
   } else {

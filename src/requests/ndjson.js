@@ -1,0 +1,188 @@
+// An NDJSON feed file held as its own bytes: each line is parsed (JSON.parse, for its errors and
+// its values) and then scanned for where each member's value lies, so that a string without
+// escapes, or a number or boolean written as String() writes it, is kept as where it starts in
+// the bytes; only other values (escapes, objects, arrays, numbers written otherwise) are kept as
+// strings. A row's cells are as many as the columns were when it came (undefined beyond).
+
+import { decode, QUOTED, INDEX, LF } from './csv.js';
+import { compact, cell, jsonMessage, isObject } from './feed.js';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const MISSING = 0xffffffff; // the row has no such key
+const EMPTY = 0xfffffffe; // null, which fills as ''
+
+/** A Uint32Array that grows; `ensure` sizes it once where the size is known. */
+class Grow {
+  constructor(capacity) {
+    this.a = new Uint32Array(capacity);
+    this.length = 0;
+  }
+  ensure(capacity) {
+    if (capacity <= this.a.length) return;
+    const a = new Uint32Array(capacity);
+    a.set(this.a.subarray(0, this.length));
+    this.a = a;
+  }
+  push(v) {
+    if (this.length === this.a.length) this.ensure(this.length * 2);
+    this.a[this.length++] = v;
+  }
+}
+
+/** `bytes`: the file's (a Uint8Array), `from`: past its BOM. Returns the feed (feed.js's compact()). */
+export function parseNdjson(bytes, name, from) {
+  const n = bytes.length;
+  let lineCount = 1;
+  for (let i = bytes.indexOf(LF, from); i >= 0; i = bytes.indexOf(LF, i + 1)) lineCount++;
+  const columns = [];
+  const index = new Map();
+  const rows = new Grow(lineCount);
+  const lines = new Grow(lineCount);
+  const cells = new Grow(1024);
+  const values = [];
+  const spans = [];
+  for (let pos = from, line = 1; pos < n; line++) {
+    let end = bytes.indexOf(LF, pos);
+    if (end < 0) end = n;
+    const source = decode(bytes, pos, end).trim();
+    const start = pos;
+    pos = end + 1;
+    if (source === '') continue;
+    let value;
+    try {
+      value = JSON.parse(source);
+    } catch (e) {
+      throw new Error(`${name}: line ${line}: not JSON (${jsonMessage(e)})`);
+    }
+    if (!isObject(value)) throw new Error(`${name}: line ${line}: not an object`);
+    for (const key of Object.keys(value)) {
+      if (!index.has(key)) {
+        index.set(key, columns.length);
+        columns.push(key);
+      }
+    }
+    if (rows.length === 0) cells.ensure(lineCount * Math.max(1, columns.length));
+    const first = cells.length;
+    for (let c = 0; c < columns.length; c++) cells.push(MISSING);
+    // The object is the line's first '{': what trim() took before it is white space.
+    spans.length = 0;
+    scanMembers(bytes, bytes.indexOf(0x7b, start), spans);
+    // A key given twice: the last is JSON.parse's, and the last written here.
+    for (let m = 0; m < spans.length; m += 5) {
+      const key = spans[m + 2] ? JSON.parse(decode(bytes, spans[m] - 1, spans[m + 1] + 1)) : decode(bytes, spans[m], spans[m + 1]);
+      cells.a[first + index.get(key)] = cellOf(value[key], bytes, spans[m + 3], spans[m + 4], values);
+    }
+    rows.push(first);
+    lines.push(line);
+  }
+  const count = rows.length;
+  if (count === 0) throw new Error(`${name}: no rows`);
+  const cellStarts = cells.a;
+  const rowStarts = rows.a;
+  const total = cells.length;
+  const lineOf = lines.a;
+  // The cell's place in `cellStarts`, or -1 where its row is narrower.
+  const at = (r, c) => {
+    const i = rowStarts[r] + c;
+    return i < (r + 1 < count ? rowStarts[r + 1] : total) ? i : -1;
+  };
+  const stringOf = (s) => (s === MISSING ? undefined : s === EMPTY ? '' : values[s & INDEX]);
+  return compact({
+    format: 'ndjson',
+    columns,
+    count,
+    cell(r, c) {
+      const i = at(r, c);
+      if (i < 0) return undefined;
+      const s = cellStarts[i];
+      return s >= QUOTED ? stringOf(s) : decode(bytes, s, endOf(bytes, s));
+    },
+    sourceInto(r, c, spanned, k) {
+      const i = at(r, c);
+      const s = i < 0 ? MISSING : cellStarts[i];
+      if (s >= QUOTED) {
+        spanned[k] = -1;
+        return stringOf(s);
+      }
+      spanned[k] = s;
+      spanned[k + 1] = endOf(bytes, s);
+      return bytes;
+    },
+    where: (r, c) => `line ${lineOf[r]} (${columns[c]})`,
+    position: (r) => ({ line: lineOf[r] }),
+  });
+}
+
+// A value's cell: where it starts in the bytes (a string's first byte, past its quote), or a
+// string kept aside.
+function cellOf(v, bytes, start, end, values) {
+  if (v === null) return EMPTY;
+  if (typeof v === 'string') {
+    if (bytes[start] === QUOTE && bytes.indexOf(BACKSLASH, start) >= end) return start + 1;
+  } else if (typeof v !== 'object' && decode(bytes, start, end) === String(v)) return start;
+  values.push(cell(v));
+  return QUOTED | (values.length - 1);
+}
+
+// A kept cell ends at its closing quote (a string: the byte before its start is its opening
+// quote), else (a number, true or false) at the first byte that cannot be in it.
+function endOf(bytes, s) {
+  if (bytes[s - 1] === QUOTE) return bytes.indexOf(QUOTE, s);
+  let i = s;
+  for (;;) {
+    const b = bytes[i];
+    if (b === 0x2c || b === 0x7d || b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a || i >= bytes.length) return i;
+    i++;
+  }
+}
+
+// The members of the (valid) JSON object at `i`: pushes key start, key end, whether the key has
+// escapes, value start, value end, for each.
+function scanMembers(bytes, i, out) {
+  i = skip(bytes, i + 1);
+  while (bytes[i] !== 0x7d) {
+    const keyStart = i + 1;
+    const keyEnd = stringEnd(bytes, keyStart);
+    const escaped = bytes.indexOf(BACKSLASH, keyStart) < keyEnd ? 1 : 0;
+    i = skip(bytes, skip(bytes, keyEnd + 1) + 1);
+    const valueEnd = valueEndOf(bytes, i);
+    out.push(keyStart, keyEnd, escaped, i, valueEnd);
+    i = skip(bytes, valueEnd);
+    if (bytes[i] === 0x2c) i = skip(bytes, i + 1);
+  }
+}
+
+function skip(bytes, i) {
+  for (;;) {
+    const b = bytes[i];
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return i;
+    i++;
+  }
+}
+
+// The closing quote of a string whose characters start at i.
+function stringEnd(bytes, i) {
+  for (;; i++) {
+    const b = bytes[i];
+    if (b === BACKSLASH) i++;
+    else if (b === QUOTE) return i;
+  }
+}
+
+function valueEndOf(bytes, i) {
+  const b = bytes[i];
+  if (b === QUOTE) return stringEnd(bytes, i + 1) + 1;
+  if (b === 0x7b || b === 0x5b) {
+    let depth = 0;
+    for (;; i++) {
+      const c = bytes[i];
+      if (c === QUOTE) i = stringEnd(bytes, i + 1);
+      else if (c === 0x7b || c === 0x5b) depth++;
+      else if (c === 0x7d || c === 0x5d) {
+        if (--depth === 0) return i + 1;
+      }
+    }
+  }
+  return endOf(bytes, i);
+}
