@@ -327,3 +327,27 @@ test('feedOrder random: rows are used evenly over many cycles', () => {
   // Each row comes first in about a tenth of the cycles (200 ± a wide margin).
   for (const n of firsts) assert.ok(n > 120 && n < 280, `${firsts}`);
 });
+
+test('ndjson and csv held as bytes: sourceInto gives each cell as cell() does (escapes, numbers, null, nested, non-ASCII, a key twice)', () => {
+  const text = '\ufeff{"a":"x\\"y","b":1.0,"c":null,"d":{"e":[1,"}"]},"é":"ü€😀"}\r\n\n  {"b":true,"a":"plain", "f": -2e3}\n{"2":"two","a":"","a":"last"}\n';
+  const nd = parseFeed(text, 'x.ndjson');
+  assert.deepEqual(nd.columns, ['a', 'b', 'c', 'd', 'é', 'f', '2']);
+  assert.deepEqual(nd.rows, [
+    ['x"y', '1', '', '{"e":[1,"}"]}', 'ü€😀', undefined, undefined],
+    ['plain', 'true', undefined, undefined, undefined, '-2000', undefined],
+    ['last', undefined, undefined, undefined, undefined, undefined, 'two'],
+  ]);
+  assert.equal(nd.where(2, 0), 'line 4 (a)');
+  const csv = parseFeed(new TextEncoder().encode('id,name\n1,"é, ü"\n2,😀x\n'), 'x.csv');
+  assert.deepEqual(csv.rows, [['1', 'é, ü'], ['2', '😀x']]);
+  const spans = new Int32Array(2);
+  for (const feed of [nd, csv]) {
+    for (let r = 0; r < feed.count; r++) {
+      for (let c = 0; c < feed.columns.length; c++) {
+        const source = feed.sourceInto(r, c, spans, 0);
+        const value = spans[0] < 0 ? source : new TextDecoder().decode(source.subarray(spans[0], spans[1]));
+        assert.equal(value, feed.cell(r, c));
+      }
+    }
+  }
+});
