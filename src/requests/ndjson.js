@@ -119,7 +119,7 @@ export function parseNdjson(bytes, name, from) {
 function cellOf(v, bytes, start, end, values) {
   if (v === null) return EMPTY;
   if (typeof v === 'string') {
-    if (bytes[start] === QUOTE && bytes.indexOf(BACKSLASH, start) >= end) return start + 1;
+    if (bytes[start] === QUOTE && !has(bytes, BACKSLASH, start, end)) return start + 1;
   } else if (typeof v !== 'object' && decode(bytes, start, end) === String(v)) return start;
   values.push(cell(v));
   return QUOTED | (values.length - 1);
@@ -144,13 +144,19 @@ function scanMembers(bytes, i, out) {
   while (bytes[i] !== 0x7d) {
     const keyStart = i + 1;
     const keyEnd = stringEnd(bytes, keyStart);
-    const escaped = bytes.indexOf(BACKSLASH, keyStart) < keyEnd ? 1 : 0;
+    const escaped = has(bytes, BACKSLASH, keyStart, keyEnd) ? 1 : 0;
     i = skip(bytes, skip(bytes, keyEnd + 1) + 1);
     const valueEnd = valueEndOf(bytes, i);
     out.push(keyStart, keyEnd, escaped, i, valueEnd);
     i = skip(bytes, valueEnd);
     if (bytes[i] === 0x2c) i = skip(bytes, i + 1);
   }
+}
+
+// Whether bytes[from, to) holds `code` (indexOf would search on to the end of the file).
+function has(bytes, code, from, to) {
+  for (let i = from; i < to; i++) if (bytes[i] === code) return true;
+  return false;
 }
 
 function skip(bytes, i) {
