@@ -120,7 +120,17 @@ test('a row with CR or LF, and a missing column, are refused before the run with
     await assert.rejects(loadTest({ url: server.url + 'items/{{id}}', feed: spaced, maxRequests: 1 }), {
       message: /spaced\.csv: row 3, column 1 \(id\): a value with a space or a control character cannot go into the path \(percent-encode it\)$/,
     });
-    assert.equal(server.requests, 2, 'nothing sent by the refused runs');
+    // Unquoted cells, checked in the feed's bytes: a NUL in a header, a tab in the path.
+    const nul = f.write('nul.csv', 'id\nid1\nid\u00002\n');
+    await assert.rejects(loadTest({ url: server.url, requests: [{ path: '/items/x', headers: { 'x-id': '{{id}}' } }], feed: nul, maxRequests: 1 }), {
+      message: /nul\.csv: row 3, column 1 \(id\): a value with CR, LF or NUL cannot go into the request line or a header$/,
+    });
+    const tab = f.write('tab.csv', 'id\nid1\nid\t2\n');
+    await assert.rejects(loadTest({ url: server.url + 'items/{{id}}', feed: tab, maxRequests: 1 }), {
+      message: /tab\.csv: row 3, column 1 \(id\): a value with a space or a control character cannot go into the path \(percent-encode it\)$/,
+    });
+    await assert.doesNotReject(loadTest({ url: server.url, requests: [{ path: '/items/x', headers: { 'x-id': '{{id}}' } }], feed: tab, maxRequests: 1 }));
+    assert.equal(server.requests, 3, 'nothing sent by the refused runs');
   } finally {
     await server.close();
     f.remove();
