@@ -351,3 +351,68 @@ test('ndjson and csv held as bytes: sourceInto gives each cell as cell() does (e
     }
   }
 });
+
+// What an NDJSON feed was before it was read in its bytes: each line trimmed and given to
+// JSON.parse, its keys the columns in Object.keys' order.
+function ndjsonByParse(text) {
+  const columns = [];
+  const rows = [];
+  for (const source of text.replace(/^\ufeff/, '').split('\n').map((l) => l.trim())) {
+    if (source === '') continue;
+    const value = JSON.parse(source);
+    for (const key of Object.keys(value)) if (!columns.includes(key)) columns.push(key);
+    rows.push(value);
+  }
+  const cell = (v) => (typeof v === 'string' ? v : v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  return { columns, rows: rows.map((o) => columns.map((k) => (Object.hasOwn(o, k) ? cell(o[k]) : undefined))) };
+}
+
+test('ndjson: lines read in their bytes give the rows and columns JSON.parse gives, and lines left to it too', () => {
+  const lines = [
+    '{"id":1,"name":"ann","ok":true,"no":false,"z":null}',
+    ' \t{ "id" : -0 , "name" : "b\\u00e9\\n" ,"ok":1.50, "no":1e21, "z":123456789012345678 }\r',
+    '\u000b{"id":123456789012345,"name":"x","big":-9007199254740993,"e":2E-7,"f":0.1}\u000c',
+    '{}',
+    '{"name":"nested","id":{"a":[1,{"b":"}"}]},"list":[1,"2"]}',
+    '{"b":"first","3":"index","a\\u0062":"escaped key","ab":"plain key"}',
+    '{"ab":"again","b":"twice","b":"last"}',
+    '\u00a0{"nbsp":"around"}\u00a0',
+    '\u00a0',
+    '{"é":"ü€😀","id":0,"neg":-12,"frac":-0.5}',
+    '{"__proto__":"p","constructor":"c","id":"\\"q\\""}',
+    '{"id":"slash\\/","name":"\\\\"}',
+  ];
+  const text = lines.join('\n') + '\n';
+  const want = ndjsonByParse(text);
+  const feed = parseFeed(text, 'x.ndjson');
+  assert.deepEqual(feed.columns, want.columns);
+  assert.deepEqual(feed.rows, want.rows);
+  const spans = new Int32Array(2);
+  for (let r = 0; r < feed.count; r++) {
+    for (let c = 0; c < feed.columns.length; c++) {
+      const source = feed.sourceInto(r, c, spans, 0);
+      assert.equal(spans[0] < 0 ? source : new TextDecoder().decode(source.subarray(spans[0], spans[1])), feed.cell(r, c));
+    }
+  }
+  // The same lines in every order: the columns met in another order, the guesses wrong.
+  for (let shift = 1; shift < lines.length; shift++) {
+    const turned = [...lines.slice(shift), ...lines.slice(0, shift)].join('\n');
+    const w = ndjsonByParse(turned);
+    const f = parseFeed(turned, 'x.ndjson');
+    assert.deepEqual(f.columns, w.columns);
+    assert.deepEqual(f.rows, w.rows);
+  }
+});
+
+test('ndjson: a line that is not JSON is refused as JSON.parse refuses it, though it starts as a plain one', () => {
+  for (const bad of ['{"a":1,}', '{"a":tru}', '{"a":1}x', '{"a":"x\ty"}', '{"a":01}', '{"a":1.}', '{"a":-}', '{"a" 1}', '{"a":"\\x"}', '{"a":1', '{"a":"x']) {
+    let message;
+    try {
+      JSON.parse(bad);
+    } catch (e) {
+      message = String(e.message).replace(/\s*[\r\n]+\s*/g, ' ');
+    }
+    assert.ok(message, bad);
+    fails(() => parseFeed(`{"a":0}\n${bad}\n`, 'x.ndjson'), `x.ndjson: line 2: not JSON (${message})`);
+  }
+});

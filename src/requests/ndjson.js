@@ -1,16 +1,17 @@
-// An NDJSON feed file held as its own bytes: each line is parsed (JSON.parse, for its errors and
-// its values) and then scanned for where each member's value lies, so that a string without
-// escapes, or a number or boolean written as String() writes it, is kept as where it starts in
-// the bytes; only other values (escapes, objects, arrays, numbers written otherwise) are kept as
-// strings. A row's cells are as many as the columns were when it came (undefined beyond).
+// An NDJSON feed file held as its own bytes: a line is read in its bytes where it can be
+// (src/requests/ndjson-line.js), else parsed (JSON.parse, for its errors and its values) and then
+// scanned for where each member's value lies. Either way a string without escapes, or a number or
+// boolean written as String() writes it, is kept as where it starts in the bytes; only other
+// values (escapes, objects, arrays, numbers written otherwise) are kept as strings. A row's cells
+// are as many as the columns were when it came (undefined beyond).
 
 import { decode, QUOTED, INDEX, LF } from './csv.js';
 import { compact, cell, jsonMessage, isObject } from './feed.js';
+import { readLine, ROW, BLANK, EMPTY } from './ndjson-line.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const MISSING = 0xffffffff; // the row has no such key
-const EMPTY = 0xfffffffe; // null, which fills as ''
 
 /** A Uint32Array that grows; `ensure` sizes it once where the size is known. */
 class Grow {
@@ -41,37 +42,32 @@ export function parseNdjson(bytes, name, from) {
   const lines = new Grow(lineCount);
   const cells = new Grow(1024);
   const values = [];
-  const spans = [];
-  for (let pos = from, line = 1; pos < n; line++) {
-    let end = bytes.indexOf(LF, pos);
-    if (end < 0) end = n;
-    const source = decode(bytes, pos, end).trim();
-    const start = pos;
-    pos = end + 1;
-    if (source === '') continue;
-    let value;
-    try {
-      value = JSON.parse(source);
-    } catch (e) {
-      throw new Error(`${name}: line ${line}: not JSON (${jsonMessage(e)})`);
-    }
-    if (!isObject(value)) throw new Error(`${name}: line ${line}: not an object`);
-    for (const key of Object.keys(value)) {
-      if (!index.has(key)) {
-        index.set(key, columns.length);
-        columns.push(key);
-      }
-    }
+  const keys = new Keys(bytes, columns, index);
+  const members = [];
+  // A row's first cell, its columns filled as missing.
+  const open = () => {
     if (rows.length === 0) cells.ensure(lineCount * Math.max(1, columns.length));
     const first = cells.length;
     for (let c = 0; c < columns.length; c++) cells.push(MISSING);
-    // The object is the line's first '{': what trim() took before it is white space.
-    spans.length = 0;
-    scanMembers(bytes, bytes.indexOf(0x7b, start), spans);
-    // A key given twice: the last is JSON.parse's, and the last written here.
-    for (let m = 0; m < spans.length; m += 5) {
-      const key = spans[m + 2] ? JSON.parse(decode(bytes, spans[m] - 1, spans[m + 1] + 1)) : decode(bytes, spans[m], spans[m + 1]);
-      cells.a[first + index.get(key)] = cellOf(value[key], bytes, spans[m + 3], spans[m + 4], values);
+    return first;
+  };
+  for (let pos = from, line = 1; pos < n; line++) {
+    let end = bytes.indexOf(LF, pos);
+    if (end < 0) end = n;
+    const start = pos;
+    pos = end + 1;
+    const mark = values.length;
+    const read = readLine(bytes, start, end, members, values);
+    if (read === BLANK) continue;
+    let first;
+    if (read === ROW) {
+      for (let m = 0; m < members.length; m += 3) members[m] = keys.columnOf(members[m], members[m + 1], m / 3);
+      first = open();
+      for (let m = 0; m < members.length; m += 3) cells.a[first + members[m]] = members[m + 2];
+    } else {
+      values.length = mark;
+      first = parsedLine(bytes, start, end, { name, line, columns, index, values, open, cells });
+      if (first < 0) continue;
     }
     rows.push(first);
     lines.push(line);
@@ -112,6 +108,74 @@ export function parseNdjson(bytes, name, from) {
     where: (r, c) => `line ${lineOf[r]} (${columns[c]})`,
     position: (r) => ({ line: lineOf[r] }),
   });
+}
+
+// A line left to JSON.parse: its row's first cell, or -1 for a blank line.
+function parsedLine(bytes, start, end, { name, line, columns, index, values, open, cells }) {
+  const source = decode(bytes, start, end).trim();
+  if (source === '') return -1;
+  let value;
+  try {
+    value = JSON.parse(source);
+  } catch (e) {
+    throw new Error(`${name}: line ${line}: not JSON (${jsonMessage(e)})`);
+  }
+  if (!isObject(value)) throw new Error(`${name}: line ${line}: not an object`);
+  for (const key of Object.keys(value)) {
+    if (!index.has(key)) {
+      index.set(key, columns.length);
+      columns.push(key);
+    }
+  }
+  const first = open();
+  // The object is the line's first '{': what trim() took before it is white space.
+  const spans = [];
+  scanMembers(bytes, bytes.indexOf(0x7b, start), spans);
+  // A key given twice: the last is JSON.parse's, and the last written here.
+  for (let m = 0; m < spans.length; m += 5) {
+    const key = spans[m + 2] ? JSON.parse(decode(bytes, spans[m] - 1, spans[m + 1] + 1)) : decode(bytes, spans[m], spans[m + 1]);
+    cells.a[first + index.get(key)] = cellOf(value[key], bytes, spans[m + 3], spans[m + 4], values);
+  }
+  return first;
+}
+
+// A key's column, found by its bytes: a line's keys are mostly the last line's, in its order
+// (`m`: the key's place in its line), and are compared in the bytes before one is decoded.
+class Keys {
+  constructor(bytes, columns, index) {
+    this.bytes = bytes;
+    this.columns = columns;
+    this.index = index;
+    this.starts = []; // where a column's key was last read in the bytes
+    this.ends = [];
+    this.last = []; // the columns of the last line read in its bytes
+  }
+  columnOf(start, end, m) {
+    const guess = this.last[m];
+    if (guess !== undefined && this.is(guess, start, end)) return guess;
+    let c = 0;
+    while (c < this.columns.length && !this.is(c, start, end)) c++;
+    if (c === this.columns.length) {
+      const key = decode(this.bytes, start, end);
+      c = this.index.get(key);
+      if (c === undefined) {
+        c = this.columns.length;
+        this.index.set(key, c);
+        this.columns.push(key);
+      }
+      this.starts[c] = start;
+      this.ends[c] = end;
+    }
+    this.last[m] = c;
+    return c;
+  }
+  is(c, start, end) {
+    const from = this.starts[c];
+    if (from === undefined || this.ends[c] - from !== end - start) return false;
+    const bytes = this.bytes;
+    for (let k = 0; k < end - start; k++) if (bytes[from + k] !== bytes[start + k]) return false;
+    return true;
+  }
 }
 
 // A value's cell: where it starts in the bytes (a string's first byte, past its quote), or a
