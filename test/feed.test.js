@@ -381,6 +381,8 @@ test('ndjson: lines read in their bytes give the rows and columns JSON.parse giv
     '{"é":"ü€😀","id":0,"neg":-12,"frac":-0.5}',
     '{"__proto__":"p","constructor":"c","id":"\\"q\\""}',
     '{"id":"slash\\/","name":"\\\\"}',
+    // Cells of 254, 255 and 400 bytes: a cell's size is kept up to 254, a longer one found again.
+    `{"id":"${'x'.repeat(254)}","name":"${'y'.repeat(255)}","ok":"${'é'.repeat(200)}","no":${'9'.repeat(300)}}`,
   ];
   const text = lines.join('\n') + '\n';
   const want = ndjsonByParse(text);

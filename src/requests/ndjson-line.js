@@ -27,10 +27,10 @@ const FALSE = [0x66, 0x61, 0x6c, 0x73, 0x65];
 const NULL = [0x6e, 0x75, 0x6c, 0x6c];
 
 /**
- * bytes[start, end): a line (no LF). Returns ROW with `members` holding key start, key end and
- * cell for each member in order (a cell: where the value starts in the bytes, a string's past its
- * quote; or QUOTED | its index in `values`, where the value's string is pushed; or EMPTY),
- * BLANK for a line of white space, or SLOW.
+ * bytes[start, end): a line (no LF). Returns ROW with `members` holding key start, key end, cell
+ * and the cell's size in bytes for each member in order (a cell: where the value starts in the
+ * bytes, a string's past its quote; or QUOTED | its index in `values`, where the value's string
+ * is pushed, or EMPTY, both of size 0), BLANK for a line of white space, or SLOW.
  */
 export function readLine(bytes, start, end, members, values) {
   members.length = 0;
@@ -51,7 +51,9 @@ export function readLine(bytes, start, end, members, values) {
       i = skip(bytes, i + 1, end);
       i = value(bytes, i, end, values);
       if (i < 0) return SLOW;
-      members.push(keyStart, keyEnd, cellRead);
+      // A string's last byte is its closing quote.
+      const size = cellRead < QUOTED ? (bytes[i - 1] === QUOTE ? i - 1 : i) - cellRead : 0;
+      members.push(keyStart, keyEnd, cellRead, size);
       i = skip(bytes, i, end);
       if (i >= end) return SLOW;
       if (bytes[i] === CLOSE) {
@@ -160,7 +162,7 @@ const digit = (b) => b >= ZERO && b <= NINE;
 
 function kept(values, v) {
   values.push(v);
-  return QUOTED | (values.length - 1);
+  return (QUOTED | (values.length - 1)) >>> 0;
 }
 
 function is(bytes, i, end, word) {

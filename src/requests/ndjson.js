@@ -12,16 +12,17 @@ import { readLine, ROW, BLANK, EMPTY } from './ndjson-line.js';
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const MISSING = 0xffffffff; // the row has no such key
+const LONG = 255;
 
-/** A Uint32Array that grows; `ensure` sizes it once where the size is known. */
+/** A typed array that grows; `ensure` sizes it once where the size is known. */
 class Grow {
-  constructor(capacity) {
-    this.a = new Uint32Array(capacity);
+  constructor(capacity, Type = Uint32Array) {
+    this.a = new Type(capacity);
     this.length = 0;
   }
   ensure(capacity) {
     if (capacity <= this.a.length) return;
-    const a = new Uint32Array(capacity);
+    const a = new this.a.constructor(capacity);
     a.set(this.a.subarray(0, this.length));
     this.a = a;
   }
@@ -41,14 +42,24 @@ export function parseNdjson(bytes, name, from) {
   const rows = new Grow(lineCount);
   const lines = new Grow(lineCount);
   const cells = new Grow(1024);
+  // A kept cell's size in bytes, up to LONG (longer: found again by endOf): a request finds its
+  // cell's end without a scan (bun: a scan of a few bytes a cell took a templated request from
+  // 415 to 522 ns).
+  const sizes = new Grow(1024, Uint8Array);
   const values = [];
   const keys = new Keys(bytes, columns, index);
   const members = [];
   // A row's first cell, its columns filled as missing.
   const open = () => {
-    if (rows.length === 0) cells.ensure(lineCount * Math.max(1, columns.length));
+    if (rows.length === 0) {
+      cells.ensure(lineCount * Math.max(1, columns.length));
+      sizes.ensure(cells.a.length);
+    }
     const first = cells.length;
-    for (let c = 0; c < columns.length; c++) cells.push(MISSING);
+    for (let c = 0; c < columns.length; c++) {
+      cells.push(MISSING);
+      sizes.push(0);
+    }
     return first;
   };
   for (let pos = from, line = 1; pos < n; line++) {
@@ -61,12 +72,15 @@ export function parseNdjson(bytes, name, from) {
     if (read === BLANK) continue;
     let first;
     if (read === ROW) {
-      for (let m = 0; m < members.length; m += 3) members[m] = keys.columnOf(members[m], members[m + 1], m / 3);
+      for (let m = 0; m < members.length; m += 4) members[m] = keys.columnOf(members[m], members[m + 1], m / 4);
       first = open();
-      for (let m = 0; m < members.length; m += 3) cells.a[first + members[m]] = members[m + 2];
+      for (let m = 0; m < members.length; m += 4) {
+        cells.a[first + members[m]] = members[m + 2];
+        sizes.a[first + members[m]] = Math.min(members[m + 3], LONG);
+      }
     } else {
       values.length = mark;
-      first = parsedLine(bytes, start, end, { name, line, columns, index, values, open, cells });
+      first = parsedLine(bytes, start, end, { name, line, columns, index, values, open, cells, sizes });
       if (first < 0) continue;
     }
     rows.push(first);
@@ -78,6 +92,8 @@ export function parseNdjson(bytes, name, from) {
   const rowStarts = rows.a;
   const total = cells.length;
   const lineOf = lines.a;
+  const sizeOf = sizes.a;
+  const endAt = (i, s) => (sizeOf[i] < LONG ? s + sizeOf[i] : endOf(bytes, s));
   // The cell's place in `cellStarts`, or -1 where its row is narrower.
   const at = (r, c) => {
     const i = rowStarts[r] + c;
@@ -92,7 +108,7 @@ export function parseNdjson(bytes, name, from) {
       const i = at(r, c);
       if (i < 0) return undefined;
       const s = cellStarts[i];
-      return s >= QUOTED ? stringOf(s) : decode(bytes, s, endOf(bytes, s));
+      return s >= QUOTED ? stringOf(s) : decode(bytes, s, endAt(i, s));
     },
     sourceInto(r, c, spanned, k) {
       const i = at(r, c);
@@ -102,7 +118,7 @@ export function parseNdjson(bytes, name, from) {
         return stringOf(s);
       }
       spanned[k] = s;
-      spanned[k + 1] = endOf(bytes, s);
+      spanned[k + 1] = endAt(i, s);
       return bytes;
     },
     where: (r, c) => `line ${lineOf[r]} (${columns[c]})`,
@@ -111,7 +127,7 @@ export function parseNdjson(bytes, name, from) {
 }
 
 // A line left to JSON.parse: its row's first cell, or -1 for a blank line.
-function parsedLine(bytes, start, end, { name, line, columns, index, values, open, cells }) {
+function parsedLine(bytes, start, end, { name, line, columns, index, values, open, cells, sizes }) {
   const source = decode(bytes, start, end).trim();
   if (source === '') return -1;
   let value;
@@ -134,7 +150,9 @@ function parsedLine(bytes, start, end, { name, line, columns, index, values, ope
   // A key given twice: the last is JSON.parse's, and the last written here.
   for (let m = 0; m < spans.length; m += 5) {
     const key = spans[m + 2] ? JSON.parse(decode(bytes, spans[m] - 1, spans[m + 1] + 1)) : decode(bytes, spans[m], spans[m + 1]);
-    cells.a[first + index.get(key)] = cellOf(value[key], bytes, spans[m + 3], spans[m + 4], values);
+    const c = first + index.get(key);
+    cells.a[c] = cellOf(value[key], bytes, spans[m + 3], spans[m + 4], values);
+    sizes.a[c] = cells.a[c] < QUOTED ? Math.min(endOf(bytes, cells.a[c]) - cells.a[c], LONG) : 0;
   }
   return first;
 }
@@ -190,10 +208,15 @@ function cellOf(v, bytes, start, end, values) {
 }
 
 // A kept cell ends at its closing quote (a string: the byte before its start is its opening
-// quote), else (a number, true or false) at the first byte that cannot be in it.
+// quote), else (a number, true or false) at the first byte that cannot be in it. A loop, not
+// indexOf: a cell is a few bytes, and the call cost more than the search (a request with two
+// cells, 462 → 574 ns on node).
 function endOf(bytes, s) {
-  if (bytes[s - 1] === QUOTE) return bytes.indexOf(QUOTE, s);
   let i = s;
+  if (bytes[s - 1] === QUOTE) {
+    while (bytes[i] !== QUOTE) i++;
+    return i;
+  }
   for (;;) {
     const b = bytes[i];
     if (b === 0x2c || b === 0x7d || b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a || i >= bytes.length) return i;
