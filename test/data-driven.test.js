@@ -40,6 +40,7 @@ function shopServer() {
     const token = (req.headers.authorization || '').replace(/^Bearer /, '');
     if (m && tokens.has(token)) {
       server.ids.set(m[1], (server.ids.get(m[1]) || 0) + 1);
+      if (req.headers['x-name'] !== undefined) (server.names = server.names || new Map()).set(m[1], req.headers['x-name']);
       return socket.write(ok(`item ${m[1]}`, `X-Request-Id: r${server.requests}\r\n`));
     }
     server.unauthorized++;
@@ -71,6 +72,25 @@ test('login, then items/{{id}} with the captured token: ids from a 1000-row CSV,
     const items = r.entries[1].requests;
     assert.equal(r.entries[0].requests + items, 4000);
     evenly(server.ids, items);
+  } finally {
+    await server.close();
+    f.remove();
+  }
+});
+
+test('an NDJSON feed held as its bytes: items/{{id}} from every row, as often as the run says, a long value and an escaped one in a header', async () => {
+  const f = files();
+  const server = await shopServer();
+  try {
+    // Every third row's name has an escape (kept as a string), every fifth is 300 bytes long.
+    const name = (i) => (i % 3 === 0 ? `item \\/ ${i}` : i % 5 === 0 ? 'n'.repeat(300) : `item ${i}`);
+    const feed = f.write('ids.ndjson', Array.from({ length: IDS }, (_, i) => `{"id":"id${i}","n":${i},"name":"${name(i)}"}`).join('\n') + '\n');
+    const requests = [LOGIN_THEN_ITEMS[0], { ...LOGIN_THEN_ITEMS[1], headers: { ...LOGIN_THEN_ITEMS[1].headers, 'x-name': '{{name}} {{n}}' } }];
+    const r = await loadTest({ url: server.url, requests, feed, maxRequests: 3000, concurrency: 4, agentKeepAlive: true });
+    assert.equal(r.totalErrors, 0, JSON.stringify(r.errorCodes));
+    assert.equal(server.unauthorized, 0);
+    evenly(server.ids, r.entries[1].requests);
+    for (let i = 0; i < IDS; i++) assert.equal(server.names.get(`id${i}`), `${JSON.parse(`"${name(i)}"`)} ${i}`);
   } finally {
     await server.close();
     f.remove();
