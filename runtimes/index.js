@@ -59,8 +59,10 @@ const adapters = {
 // The runtime each adapter needs.
 const NEEDS = { node: 'any', bun: 'bun', deno: 'deno', wrap: 'node' };
 
-// Each runtime's default, chosen by measurement (bench/README.md, "Socket adapters").
-const DEFAULTS = { node: 'node', bun: 'bun', deno: 'deno' };
+// Each runtime's default, chosen by measurement (bench/README.md, "Socket adapters", "10 000
+// connections on node"): on node its TCP handle, where this node still lends it (process.binding
+// is documented as deprecated, DEP0111), else node:net.
+const DEFAULTS = { node: runtime.name === 'node' && nodeWrap.usable() ? 'wrap' : 'node', bun: 'bun', deno: 'deno' };
 
 /**
  * The socket adapter: the runtime's own by default; `forced` ('node', 'bun', 'deno', 'wrap') picks one.

@@ -66,7 +66,7 @@ test('--help: grouped, and every flag outside the compatibility group says its d
 function thisRuntime() {
   if (globalThis.Bun) return { name: 'bun', version: globalThis.Bun.version, socket: 'Bun.connect' };
   if (globalThis.Deno) return { name: 'deno', version: globalThis.Deno.version.deno, socket: 'Deno.connect' };
-  return { name: 'node', version: globalThis.process.versions.node, socket: 'node:net' };
+  return { name: 'node', version: globalThis.process.versions.node, socket: 'tcp_wrap' };
 }
 
 test('-V: the version, this runtime and its own socket adapter; LOADTEST_SOCKET=node and --socket node change the adapter', async () => {

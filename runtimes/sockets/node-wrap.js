@@ -32,6 +32,16 @@ export function connect(host, port, handlers, tls = null, path = null, tunnel = 
   return new WrapSocket(host, port, handlers);
 }
 
+/** Whether this node lends its TCP handle (a later node may not): the default's choice. */
+export function usable() {
+  try {
+    if (binding === null) bind();
+    return typeof binding.TCP === 'function' && binding.streamBaseState !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 function bind() {
   const { TCP, TCPConnectWrap, constants } = globalThis.process.binding('tcp_wrap');
   const { WriteWrap, ShutdownWrap, streamBaseState, kReadBytesOrError, kLastWriteWasAsync } = globalThis.process.binding('stream_wrap');

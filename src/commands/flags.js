@@ -51,7 +51,7 @@ Load:
                              or deno (on that runtime only; its own sockets), wrap (node only:
                              its TCP handle under node:net, for plain TCP; less memory and CPU
                              at thousands of connections)
-                             (default: the runtime's own, or LOADTEST_SOCKET's)
+                             (default: the runtime's own, wrap on node, or LOADTEST_SOCKET's)
       --unix-socket PATH     connect to the Unix domain socket PATH; the URL still gives the
                              Host header and the path (default: the URL's host and port)
       --proxy URL            through the http proxy URL (http://user:password@host:port):
