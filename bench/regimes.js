@@ -91,8 +91,8 @@ function rows() {
   // node's TCP handle (--socket wrap) has a bare keep-alive loop; a connection per request is
   // set against node:net's bare loop.
   const adapters = [
-    ['node', null, 'node:net', 'node'],
-    ['node', 'wrap', 'tcp_wrap', 'wrap'],
+    ['node', null, 'tcp_wrap', 'wrap'],
+    ['node', 'node', 'node:net', 'node'],
     ['bun', null, 'Bun.connect', 'native'],
     ['bun', 'node', 'node:net', 'node'],
     ['deno', null, 'Deno.connect', 'native'],
