@@ -32,6 +32,13 @@ export const canLimitVersions = false;
 const READ_MIN = 1024;
 const READ_MAX = 64 * 1024;
 
+// Buffers of READ_MIN whose read loop has ended (its last read settled, so Deno holds them no
+// more), for the next connection: at a new connection per request each one was a new
+// ArrayBuffer, allocated, zeroed and freed again by the GC. The pool keeps no more than a
+// burst of closes needs.
+const readPool = [];
+const POOL_MAX = 256;
+
 // Deno's error classes by name → the node-style codes the core reports.
 const CODES = {
   ConnectionRefused: 'ECONNREFUSED',
@@ -177,29 +184,36 @@ class DenoSocket {
 
   async readLoop() {
     const conn = this.conn;
-    let buf = new Uint8Array(READ_MIN);
+    let buf = readPool.length > 0 ? readPool.pop() : new Uint8Array(READ_MIN);
     // The view handed on, made again only when the read's length changes (responses to the
     // same request mostly have the same length): most reads then allocate nothing here.
-    let view = buf.subarray(0, 0);
+    let view = null;
     try {
       for (;;) {
         const n = await conn.read(buf);
-        if (this.dead) return;
-        if (n === null) break;
-        if (view.length !== n) view = buf.subarray(0, n);
+        if (this.dead) break;
+        if (n === null) {
+          this.closeConn();
+          this.closed();
+          break;
+        }
+        if (view === null || view.length !== n) view = buf.subarray(0, n);
         this.handlers.data(view);
-        if (this.dead) return;
+        if (this.dead) break;
         if (n === buf.length && n < READ_MAX) {
           buf = new Uint8Array(n * 2);
-          view = buf.subarray(0, 0);
+          view = null;
         }
       }
     } catch (err) {
-      if (this.dead) return;
-      this.fail(err);
+      if (!this.dead) {
+        this.fail(err);
+        this.closeConn();
+        this.closed();
+      }
     }
-    this.closeConn();
-    this.closed();
+    // No read is pending on it now, and data() has returned: the next connection may have it.
+    if (buf.length === READ_MIN && readPool.length < POOL_MAX) readPool.push(buf);
   }
 
   // The same connection again through node:tls on Deno, whose verifier takes a certificate that
