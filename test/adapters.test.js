@@ -276,3 +276,70 @@ test('deno: a connection gone before its socket options are set is an error, the
     globalThis.Deno.connect = real;
   }
 });
+
+// A Deno connection that answers its first read with `reply` and the next with the end, and
+// logs what is asked of it.
+function fakeDenoConn(log, reply) {
+  let answered = false;
+  return {
+    setNoDelay() {},
+    write(bytes) {
+      log.push('write');
+      return Promise.resolve(bytes.length);
+    },
+    read(buf) {
+      log.push('read');
+      if (answered) return Promise.resolve(null);
+      answered = true;
+      buf.set(reply);
+      return Promise.resolve(reply.length);
+    },
+    closeWrite: () => Promise.resolve(),
+    close() {
+      log.push('close');
+    },
+  };
+}
+
+const denoOnly = { skip: runtime.name === 'deno' ? false : 'Deno.connect only' };
+const reply = new TextEncoder().encode('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+
+// A new connection per request: the request leaves before a read is parked on the connection.
+test('deno: a request queued before the connection is up is written before the first read', denoOnly, async () => {
+  const real = globalThis.Deno.connect;
+  const log = [];
+  globalThis.Deno.connect = () => Promise.resolve(fakeDenoConn(log, reply));
+  try {
+    const r = recorder();
+    pickAdapter('deno').connect('127.0.0.1', 9, r.handlers).write(new TextEncoder().encode('GET / HTTP/1.1\r\n\r\n'));
+    await within(r.closed, 5000, 'deno');
+    assert.deepEqual(log.slice(0, 2), ['write', 'read']);
+    assert.deepEqual(r.bytes(), Buffer.from(reply));
+  } finally {
+    globalThis.Deno.connect = real;
+  }
+});
+
+// The read buffer of a connection whose read loop has ended serves the next one.
+test("deno: a closed connection's read buffer is read into by the next connection", denoOnly, async () => {
+  const real = globalThis.Deno.connect;
+  globalThis.Deno.connect = () => Promise.resolve(fakeDenoConn([], reply));
+  try {
+    const buffers = [];
+    for (let i = 0; i < 2; i++) {
+      const r = recorder();
+      const data = r.handlers.data;
+      r.handlers.data = (chunk) => {
+        buffers.push(chunk.buffer);
+        data(chunk);
+      };
+      pickAdapter('deno').connect('127.0.0.1', 9, r.handlers);
+      await within(r.closed, 5000, 'deno');
+      assert.deepEqual(r.bytes(), Buffer.from(reply));
+    }
+    assert.equal(buffers.length, 2);
+    assert.equal(buffers[1], buffers[0]);
+  } finally {
+    globalThis.Deno.connect = real;
+  }
+});

@@ -177,9 +177,11 @@ class DenoSocket {
     if (this.early !== null && this.early.length > 0) this.handlers.data(this.early);
     this.early = null;
     if (this.dead) return;
-    this.readLoop();
+    // The request first, then the read: Deno tries a write at once, and a read started first
+    // is only parked (its readiness registered) before the request has even left.
     if (this.queue.length > 0) this.writeNext();
     else if (this.ending) this.shutdown();
+    this.readLoop();
   }
 
   async readLoop() {
