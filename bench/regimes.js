@@ -22,7 +22,9 @@
 // last BIG_SECONDS (4 × SECONDS_PER_RUN: every tool's rate counts its own opening of the
 // connections, which takes loadtest and the bare loops about 1 s at their bounded pace and wrk,
 // which opens them all at once, less; a longer run keeps that from deciding the ratio),
-// AUTOCANNON (a command for autocannon when it is not installed), PORT (8089) for nginx (and
+// AUTOCANNON (a command for autocannon when it is not installed), BASE (another checkout, say
+// the code before a change: each loadtest row gets a twin named '… @base' run from it, by turns
+// in the same rounds, its ratio to the bare loop taken alike), PORT (8089) for nginx (and
 // PORT + 1 for its TLS server), K6 (/tmp/k6v2/k6: k6 v2.2.0, built by ../shared/k6-build.sh; without
 // it the script regimes have no reference row). The TLS certificate and the 1 MiB file are made for the run
 // (openssl, in a temporary folder).
@@ -47,6 +49,7 @@ const K6 = process.env.K6 || '/tmp/k6v2/k6';
 const TOOLS = process.env.TOOLS ? new RegExp(process.env.TOOLS) : null;
 const BIG = Number(process.env.CONNS || 10000);
 const BIG_SECONDS = Number(process.env.BIG_SECONDS || 4 * SECONDS);
+const BASE = process.env.BASE || null;
 const PORT = Number(process.env.PORT || 8089);
 const WHERE = `127.0.0.1:${PORT}`;
 const URL = `http://${WHERE}/`;
@@ -112,6 +115,7 @@ function rows() {
       const ceiling = wrapConnect ? `bare ${rt} node:net` : `bare ${rt} ${api}`;
       if (!wrapConnect) out.push({ regime, name: ceiling, cmd: bare(bareFile, rt, bareApi, conns), read: readJson });
       out.push({ regime, name: `loadtest ${rt} ${api}`, cmd: ours(rt, socket, conns, keepAlive), read: readOurs, ceiling });
+      if (BASE) out.push({ regime, name: `loadtest ${rt} ${api} @base`, cmd: ours(rt, socket, conns, keepAlive).map((a) => (a === join(ROOT, 'src/cli.js') ? join(BASE, 'src/cli.js') : a)), read: readOurs, ceiling });
     }
     if (regime === 'ka' && ac) out.push({ regime, name: 'autocannon', cmd: [...ac, '-c', '10', '-d', String(SECONDS), '-j', URL], read: readAutocannon });
   }
