@@ -13,6 +13,7 @@
 
 import { readCsv, cellPosition, decode, QUOTED, INDEX, LF, CR, COMMA } from './csv.js';
 import { parseNdjson } from './ndjson.js';
+import { compact, cell, jsonMessage, isObject } from './feed-shape.js';
 
 const BOM = [0xef, 0xbb, 0xbf];
 const bomOf = (bytes) => (bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2] ? 3 : 0);
@@ -21,7 +22,7 @@ const bomOf = (bytes) => (bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2]
  * `text`: the file's contents, its bytes (a Uint8Array, UTF-8) or a string; `name`: its name, for
  * errors and for its format (.csv, .json, .ndjson or .jsonl; anything else is sniffed: `[` JSON,
  * `{` NDJSON, else CSV).
- * Returns the feed (see compact() below): cell(r, c) is a string, or undefined where a JSON row
+ * Returns the feed (see feed-shape.js's compact()): cell(r, c) is a string, or undefined where a JSON row
  * lacks that key; where(r, c) names a cell for an error ('row 12, column 3 (id)', 'row 3 (id)'
  * for JSON, 'line 5 (id)' for NDJSON).
  */
@@ -130,30 +131,6 @@ function csvFeed(text, name, bomless, columns, starts, cells, values) {
     },
   });
 }
-
-/**
- * A feed's shared shape: { format, columns, count, cell(r, c) → string or undefined (a JSON row
- * without that key), sourceInto(r, c, spans, at) → the bytes (a Uint8Array, UTF-8) that hold the
- * cell, with spans[at], spans[at + 1] its start and end in them, or the cell as a string with
- * spans[at] = -1, where(r,
- * c), position(r, c) }, and `rows` (every row as an array of strings, made when read: for tests
- * and small feeds, never a run's path).
- */
-export function compact(feed) {
-  Object.defineProperty(feed, 'rows', {
-    enumerable: false,
-    get() {
-      return Array.from({ length: feed.count }, (_, r) => feed.columns.map((_, c) => feed.cell(r, c)));
-    },
-  });
-  return feed;
-}
-
-// ---- JSON and NDJSON ----
-
-export const jsonMessage = (e) => String(e && e.message).replace(/\s*[\r\n]+\s*/g, ' ');
-export const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-export const cell = (v) => (typeof v === 'string' ? v : v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
 // Rows of objects: the columns are every key met, in the order first met; a row without a key
 // holds undefined there, which the caller reports only if a template uses that column. The

@@ -6,7 +6,7 @@
 // are as many as the columns were when it came (undefined beyond).
 
 import { decode, QUOTED, INDEX, LF } from './csv.js';
-import { compact, cell, jsonMessage, isObject } from './feed.js';
+import { compact, cell, jsonMessage, isObject } from './feed-shape.js';
 import { readLine, ROW, BLANK, EMPTY } from './ndjson-line.js';
 
 const QUOTE = 0x22;
@@ -32,8 +32,16 @@ class Grow {
   }
 }
 
-/** `bytes`: the file's (a Uint8Array), `from`: past its BOM. Returns the feed (feed.js's compact()). */
+/** `bytes`: the file's (a Uint8Array), `from`: past its BOM. Returns the feed (feed-shape.js's compact()). */
 export function parseNdjson(bytes, name, from) {
+  const read = readRows(bytes, name, from);
+  if (read.rows.length === 0) throw new Error(`${name}: no rows`);
+  return ndjsonFeed(bytes, read);
+}
+
+// Every line's row: its first cell's place (rows), its line number (lines), each cell's start in
+// the bytes or its kept string's index (cells), a kept cell's size (sizes), the strings (values).
+function readRows(bytes, name, from) {
   const n = bytes.length;
   let lineCount = 1;
   for (let i = bytes.indexOf(LF, from); i >= 0; i = bytes.indexOf(LF, i + 1)) lineCount++;
@@ -86,8 +94,12 @@ export function parseNdjson(bytes, name, from) {
     rows.push(first);
     lines.push(line);
   }
+  return { columns, rows, lines, cells, sizes, values };
+}
+
+// The feed over readRows()'s rows: a cell is read from the bytes where it starts, or its string.
+function ndjsonFeed(bytes, { columns, rows, lines, cells, sizes, values }) {
   const count = rows.length;
-  if (count === 0) throw new Error(`${name}: no rows`);
   const cellStarts = cells.a;
   const rowStarts = rows.a;
   const total = cells.length;
