@@ -3,15 +3,18 @@
 // byte scan for the end of its head ('\r\n\r\n') and a fixed body length (nginx's
 // `return 200 "OK"` sends 2 bytes). No latency, no histogram, no timers per request.
 //
-//   node bench/bare-keepalive.js HOST:PORT CONNECTIONS SECONDS [native|node|wrap] [BODY_BYTES=2]
+//   node bench/bare-keepalive.js HOST:PORT CONNECTIONS SECONDS [native|node|wrap] [BODY_BYTES=2] [CA_FILE]
 //                                             wrap = node's TCP handle (tcp_wrap) under net.Socket
 //   bun  bench/bare-keepalive.js ...          native = Bun.connect, node = node:net
 //   deno run -A bench/bare-keepalive.js ...   native = Deno.connect, node = node:net
 //
+// With CA_FILE the connections are TLS, trusting that CA (the https ceiling): node:tls, Bun.connect
+// with tls, Deno.connectTls; node:tls also under 'node' on bun and deno.
+//
 // Prints one JSON line: requests, seconds, api, connectMs (until every connection had its first
 // response). Connections open at a bounded pace, as loadtest opens them.
 
-const [where = '127.0.0.1:8089', nArg = '10', secondsArg = '5', apiArg = 'native', bodyArg = '2'] = args();
+const [where = '127.0.0.1:8089', nArg = '10', secondsArg = '5', apiArg = 'native', bodyArg = '2', caFile = ''] = args();
 const [host, portText] = where.split(':');
 const port = Number(portText);
 const N = Number(nArg);
@@ -21,7 +24,10 @@ const OPEN_PER_MS = 32;
 const OPEN_PER_TICK = 512;
 const REQ = new TextEncoder().encode(`GET / HTTP/1.1\r\nHost: ${where}\r\n\r\n`);
 const runtime = globalThis.Deno ? 'deno' : globalThis.Bun ? 'bun' : 'node';
-const api = apiArg === 'wrap' ? 'tcp_wrap' : apiArg === 'node' || runtime === 'node' ? 'node:net' : runtime === 'bun' ? 'Bun.connect' : 'Deno.connect';
+const netApi = apiArg === 'wrap' ? 'tcp_wrap' : apiArg === 'node' || runtime === 'node' ? 'node:net' : runtime === 'bun' ? 'Bun.connect' : 'Deno.connect';
+const CA = caFile ? await readText(caFile) : null;
+const api = CA === null ? netApi : { 'node:net': 'node:tls', 'Bun.connect': 'Bun.connect tls', 'Deno.connect': 'Deno.connectTls' }[netApi];
+if (api === undefined) throw new Error('no TLS on the TCP handle (wrap): native or node');
 
 let requests = 0;
 let opened = 0;
@@ -33,6 +39,12 @@ const t0 = performance.now();
 function args() {
   if (globalThis.Deno) return globalThis.Deno.args;
   return globalThis.process.argv.slice(2);
+}
+
+async function readText(file) {
+  if (globalThis.Deno) return globalThis.Deno.readTextFile(file);
+  const fs = await import('node:fs');
+  return fs.readFileSync(file, 'utf8');
 }
 
 // Per connection: s = how much of '\r\n\r\n' was matched, skip = body bytes still to come.
@@ -81,7 +93,7 @@ function responses(c, done) {
 }
 
 async function nodeNet() {
-  const net = await import('node:net');
+  const net = await import(CA === null ? 'node:net' : 'node:tls');
   // One read buffer for every connection: `onread` runs its callback before reading another socket.
   const shared = Buffer.allocUnsafe(64 * 1024);
   const sockets = [];
@@ -90,6 +102,7 @@ async function nodeNet() {
       host,
       port,
       noDelay: true,
+      ...(CA === null ? {} : { ca: CA }),
       onread: { buffer: shared, callback: (n, buf) => responses(c, scan(c, buf, n)) },
     });
     socket.on('data', (chunk) => responses(c, scan(c, chunk, chunk.length)));
@@ -155,7 +168,8 @@ function bunConnect() {
     error() {},
   };
   const open = (c) => {
-    globalThis.Bun.connect({ hostname: host, port, socket: handlers, data: c }).then((s) => sockets.push(s), () => {});
+    const tls = CA === null ? {} : { tls: { ca: CA } };
+    globalThis.Bun.connect({ hostname: host, port, socket: handlers, data: c, ...tls }).then((s) => sockets.push(s), () => {});
   };
   return { open, close: () => sockets.forEach((s) => s.terminate()) };
 }
@@ -163,8 +177,9 @@ function bunConnect() {
 function denoConnect() {
   const conns = [];
   const open = async (c) => {
-    const conn = await globalThis.Deno.connect({ hostname: host, port });
-    conn.setNoDelay(true);
+    const Deno = globalThis.Deno;
+    const conn = CA === null ? await Deno.connect({ hostname: host, port }) : await Deno.connectTls({ hostname: host, port, caCerts: [CA] });
+    if (conn.setNoDelay) conn.setNoDelay(true); // a TlsConn has none (Deno 2.9)
     conns.push(conn);
     c.write = () => conn.write(REQ).catch(() => {});
     c.write();
@@ -192,7 +207,7 @@ function denoConnect() {
   };
 }
 
-const client = api === 'tcp_wrap' ? tcpWrap() : api === 'node:net' ? await nodeNet() : api === 'Bun.connect' ? bunConnect() : denoConnect();
+const client = netApi === 'tcp_wrap' ? tcpWrap() : netApi === 'node:net' ? await nodeNet() : netApi === 'Bun.connect' ? bunConnect() : denoConnect();
 // Paced by the clock, at most OPEN_PER_TICK at once, from responses as well as a timer: the same
 // rule as src/run/run.js (which says why).
 function openSome() {

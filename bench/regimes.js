@@ -3,7 +3,8 @@
 //   ka   keep-alive, 10 connections                wrk = 1.00
 //   cpr  new connection per request                ab = 1.00 (10 at once)
 //   10k  keep-alive, 10 000 connections            wrk = 1.00, and RSS per connection
-//   tls  https keep-alive, 10 connections, TLS 1.3 wrk = 1.00; loadtest with --ca and --insecure
+//   tls  https keep-alive, 10 connections, TLS 1.3 wrk = 1.00; loadtest with --ca and --insecure, and
+//        the bare loop on each runtime's TLS (bench/bare-keepalive.js with a CA file)
 //   big  keep-alive, 10 connections, 1 MiB bodies  wrk = 1.00
 //   h2c  HTTP/2 by prior knowledge, 10 connections × 10 streams   h2load -c 10 -m 10 = 1.00
 //   h2   HTTP/2 over TLS 1.3 (ALPN), 10 connections × 10 streams  h2load = 1.00 (loadtest --ca)
@@ -123,11 +124,15 @@ function rows() {
   // Deno.connectTls) beside wrk; https once trusting the CA (--ca) and once not checking
   // (--insecure: on deno the CLI restarts with --unsafely-ignore-certificate-errors).
   const withUrl = (cmd, url) => cmd.map((a) => (a === URL ? url : a));
+  // The ceiling: the runtime's own TLS API in bench/bare-keepalive.js (a CA file makes it https).
   if (REGIMES.includes('tls')) {
     out.push({ regime: 'tls', name: 'wrk', cmd: ['wrk', '-t1', '-c10', `-d${SECONDS}s`, TLS_URL], read: readWrk });
     for (const rt of ['node', 'bun', 'deno']) {
-      out.push({ regime: 'tls', name: `loadtest ${rt} --ca`, cmd: [...withUrl(ours(rt, null, 10, true), TLS_URL), '--ca', join(TMP, 'ca.pem')], read: readOurs });
-      out.push({ regime: 'tls', name: `loadtest ${rt} --insecure`, cmd: [...withUrl(ours(rt, null, 10, true), TLS_URL), '--insecure'], read: readOurs });
+      const ceiling = `bare ${rt} tls`;
+      const bareTls = [...RUNTIMES[rt], join(ROOT, 'bench/bare-keepalive.js'), `127.0.0.1:${PORT + 1}`, '10', String(SECONDS), 'native', '2', join(TMP, 'ca.pem')];
+      out.push({ regime: 'tls', name: ceiling, cmd: bareTls, read: readJson });
+      out.push({ regime: 'tls', name: `loadtest ${rt} --ca`, cmd: [...withUrl(ours(rt, null, 10, true), TLS_URL), '--ca', join(TMP, 'ca.pem')], read: readOurs, ceiling });
+      out.push({ regime: 'tls', name: `loadtest ${rt} --insecure`, cmd: [...withUrl(ours(rt, null, 10, true), TLS_URL), '--insecure'], read: readOurs, ceiling });
     }
   }
   // HTTP/2: h2load's -c 10 -m 10 (10 connections, 10 streams each) against loadtest --http2
