@@ -13,7 +13,7 @@ export const name = 'node:net';
 export const tlsName = 'node:tls';
 export const canSkipVerify = true;
 
-// One read buffer for every plain connection: with `onread`, node reads a socket into it and
+// One read buffer for every connection, TLS too: with `onread`, node reads a socket into it and
 // calls the callback at once, before it reads any other socket, and the core is done with a
 // chunk when data() returns (src/socket.js). A buffer per connection cost 64 KiB of address
 // space and ~4-8 KiB of RSS each at 10 000 connections. 128 KiB, not 64: reading 1 MiB bodies
@@ -53,15 +53,16 @@ function asBuffer(bytes) {
 export function connect(host, port, handlers, tls = null, path = null, tunnel = null) {
   if (tunnel) return throughTunnel(host, port, handlers, tls, tunnel);
   const conn = new NodeSocket(handlers, tls !== null);
-  // Plain TCP reads into the shared buffer (`onread`) instead of a new Buffer per read: +12-18 %
-  // req/s on node 20 against nginx (bench/README.md). The chunk handed on is a view of it,
-  // valid until data() returns, as the socket interface says. The callback is the one closure
-  // a connection has: Bun's node:net calls it without the socket as `this`.
-  const onread = tls ? undefined : { buffer: SHARED_READ_BUFFER, callback: (n, buf) => conn.read(n, buf) };
+  // Reads go into the shared buffer (`onread`) instead of a new Buffer per read: +12-18 % req/s
+  // on node 20 against nginx (bench/README.md). node:tls takes it too and decrypts into it. The
+  // chunk handed on is a view of it, valid until data() returns, as the socket interface says.
+  // The callback is the one closure a connection has: Bun's node:net calls it without the
+  // socket as `this`.
+  const onread = { buffer: SHARED_READ_BUFFER, callback: (n, buf) => conn.read(n, buf) };
   // noDelay: a request is one write that must leave at once, not wait for Nagle's timer.
   const where = path ? { path } : { host, port };
   const socket = tls
-    ? tlsModule.connect({ ...where, noDelay: true, ...tlsOptions(tls) })
+    ? tlsModule.connect({ ...where, noDelay: true, onread, ...tlsOptions(tls) })
     : net.connect({ ...where, noDelay: true, onread });
   if (tls && !path) socket.setNoDelay(true);
   conn.socket = socket;
