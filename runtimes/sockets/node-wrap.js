@@ -16,6 +16,9 @@
 import { isIP } from 'node:net';
 import { getSystemErrorName } from 'node:util';
 import * as nodeNet from './node.js';
+// One read buffer for node:net's connections and the handle's alike (./node.js says why), the
+// view of it handed on, and the core's bytes as a Buffer view.
+import { SHARED_READ_BUFFER, viewOf, asBuffer } from './node.js';
 
 export const name = 'tcp_wrap';
 export const tlsName = nodeNet.tlsName;
@@ -23,7 +26,6 @@ export const canSkipVerify = nodeNet.canSkipVerify;
 
 let binding = null; // node's tcp_wrap and stream_wrap, read at the first connection
 let writeReq = null; // the shared write request, while no write is waiting with it
-const SHARED_READ_BUFFER = Buffer.allocUnsafe(128 * 1024); // as ./node.js, which says why
 const UV_EOF = -4095;
 
 /** As ./node.js's connect; plain TCP to an IP address goes through the handle. */
@@ -160,7 +162,7 @@ function onRead() {
   const n = binding.streamBaseState[binding.kReadBytesOrError];
   const conn = this.owner;
   if (conn.closing) return;
-  if (n > 0) conn.handlers.data(viewOf(n));
+  if (n > 0) conn.handlers.data(viewOf(SHARED_READ_BUFFER, n));
   else if (n === UV_EOF) conn.close(); // the server closed: no error
   else if (n < 0) conn.fail(n, 'read');
 }
@@ -182,24 +184,4 @@ function afterClose() {
   if (conn.dead) return;
   conn.dead = true;
   conn.handlers.close();
-}
-
-// The view of the shared buffer handed on for a read of n bytes: made again only when n changes
-// (./node.js says why).
-let lastView = SHARED_READ_BUFFER.subarray(0, 0);
-function viewOf(n) {
-  if (lastView.length !== n) lastView = SHARED_READ_BUFFER.subarray(0, n);
-  return lastView;
-}
-
-// The handle writes Buffers: one view made for each new bytes of the core, kept for the next
-// write of the same (the run's one fixed request: one view for the whole run). A view, no copy.
-let lastBytes = null;
-let lastBuffer = null;
-function asBuffer(bytes) {
-  if (bytes !== lastBytes) {
-    lastBytes = bytes;
-    lastBuffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-  return lastBuffer;
 }

@@ -20,13 +20,13 @@ export const canSkipVerify = true;
 // from nginx over loopback (node 20, Linux), 64 KiB reads served 3.5k req/s where 16, 128 and
 // 256 KiB served 5.1k (3 interleaved rounds), and 128 KiB took the least CPU (138-142 µs a
 // request; 16 KiB 156); small responses alike at every size.
-const SHARED_READ_BUFFER = Buffer.allocUnsafe(128 * 1024);
+export const SHARED_READ_BUFFER = Buffer.allocUnsafe(128 * 1024);
 
 // The view handed on for a read of n bytes: made again only when n changes. A server's
 // responses to the same request are mostly the same length, so most reads allocate nothing;
 // the view is as valid as before (until data() returns: the next read overwrites its bytes).
 let lastView = SHARED_READ_BUFFER.subarray(0, 0);
-function viewOf(buf, n) {
+export function viewOf(buf, n) {
   if (lastView.length !== n || lastView.buffer !== buf.buffer) lastView = buf.subarray(0, n);
   return lastView;
 }
@@ -36,7 +36,7 @@ function viewOf(buf, n) {
 // one fixed request needs one view for the whole run. It is a view (no copy), as node's.
 let lastBytes = null;
 let lastBuffer = null;
-function asBuffer(bytes) {
+export function asBuffer(bytes) {
   if (bytes !== lastBytes) {
     lastBytes = bytes;
     lastBuffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
