@@ -84,6 +84,10 @@ class DenoSocket {
     this.fallback = null; // that connection, once made
     this.onWritten = (n) => this.written(n);
     this.onWriteFailed = (err) => this.writeFailed(err);
+    this.buf = null; // the read buffer, from readPool while the connection is open
+    this.view = null;
+    this.onRead = (n) => this.got(n);
+    this.onReadFailed = (err) => this.readFailed(err);
   }
 
   // Through a proxy: CONNECT, its answer, then TLS over the tunnel for https and wss.
@@ -181,41 +185,53 @@ class DenoSocket {
     // is only parked (its readiness registered) before the request has even left.
     if (this.queue.length > 0) this.writeNext();
     else if (this.ending) this.shutdown();
-    this.readLoop();
+    this.buf = readPool.length > 0 ? readPool.pop() : new Uint8Array(READ_MIN);
+    this.readNext();
   }
 
-  async readLoop() {
+  // One read at a time into this connection's buffer. Callbacks made once per connection, as
+  // for writes: an async loop's generator and its promise a read were garbage that the bare
+  // loop does not make, and part of it was promoted (Deno, a connection per request).
+  readNext() {
     const conn = this.conn;
-    let buf = readPool.length > 0 ? readPool.pop() : new Uint8Array(READ_MIN);
+    if (conn === null) return this.release();
+    conn.read(this.buf).then(this.onRead, this.onReadFailed);
+  }
+
+  got(n) {
+    if (this.dead) return this.release();
+    if (n === null) {
+      this.release();
+      this.closeConn();
+      return this.closed();
+    }
+    const buf = this.buf;
     // The view handed on, made again only when the read's length changes (responses to the
     // same request mostly have the same length): most reads then allocate nothing here.
-    let view = null;
-    try {
-      for (;;) {
-        const n = await conn.read(buf);
-        if (this.dead) break;
-        if (n === null) {
-          this.closeConn();
-          this.closed();
-          break;
-        }
-        if (view === null || view.length !== n) view = buf.subarray(0, n);
-        this.handlers.data(view);
-        if (this.dead) break;
-        if (n === buf.length && n < READ_MAX) {
-          buf = new Uint8Array(n * 2);
-          view = null;
-        }
-      }
-    } catch (err) {
-      if (!this.dead) {
-        this.fail(err);
-        this.closeConn();
-        this.closed();
-      }
+    if (this.view === null || this.view.length !== n) this.view = buf.subarray(0, n);
+    this.handlers.data(this.view);
+    if (this.dead) return this.release();
+    if (n === buf.length && n < READ_MAX) {
+      this.buf = new Uint8Array(n * 2);
+      this.view = null;
     }
-    // No read is pending on it now, and data() has returned: the next connection may have it.
-    if (buf.length === READ_MIN && readPool.length < POOL_MAX) readPool.push(buf);
+    this.readNext();
+  }
+
+  readFailed(err) {
+    this.release();
+    if (this.dead) return;
+    this.fail(err);
+    this.closeConn();
+    this.closed();
+  }
+
+  // No read is pending on the buffer now, and data() has returned: the next connection may have it.
+  release() {
+    const buf = this.buf;
+    this.buf = null;
+    this.view = null;
+    if (buf !== null && buf.length === READ_MIN && readPool.length < POOL_MAX) readPool.push(buf);
   }
 
   // The same connection again through node:tls on Deno, whose verifier takes a certificate that
