@@ -292,18 +292,23 @@ test('asking for an adapter this runtime lacks, or an unknown one, is a one-line
 
 // Deno throws EBADF from setNoDelay() on a connection the peer closed between the connect and
 // then (seen under load: the testserver's child gone at SIGTERM). It is that connection's error.
+// (Set before a second write: see the next tests.)
 test('deno: a connection gone before its socket options are set is an error, then close(), not an exception', { skip: runtime.name === 'deno' ? false : 'Deno.connect only' }, async () => {
   const real = globalThis.Deno.connect;
   const conn = {
     setNoDelay() {
       throw new Error('Bad file descriptor (os error 9)');
     },
+    write: (bytes) => Promise.resolve(bytes.length),
+    read: () => new Promise(() => {}),
     close() {},
   };
   globalThis.Deno.connect = () => Promise.resolve(conn);
   try {
     const r = recorder();
-    pickAdapter('deno').connect('127.0.0.1', 9, r.handlers);
+    const socket = pickAdapter('deno').connect('127.0.0.1', 9, r.handlers);
+    socket.write(new TextEncoder().encode('GET / HTTP/1.1\r\n'));
+    socket.write(new TextEncoder().encode('\r\n'));
     await within(r.closed, 5000, 'deno');
     assert.equal(r.errors.length, 1);
     assert.match(r.errors[0].message, /Bad file descriptor/);
@@ -318,7 +323,9 @@ test('deno: a connection gone before its socket options are set is an error, the
 function fakeDenoConn(log, reply) {
   let answered = false;
   return {
-    setNoDelay() {},
+    setNoDelay() {
+      log.push('nodelay');
+    },
     write(bytes) {
       log.push('write');
       return Promise.resolve(bytes.length);
@@ -351,6 +358,30 @@ test('deno: a request queued before the connection is up is written before the f
     await within(r.closed, 5000, 'deno');
     assert.deepEqual(log.slice(0, 2), ['write', 'read']);
     assert.deepEqual(r.bytes(), Buffer.from(reply));
+  } finally {
+    globalThis.Deno.connect = real;
+  }
+});
+
+// TCP_NODELAY costs a system call a connection: a fresh connection's one small write leaves at
+// once without it (Nagle holds a write back only behind unacknowledged bytes); any other write
+// must not wait.
+test('deno: TCP_NODELAY is set before a second write or a first one beyond a segment, not for one small request', denoOnly, async () => {
+  const real = globalThis.Deno.connect;
+  const writes = [[20], [20, 20], [5000]];
+  const logs = writes.map(() => []);
+  try {
+    for (let i = 0; i < writes.length; i++) {
+      globalThis.Deno.connect = () => Promise.resolve(fakeDenoConn(logs[i], reply));
+      const r = recorder();
+      const socket = pickAdapter('deno').connect('127.0.0.1', 9, r.handlers);
+      for (const n of writes[i]) socket.write(new Uint8Array(n));
+      await within(r.closed, 5000, 'deno');
+    }
+    const before = (log) => log.filter((e) => e !== 'read' && e !== 'close');
+    assert.deepEqual(before(logs[0]), ['write']);
+    assert.deepEqual(before(logs[1]), ['write', 'nodelay', 'write']);
+    assert.deepEqual(before(logs[2]), ['nodelay', 'write']);
   } finally {
     globalThis.Deno.connect = real;
   }

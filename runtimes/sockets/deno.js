@@ -39,6 +39,16 @@ const READ_MAX = 64 * 1024;
 const readPool = [];
 const POOL_MAX = 256;
 
+// Nagle's algorithm holds a small write back only while bytes sent before it are unacknowledged,
+// so a fresh connection's first write, if it fits one segment, leaves at once without
+// TCP_NODELAY. It is set before any other write, not at the connect: at a new connection per
+// request (one small write each) it was a setsockopt and an op a connection that Deno's bare
+// loop does not make. TLS sets it once its handshake is done. Deno throws EBADF ("Bad file
+// descriptor") when the peer has closed the connection since: that connection's error, not the
+// process's. A Unix connection has no setNoDelay.
+const SEGMENT = 1200; // below the MSS of any path (IPv6's minimum MTU is 1280)
+const noDelay = (conn) => conn.setNoDelay && conn.setNoDelay(true);
+
 // Deno's error classes by name → the node-style codes the core reports.
 const CODES = {
   ConnectionRefused: 'ECONNREFUSED',
@@ -84,6 +94,8 @@ class DenoSocket {
     this.fallback = null; // that connection, once made
     this.onWritten = (n) => this.written(n);
     this.onWriteFailed = (err) => this.writeFailed(err);
+    this.nagle = false; // TCP_NODELAY not set yet (see noDelay)
+    this.wrote = false;
     this.buf = null; // the read buffer, from readPool while the connection is open
     this.view = null;
     this.onRead = (n) => this.got(n);
@@ -167,15 +179,14 @@ class DenoSocket {
     // Deno.connectTls tells the ALPN protocol only, not the version or the cipher.
     if (tls && this.handlers.secured) this.handlers.secured(alpn, null);
     if (this.dead) return this.failOpen(conn, null);
-    if (conn.setNoDelay) {
+    // TLS has written its handshake: its records go at once from here on.
+    if (tls) {
       try {
-        conn.setNoDelay(true);
+        noDelay(conn);
       } catch (err) {
-        // The peer closed it between the connect and now: Deno throws EBADF ("Bad file
-        // descriptor"), which must end this connection, not the process.
         return this.failOpen(conn, err);
       }
-    }
+    } else this.nagle = true;
     this.conn = conn;
     // Bytes that came with a proxy's answer, before the target's own.
     if (this.early !== null && this.early.length > 0) this.handlers.data(this.early);
@@ -257,7 +268,19 @@ class DenoSocket {
   // 10 000 connections, survives into the old generation).
   writeNext() {
     this.writing = true;
-    this.conn.write(this.queue[0]).then(this.onWritten, this.onWriteFailed);
+    const bytes = this.queue[0];
+    if (this.nagle && (this.wrote || bytes.length > SEGMENT)) {
+      this.nagle = false;
+      try {
+        noDelay(this.conn);
+      } catch (err) {
+        // Not from within the caller's write(): its error and close come after it returns.
+        queueMicrotask(() => this.writeFailed(err));
+        return;
+      }
+    }
+    this.wrote = true;
+    this.conn.write(bytes).then(this.onWritten, this.onWriteFailed);
   }
 
   written(n) {
