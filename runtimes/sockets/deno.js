@@ -92,14 +92,15 @@ class DenoSocket {
     this.tcpUp = false;
     this.retry = null; // (handlers) => the same connection through node:tls
     this.fallback = null; // that connection, once made
-    this.onWritten = (n) => this.written(n);
-    this.onWriteFailed = (err) => this.writeFailed(err);
+    // One function a direction, made once, for both outcomes of its promise: a read or write
+    // settles with a count (null at a read's end) or fails with an error object. Two fewer
+    // closures a connection than a pair each.
+    this.onWritten = (n) => (typeof n === 'number' ? this.written(n) : this.writeFailed(n));
     this.nagle = false; // TCP_NODELAY not set yet (see noDelay)
     this.wrote = false;
     this.buf = null; // the read buffer, from readPool while the connection is open
     this.view = null;
-    this.onRead = (n) => this.got(n);
-    this.onReadFailed = (err) => this.readFailed(err);
+    this.onRead = (n) => (typeof n === 'number' || n === null ? this.got(n) : this.readFailed(n));
   }
 
   // Through a proxy: CONNECT, its answer, then TLS over the tunnel for https and wss.
@@ -206,7 +207,7 @@ class DenoSocket {
   readNext() {
     const conn = this.conn;
     if (conn === null) return this.release();
-    conn.read(this.buf).then(this.onRead, this.onReadFailed);
+    conn.read(this.buf).then(this.onRead, this.onRead);
   }
 
   got(n) {
@@ -280,7 +281,7 @@ class DenoSocket {
       }
     }
     this.wrote = true;
-    this.conn.write(bytes).then(this.onWritten, this.onWriteFailed);
+    this.conn.write(bytes).then(this.onWritten, this.onWritten);
   }
 
   written(n) {
