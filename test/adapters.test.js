@@ -57,17 +57,21 @@ const pattern = (n) => {
   return b;
 };
 
+// After the client's first bytes: `payload` in 1500-byte writes, pausing now and then so that the
+// client reads it in several pieces, then the end.
+async function sendInPieces(socket, payload) {
+  for (let at = 0; at < payload.length; at += 1500) {
+    socket.write(payload.subarray(at, at + 1500));
+    if (at % 30000 === 0) await new Promise((r) => setTimeout(r, 1));
+  }
+  socket.end();
+}
+
 for (const name of names) {
   test(`${name}: writes made before the connection is up are sent; data split across reads arrives whole and in order`, async () => {
     const payload = pattern(200 * 1024);
     const server = net.createServer((socket) => {
-      socket.once('data', async () => {
-        for (let at = 0; at < payload.length; at += 1500) {
-          socket.write(payload.subarray(at, at + 1500));
-          if (at % 30000 === 0) await new Promise((r) => setTimeout(r, 1));
-        }
-        socket.end();
-      });
+      socket.once('data', () => sendInPieces(socket, payload));
     });
     const port = await listen(server);
     try {
@@ -195,13 +199,7 @@ for (const name of names) {
     const payload = pattern(200 * 1024);
     const server = tls.createServer({ key: pem('server-key'), cert: pem('server') }, (socket) => {
       socket.on('error', () => {});
-      socket.once('data', async () => {
-        for (let at = 0; at < payload.length; at += 1500) {
-          socket.write(payload.subarray(at, at + 1500));
-          if (at % 30000 === 0) await new Promise((r) => setTimeout(r, 1));
-        }
-        socket.end();
-      });
+      socket.once('data', () => sendInPieces(socket, payload));
     });
     const port = await listen(server);
     try {
