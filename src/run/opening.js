@@ -14,10 +14,14 @@ const OPEN_PER_TICK = 512;
 
 // Connection stages: as many working connections as this process's share of the target now.
 // A retired connection finishes the request it has out (none is cut short), then closes.
+// The ramp goes no further than the end of the series' open second: when the timer that closes
+// that second is late, the connections opened meanwhile would be counted in it against the
+// target at its end (5 connections asked for, 6 seen).
 export function followStages(run) {
   if (run.stopping) return;
   const c = run.config;
-  const want = connectionsAt(run.connectionStages, (performance.now() - run.origin) / 1000, run.indexStride, run.indexOffset);
+  const ms = Math.min(performance.now() - run.origin, (run.stats.series.length + 1) * 1000);
+  const want = connectionsAt(run.connectionStages, ms / 1000, run.indexStride, run.indexOffset);
   let working = 0;
   for (const conn of run.connections) if (!conn.retired) working++;
   for (let i = 0; working < want && i < run.connections.length; i++) {
