@@ -197,7 +197,7 @@ export const homeUrl = () => pathToFileURL(os.homedir() + '/').href;
  * `unixSocket` (a socket file it will connect to: Deno's permissions name it), `writes` (files
  * it writes, likewise), `load` (a child
  * that generates load: V8's young generation capped, see runtimes/processes/young-generation.js),
- * `smallHeap` (a scripted run's child on Deno: V8's --optimize-for-size too).
+ * `scripted` (a scripted run's child on Deno: its heap flags, SCRIPT_HEAP_FLAGS).
  */
 export function spawnChild(script, env = {}, extra = {}) {
   if (runtime.name === 'bun') return spawnBun(script, env);
@@ -205,7 +205,7 @@ export function spawnChild(script, env = {}, extra = {}) {
     // A parent that skips certificate checks (--insecure, runtimes/processes/deno-restart.js) has children
     // that do too, so that they use Deno.connectTls as it does.
     const insecure = ignoresCertificates() ? [IGNORE_CERTIFICATES] : [];
-    const flags = [...(extra.denoFlags || []), ...(extra.load ? denoChildFlags(extra.smallHeap) : []), ...insecure];
+    const flags = [...(extra.denoFlags || []), ...(extra.load ? denoChildFlags(extra.scripted) : []), ...insecure];
     return spawnDeno(script, env, { flags, unixSocket: extra.unixSocket, writes: extra.writes });
   }
   return spawnNode(script, env, extra.share, extra.load ? nodeChildFlags(proc.execArgv) : []);
@@ -233,8 +233,8 @@ export function openFiles() {
  * - node: V8's --optimize-for-size, which its heap reads as it goes (a peak of 155 MB, not 266);
  * - bun: a full collection each second (134 MB, not 261, for 0.4 s of CPU in 15): JavaScriptCore
  *   left the VUs' spent promises, closures and timers uncollected, and has no switch for it;
- * - deno: nothing here; it takes V8 flags on its command line only, and gets this one at its
- *   restart in place (runtimes/processes/deno-restart.js).
+ * - deno: nothing here; it takes V8 flags on its command line only, and gets its memory saver
+ *   mode at its restart in place (runtimes/processes/deno-restart.js, SCRIPT_HEAP_FLAGS).
  */
 export function preferSmallHeap() {
   if (runtime.name === 'node') v8.setFlagsFromString('--optimize-for-size');

@@ -63,8 +63,9 @@ test("deno's restart adds the cap unless the user names V8 flags, and skips cert
   assert.deepEqual(restartFlags(['-A'], ['--insecure'], { DENO_V8_FLAGS: '--jitless' }), [ignore]);
   assert.deepEqual(restartFlags(['-A', `${ignore}=example.com`], ['--insecure'], { DENO_V8_FLAGS: '--jitless' }), []);
   assert.deepEqual(restartFlags(['-A'], ['https://127.0.0.1/--insecure'], { DENO_V8_FLAGS: '--jitless' }), []);
-  // loadtest run: a small heap too; the user's own V8 flags still win.
-  assert.deepEqual(restartFlags(['-A'], ['run', 'test.js'], {}), [`--v8-flags=${YOUNG_GENERATION_FLAG},--optimize-for-size`]);
+  // loadtest run: its own heap flags, a large young generation and V8's memory saver mode; the
+  // user's own V8 flags still win.
+  assert.deepEqual(restartFlags(['-A'], ['run', 'test.js'], {}), ['--v8-flags=--min-semi-space-size=16,--max-semi-space-size=16,--memory-saver-mode']);
   assert.deepEqual(restartFlags(['-A'], ['run', 'test.js'], { DENO_V8_FLAGS: '--jitless' }), []);
 });
 

@@ -1,6 +1,7 @@
 // The deno CLI restarts itself once, in place, with the Deno flags a load run wants but that can
 // only be given on the command line:
 // - V8's young generation capped (runtimes/processes/young-generation.js): read once, when the heap is made;
+//   a scripted run's heap flags instead (SCRIPT_HEAP_FLAGS there);
 // - with --insecure, `--unsafely-ignore-certificate-errors`: Deno.connectTls cannot skip the
 //   check for one connection, only for the whole process. Without it --insecure falls back to
 //   node:tls, which on Deno served 0.67-0.76x wrk's https rate where Deno.connectTls served
@@ -16,21 +17,21 @@
 // are left alone). A configuration file's `insecure` is read after the restart: that run uses
 // node:tls.
 
-import { YOUNG_GENERATION_FLAG } from './young-generation.js';
+import { YOUNG_GENERATION_FLAG, SCRIPT_HEAP_FLAGS } from './young-generation.js';
 
 export const IGNORE_CERTIFICATES = '--unsafely-ignore-certificate-errors';
 
 const MARK = 'LOADTEST_RESTARTED';
-const SMALL_HEAP_FLAG = '--optimize-for-size';
 
 /** The flags to add to `deno run`'s, given its flags (args) and the script's (scriptArgs). */
 export function restartFlags(args, scriptArgs, env) {
   const flags = [];
-  // A scripted run (loadtest run) also favours a small heap: each of thousands of VUs keeps its
-  // objects while it sleeps. 5000 VUs looping http.get and sleep(1): a peak of 175 MB instead of
-  // 360, at the same requests per second for 10 VUs (bench/scripts.sh). Node asks for it as it
-  // goes (runtimes/index.js preferSmallHeap); Deno reads V8 flags at start only.
-  const v8 = scriptArgs[0] === 'run' ? [YOUNG_GENERATION_FLAG, SMALL_HEAP_FLAG] : [YOUNG_GENERATION_FLAG];
+  // A scripted run (loadtest run) has heap flags of its own: a young generation that does not
+  // scavenge every few hundred requests, and an old one small enough for thousands of VUs, each
+  // keeping its objects while it sleeps. Node asks for the latter as it goes, past 1000 VUs
+  // (runtimes/index.js preferSmallHeap); Deno reads V8 flags at start only (its node:v8
+  // setFlagsFromString changes nothing: --trace-gc set by it printed nothing, Deno 2.9.5).
+  const v8 = scriptArgs[0] === 'run' ? SCRIPT_HEAP_FLAGS : [YOUNG_GENERATION_FLAG];
   if (!env.DENO_V8_FLAGS && !args.some((a) => a.startsWith('--v8-flags'))) flags.push(`--v8-flags=${v8.join(',')}`);
   const insecure = scriptArgs.includes('--insecure') || (scriptArgs[0] === 'run' && scriptArgs.includes('--insecure-skip-tls-verify'));
   if (insecure && !args.some((a) => a.startsWith(IGNORE_CERTIFICATES))) flags.push(IGNORE_CERTIFICATES);

@@ -17,6 +17,18 @@
 // (bench/README.md, "10 000 connections on node").
 
 export const YOUNG_GENERATION_FLAG = '--max-semi-space-size=2';
+
+// A scripted run on Deno (`loadtest run`, restarted with them: deno-restart.js; its --cores
+// children alike) wants the opposite young generation: a request's VU, iteration, Request and
+// Response make some 4 KB of garbage, and with a 1 MB young generation (what --optimize-for-size
+// implies, whatever the semi-space flags say) V8 scavenged every ~215 requests, 0.2-0.3 ms each
+// and more with its helper thread on the same core. Kept at 16 MB, from the start, it scavenges
+// some 15 times less often. A small heap is still what thousands of VUs need, and it is V8's
+// memory saver mode, not the young generation's size, that keeps their old generation small:
+// 5000 VUs (bench/scripts/memory.js) peaked at 198 MB with these flags, 171 with
+// --optimize-for-size, 373-412 with neither, at any semi-space size (bench/README.md, "Deno's
+// scripted heap"). Deno cannot take V8 flags once started, so one set serves every scale.
+export const SCRIPT_HEAP_FLAGS = ['--min-semi-space-size=16', '--max-semi-space-size=16', '--memory-saver-mode'];
 export const NODE_GROWTH_FLAG = '--semi-space-growth-factor=1';
 
 /** Whether node's own process should stop its young generation growing: its user named no size. */
@@ -31,8 +43,8 @@ export function nodeChildFlags(execArgv) {
   return execArgv.some(namesYoungGeneration) ? [] : [YOUNG_GENERATION_FLAG];
 }
 
-/** The deno flags for a child process; `smallHeap`: a scripted run's (deno-restart.js). */
-export function denoChildFlags(smallHeap = false) {
+/** The deno flags for a child process; `scripted`: a scripted run's (SCRIPT_HEAP_FLAGS). */
+export function denoChildFlags(scripted = false) {
   const own = globalThis.Deno.env.get('DENO_V8_FLAGS');
-  return own ? [] : [`--v8-flags=${YOUNG_GENERATION_FLAG}${smallHeap ? ',--optimize-for-size' : ''}`];
+  return own ? [] : [`--v8-flags=${scripted ? SCRIPT_HEAP_FLAGS.join(',') : YOUNG_GENERATION_FLAG}`];
 }

@@ -180,7 +180,7 @@ async function startChildren(cli, loaded, secrets, onSecond, metrics, say) {
   const { RemoteRun } = await import('../script/cores.js');
   const remote = new RemoteRun({
     cores: cli.cores,
-    spawn: () => spawnChild(WORKER, {}, { load: true, smallHeap: true, writes: cli.outs.map((o) => o.file) }),
+    spawn: () => spawnChild(WORKER, {}, { load: true, scripted: true, writes: cli.outs.map((o) => o.file) }),
     // The secrets' table goes as JSON when the children start (after the init code), with
     // what that looked up; what setup() and teardown() look up is told as it comes.
     job: { file: loaded.file, script: cli.script, flags: cli.flags, outs: cli.outs, seconds: onSecond !== undefined, metrics, secrets },
