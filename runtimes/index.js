@@ -12,7 +12,6 @@ import { createRequire } from 'node:module';
 import { spawnNode, spawnBun, spawnDeno, lineSplitter } from './processes/spawn.js';
 import { nodeChildFlags, denoChildFlags, nodeCapsItself, NODE_GROWTH_FLAG } from './processes/young-generation.js';
 import { ignoresCertificates, IGNORE_CERTIFICATES } from './processes/deno-restart.js';
-export { restartDeno } from './processes/deno-restart.js';
 import * as nodeNet from './sockets/node.js';
 import * as nodeWrap from './sockets/node-wrap.js';
 import * as bunNet from './sockets/bun.js';

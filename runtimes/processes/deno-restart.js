@@ -23,9 +23,13 @@ export const IGNORE_CERTIFICATES = '--unsafely-ignore-certificate-errors';
 
 const MARK = 'LOADTEST_RESTARTED';
 
+// The CLI's commands that are not runs: nothing to restart for.
+const NOT_RUNS = new Set(['merge', 'features', 'compare']);
+
 /** The flags to add to `deno run`'s, given its flags (args) and the script's (scriptArgs). */
 export function restartFlags(args, scriptArgs, env) {
   const flags = [];
+  if (NOT_RUNS.has(scriptArgs[0])) return flags;
   // A scripted run (loadtest run) has heap flags of its own: a young generation that does not
   // scavenge every few hundred requests, and an old one small enough for thousands of VUs, each
   // keeping its objects while it sleeps. Node asks for the latter as it goes, past 1000 VUs

@@ -8,7 +8,7 @@ import { number, parseShard, shardFromEnv, parseUrl } from '../run/options.js';
 import { wantsDistribution } from '../distribute/flags.js';
 import { STRINGS, LONG_STRINGS, BOOLEANS, LONG_BOOLEANS, HELP } from './flags.js';
 import { findConfig, withConfig } from './config-file.js';
-import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter, terminal, writeText, envVar, restartDeno } from '../../runtimes/index.js';
+import { argv, exit, wantsColor, onInterrupt, readFile, pathOf, cwdUrl, homeUrl, runtime, pickAdapter, terminal, writeText, envVar } from '../../runtimes/index.js';
 import { writeOutputs } from './output.js';
 import { parseStages } from '../run/stages.js';
 import { harRequests } from '../requests/har.js';
@@ -430,9 +430,6 @@ async function distributeLoad() {
 
 // The run's options: the flags, over the configuration file's (src/commands/config-file.js).
 async function optionsOf(args) {
-  // Deno: a load run restarts here with the flags it wants (runtimes/processes/deno-restart.js), before
-  // any file is read: `-p /dev/stdin` must find its input still there.
-  restartDeno();
   const config = await findConfig(cwdUrl(), homeUrl(), readIfThere);
   const options = await withListedUrl(await toOptions(config ? withConfig(args, config.flags) : args));
   // A configuration file's concurrency gives way to the sweep's; a -c flag contradicts it.
