@@ -8,6 +8,7 @@
 //   big  keep-alive, 10 connections, 1 MiB bodies  wrk = 1.00
 //   h2c  HTTP/2 by prior knowledge, 10 connections × 10 streams   h2load -c 10 -m 10 = 1.00
 //   h2   HTTP/2 over TLS 1.3 (ALPN), 10 connections × 10 streams  h2load = 1.00 (loadtest --ca)
+//        h2c and h2 have each runtime's bare loop (bench/bare-h2.js) as the ceiling of its row
 //   script  bench/scripts/rate.js, 10 VUs looping http.get    k6 = 1.00; beside each runtime's
 //           declared run of the same load (-c 10 -k): the script's CPU a request × the declared one's
 //   vus5k   bench/scripts/memory.js, 5000 VUs (get, check, sleep 1) for 15 s: peak RSS, k6 = 1.00
@@ -136,14 +137,19 @@ function rows() {
     }
   }
   // HTTP/2: h2load's -c 10 -m 10 (10 connections, 10 streams each) against loadtest --http2
-  // --streams 10 -c 10, each runtime on its own adapter.
-  for (const [regime, url] of [['h2c', H2C_URL], ['h2', TLS_URL]]) {
+  // --streams 10 -c 10, each runtime on its own adapter. The ceiling: the runtime's own socket
+  // API (its TLS with a CA file) in bench/bare-h2.js, the same 10 × 10 with a minimal frame reader.
+  for (const [regime, url, port] of [['h2c', H2C_URL, PORT + 2], ['h2', TLS_URL, PORT + 1]]) {
     if (!REGIMES.includes(regime)) continue;
     out.push({ regime, name: 'h2load', cmd: ['h2load', '-c', '10', '-m', '10', '-t', '1', '-D', String(SECONDS), url], read: readH2load });
+    const ca = regime === 'h2' ? [join(TMP, 'ca.pem')] : [];
     for (const rt of ['node', 'bun', 'deno']) {
+      const ceiling = `bare ${rt} ${regime}`;
+      out.push({ regime, name: ceiling, cmd: [...RUNTIMES[rt], join(ROOT, 'bench/bare-h2.js'), `127.0.0.1:${port}`, '10', String(SECONDS), 'native', '10', ...ca], read: readJson });
       const cmd = [...withUrl(ours(rt, null, 10, true), url), '--http2', '--streams', '10'];
       if (regime === 'h2') cmd.push('--ca', join(TMP, 'ca.pem'));
-      out.push({ regime, name: `loadtest ${rt}`, cmd, read: readOurs });
+      out.push({ regime, name: `loadtest ${rt}`, cmd, read: readOurs, ceiling });
+      if (BASE) out.push({ regime, name: `loadtest ${rt} @base`, cmd: cmd.map((a) => (a === join(ROOT, 'src/cli.js') ? join(BASE, 'src/cli.js') : a)), read: readOurs, ceiling });
     }
   }
   // k6 scripts: k6 and `loadtest run` on each runtime; the script regime beside each runtime's
