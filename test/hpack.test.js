@@ -485,6 +485,76 @@ test('the dynamic table wraps around its byte ring and matches a model over 3000
   }
 });
 
+// nginx 1.22's block for `return 200 "OK"`: :status 200 indexed, then server, date, content-type
+// and content-length as literals with incremental indexing (three Huffman-coded).
+const NGINX_BLOCK = hex('887689aa6355e580ae212e1f6197dd6d5f4a09f5349fba82009c5002b8db37197d4c5a37ff5f87497ca58ae819aa5c0132');
+
+test('a block decoded again as the last one repeats its decode: the same status and the same entries added', () => {
+  const d = new HpackDecoder();
+  let repeats = 0;
+  const repeat = d.repeat;
+  d.repeat = function () {
+    repeats++;
+    return repeat.call(this);
+  };
+  const added = [['server', 'nginx/1.22.1'], ['date', 'Sun, 29 Nov 2026 02:53:39 GMT'], ['content-type', 'text/plain'], ['content-length', '2']];
+  const model = []; // newest first, evicted from the end (RFC 7541 4.4)
+  const sizeOf = (entries) => entries.reduce((n, [name, value]) => n + name.length + value.length + 32, 0);
+  for (let n = 1; n <= 100; n++) {
+    assert.equal(d.decode(NGINX_BLOCK), null);
+    assert.equal(d.status, 200);
+    for (const entry of added) {
+      model.unshift(entry);
+      while (sizeOf(model) > 4096) model.pop();
+    }
+    assert.equal(d.tableSize, sizeOf(model));
+    assert.deepEqual(tableOf(d).map(([name, value]) => [name, value]), model);
+  }
+  assert.equal(repeats, 99);
+  // Its entries are there to be named: content-length (62) and server (65) of the last response.
+  assert.equal(decodeOk(d, hex('be c1'), false), null);
+  assert.deepEqual(decodeOk(d, hex('be c1')), [['content-length', '2'], ['server', 'nginx/1.22.1']]);
+});
+
+test('repeated blocks among others: the same status and table as a decoder that decodes each one in full', () => {
+  const rand = mulberry32(9113);
+  const pick = (n) => Math.floor(rand() * n);
+  const word = () => Array.from({ length: pick(30) }, () => String.fromCharCode(32 + pick(95))).join('');
+  for (const maxTableSize of [100, 256, 4096]) {
+    // Decoding with capture never repeats: `full` is the reference.
+    const full = new HpackDecoder({ maxTableSize });
+    const d = new HpackDecoder({ maxTableSize });
+    let block = null;
+    for (let n = 0; n < 2000; n++) {
+      if (block === null || rand() < 0.4) {
+        const out = [];
+        if (rand() < 0.05) out.push(...encodeInteger(pick(maxTableSize + 1), 5, 0x20));
+        out.push(...encodeInteger([8, 13, 14][pick(3)], 7, 0x80));
+        for (let f = pick(5); f > 0; f--) {
+          const kind = pick(4);
+          if (kind === 0 && full.tableLength > 0) out.push(...encodeInteger(62 + pick(full.tableLength), 7, 0x80));
+          else if (kind === 1) {
+            const name = full.tableLength > 0 && rand() < 0.3 ? 62 + pick(full.tableLength) : 0;
+            literal(out, rand, name, 'n-' + word(), word());
+          } else if (kind === 2) out.push(...encodeInteger(pick(61) + 1, 7, 0x80));
+          else out.push(0x00, ...encodeInteger(1, 7, 0), 120, ...encodeInteger(1, 7, 0), 121); // without indexing
+        }
+        block = Uint8Array.from(out);
+      }
+      // The same block now and then after a capture's decode, which repeats nothing.
+      const capture = rand() < 0.1;
+      // A block that names an entry gone since (a smaller table) fails alike in both.
+      const reason = full.decode(block, true);
+      assert.equal(d.decode(block, capture), reason);
+      if (reason === null) assert.equal(d.status, full.status);
+      else block = null;
+      assert.equal(d.tableSize, full.tableSize);
+      assert.equal(d.tableMaxSize, full.tableMaxSize);
+      assert.deepEqual(tableOf(d), tableOf(full));
+    }
+  }
+});
+
 // Valid blocks to mutate: Appendix C and encoded requests.
 const SEEDS = [...C5, ...C6].map(hex).concat([
   hex('8286 8441 0f77 7777 2e65 7861 6d70 6c65 2e63 6f6d'),
