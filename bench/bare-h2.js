@@ -165,6 +165,19 @@ function frameDone(c) {
   return 0;
 }
 
+// Writes are cut from a slab (never written again; a new one when full), as node's Buffer pool
+// does: on node, a Buffer over a Uint8Array of 64 bytes or less first moves it out of the JS heap.
+let slab = new Uint8Array(64 * 1024);
+let slabAt = 0;
+function cut(size) {
+  if (slabAt + size > slab.length) {
+    slab = new Uint8Array(Math.max(64 * 1024, size));
+    slabAt = 0;
+  }
+  slabAt += size;
+  return slab.subarray(slabAt - size, slabAt);
+}
+
 // One write for what a read let go: the control frames owed, then a HEADERS frame for each
 // stream ended, each with the next stream id.
 function batch(c, ended) {
@@ -173,7 +186,7 @@ function batch(c, ended) {
   let size = ended * R;
   for (let k = 0; k < owed.length; k++) size += owed[k].length;
   if (size === 0) return null;
-  const out = new Uint8Array(size);
+  const out = cut(size);
   let at = 0;
   for (let k = 0; k < owed.length; k++) {
     out.set(owed[k], at);
