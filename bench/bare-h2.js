@@ -3,7 +3,7 @@
 // ends, and no HTTP/2 beyond what keeps a connection going: a frame reader that counts streams
 // ended (END_STREAM on HEADERS or DATA), ACKs SETTINGS, answers PING, and opens the connection's
 // window as loadtest does (src/http2/connection.js). No HPACK decoding, no latency, no timers per
-// request.
+// request. On node:tls (node), a turn's writes go as one at its end, as loadtest's do.
 //
 //   node bench/bare-h2.js HOST:PORT CONNECTIONS SECONDS [native|node] [STREAMS=10] [CA_FILE]
 //   bun  bench/bare-h2.js ...                native = Bun.connect, node = node:net / node:tls
@@ -102,7 +102,7 @@ async function readText(file) {
 // owed (SETTINGS ACK, PING ACK, WINDOW_UPDATE) which go with the next write, DATA bytes not yet
 // given back.
 function newState() {
-  return { head: new Uint8Array(9), have: 0, left: 0, type: 0, flags: 0, ping: new Uint8Array(8), next: 1, owed: [], unacked: 0, gone: false, first: true, write: null };
+  return { head: new Uint8Array(9), have: 0, left: 0, type: 0, flags: 0, ping: new Uint8Array(8), next: 1, owed: [], unacked: 0, ended: 0, holding: false, gone: false, first: true, write: null };
 }
 
 // Streams ended in buf[0..n): a frame counts once its last byte is in.
@@ -221,8 +221,33 @@ function chunk(c, buf, n) {
       if (++warm === N) connectMs = performance.now() - t0;
     }
   }
-  const out = batch(c, done);
-  if (out !== null) c.write(out);
+  if (!HOLD) {
+    const out = batch(c, done);
+    if (out !== null) c.write(out);
+  } else {
+    c.ended += done;
+    if (c.ended > 0 || c.owed.length > 0) hold(c);
+  }
+}
+
+// node:tls hands on each TLS record by itself: a write a record was one SSL_write each. Its
+// writes wait for the end of the loop's poll phase and go as one, as loadtest's node adapter
+// does (runtimes/sockets/node.js).
+const HOLD = api === 'node:tls' && runtime === 'node';
+const holding = [];
+function hold(c) {
+  if (c.holding) return;
+  c.holding = true;
+  if (holding.push(c) === 1) setImmediate(writeHeld);
+}
+function writeHeld() {
+  for (const c of holding) {
+    c.holding = false;
+    const out = batch(c, c.ended);
+    c.ended = 0;
+    if (out !== null) c.write(out);
+  }
+  holding.length = 0;
 }
 
 function notH2(alpn) {
