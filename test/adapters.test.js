@@ -408,3 +408,86 @@ test("deno: a closed connection's read buffer is read into by the next connectio
     globalThis.Deno.connect = real;
   }
 });
+
+// A connection per request: a run's connection drops its socket in data() and opens the next
+// one there, with itself as the handlers again. The socket object is made again for it, and each
+// connection's bytes, close and errors still go to that connection alone.
+test('deno: handlers that reconnect from data() get their closed socket object made again, each connection answered alone', denoOnly, async () => {
+  const real = globalThis.Deno.connect;
+  const conns = [];
+  globalThis.Deno.connect = () => {
+    const log = [];
+    conns.push(log);
+    return Promise.resolve(fakeDenoConn(log, reply));
+  };
+  try {
+    const adapter = pickAdapter('deno');
+    const sockets = [];
+    const got = [];
+    let done;
+    const finished = new Promise((resolve) => (done = resolve));
+    const handlers = {
+      data(chunk) {
+        got.push(Buffer.from(chunk).toString());
+        sockets[sockets.length - 1].destroy();
+        if (sockets.length < 3) open();
+        else done();
+      },
+      error(err) {
+        got.push(`error ${err.code}`);
+      },
+      close() {
+        got.push('close');
+      },
+    };
+    const open = () => {
+      const socket = adapter.connect('127.0.0.1', 9, handlers);
+      sockets.push(socket);
+      socket.write(new TextEncoder().encode('GET / HTTP/1.1\r\n\r\n'));
+    };
+    open();
+    await within(finished, 5000, 'deno');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(got, [reply, reply, reply].map((b) => Buffer.from(b).toString()));
+    assert.equal(sockets[1], sockets[0]);
+    assert.equal(sockets[2], sockets[0]);
+    // Each connection written once, read once, closed once (by destroy()).
+    for (const log of conns) assert.deepEqual(log, ['write', 'read', 'close']);
+  } finally {
+    globalThis.Deno.connect = real;
+  }
+});
+
+// A socket dropped while Deno still has a read of it pending is not made again: the read's late
+// end must not reach the next connection.
+test('deno: a socket dropped with a read pending is not made again, and its late read end reaches no one', denoOnly, async () => {
+  const real = globalThis.Deno.connect;
+  let endRead;
+  const first = {
+    write: (bytes) => Promise.resolve(bytes.length),
+    read: () => new Promise((resolve) => (endRead = resolve)),
+    closeWrite: () => Promise.resolve(),
+    close() {},
+  };
+  const conns = [first, fakeDenoConn([], reply)];
+  globalThis.Deno.connect = () => Promise.resolve(conns.shift());
+  try {
+    const adapter = pickAdapter('deno');
+    const r = recorder();
+    const a = adapter.connect('127.0.0.1', 9, r.handlers);
+    a.write(new Uint8Array(10));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    a.destroy();
+    const b = adapter.connect('127.0.0.1', 9, r.handlers);
+    b.write(new Uint8Array(10));
+    await within(r.closed, 5000, 'deno');
+    assert.notEqual(b, a);
+    endRead(null);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(r.bytes(), Buffer.from(reply));
+    assert.equal(r.closes, 1);
+    assert.equal(r.errors.length, 0);
+  } finally {
+    globalThis.Deno.connect = real;
+  }
+});

@@ -80,27 +80,53 @@ function normalize(err) {
 class DenoSocket {
   constructor(h) {
     this.handlers = h;
-    this.conn = null;
     this.queue = [];
+    // One function a direction, made once, for both outcomes of its promise: a read or write
+    // settles with a count (null at a read's end) or fails with an error object. Two fewer
+    // closures a connection than a pair each.
+    this.onWritten = (n) => (typeof n === 'number' ? this.written(n) : this.writeFailed(n));
+    this.onRead = (n) => (typeof n === 'number' || n === null ? this.got(n) : this.readFailed(n));
+    this.onConnect = (conn) => this.up(conn);
+    this.onConnectFailed = (err) => this.connectFailed(err);
+    this.gen = 0; // counts the connections this object has been (see spares)
+    this.buf = null; // the read buffer, from readPool while the connection is open
+    this.view = null; // the chunk last handed on: a view of viewOf
+    this.viewOf = null;
+    this.clear();
+  }
+
+  // Made again for its handlers' next connection (spares).
+  renew() {
+    this.gen++;
+    if (this.queue.length !== 0) this.queue.length = 0;
+    this.clear();
+  }
+
+  // The state of a connection not yet made: a new object's, or a spare's made again.
+  clear() {
+    this.conn = null;
+    this.connecting = false; // Deno.connect's promise is pending
+    this.reading = false; // a read is pending on buf
     this.writing = false;
     this.dead = false;
     this.failed = false;
     this.isClosed = false;
     this.ending = false;
     this.unix = false;
+    this.tls = false;
+    this.tunnel = false;
     this.early = null;
     this.tcpUp = false;
     this.retry = null; // (handlers) => the same connection through node:tls
     this.fallback = null; // that connection, once made
-    // One function a direction, made once, for both outcomes of its promise: a read or write
-    // settles with a count (null at a read's end) or fails with an error object. Two fewer
-    // closures a connection than a pair each.
-    this.onWritten = (n) => (typeof n === 'number' ? this.written(n) : this.writeFailed(n));
     this.nagle = false; // TCP_NODELAY not set yet (see noDelay)
     this.wrote = false;
-    this.buf = null; // the read buffer, from readPool while the connection is open
-    this.view = null;
-    this.onRead = (n) => (typeof n === 'number' || n === null ? this.got(n) : this.readFailed(n));
+  }
+
+  // Whether this object may be made again for its handlers' next connection: it is closed, no
+  // promise of Deno's will call it back, and it never was TLS or a tunnel.
+  get spare() {
+    return (this.dead || this.isClosed) && !this.connecting && !this.reading && !this.writing && !this.tls && !this.tunnel && this.fallback === null;
   }
 
   // Through a proxy: CONNECT, its answer, then TLS over the tunnel for https and wss.
@@ -142,25 +168,39 @@ class DenoSocket {
   // `tls`: the connection is TLS, whose handshake ends before the first read or write. `tunnel`:
   // connected() was called with the proxy's answer.
   start(promise, tls = false, tunnel = false) {
-    promise.then(
-      (conn) => {
-        if (this.dead) {
-          conn.close();
-          return;
-        }
-        this.tcpUp = true;
-        if (!tunnel && this.handlers.connected) this.handlers.connected();
-        // Deno 2.9's connectTls resolves once TCP is up; the handshake runs on the first read or
-        // write unless asked for. Asked for here, so that the TLS phase ends before any byte.
-        if (tls) conn.handshake().then((info) => this.opened(conn, true, (info && info.alpnProtocol) || null), (err) => this.failOpen(conn, err));
-        else this.opened(conn, false);
-      },
-      (err) => {
-        if (this.retry !== null && caAsLeaf(err) && !this.dead) return this.throughNode();
-        this.fail(err);
-        this.closed();
-      },
-    );
+    this.tls = tls;
+    this.tunnel = tunnel;
+    this.connecting = true;
+    promise.then(this.onConnect, this.onConnectFailed);
+  }
+
+  up(conn) {
+    this.connecting = false;
+    if (this.dead) {
+      conn.close();
+      return;
+    }
+    this.tcpUp = true;
+    if (!this.tunnel && this.handlers.connected) {
+      const gen = this.gen;
+      this.handlers.connected();
+      // Dropped there (and maybe made again for the next connection): this one is not wanted.
+      if (this.dead || this.gen !== gen) {
+        conn.close();
+        return;
+      }
+    }
+    // Deno 2.9's connectTls resolves once TCP is up; the handshake runs on the first read or
+    // write unless asked for. Asked for here, so that the TLS phase ends before any byte.
+    if (this.tls) conn.handshake().then((info) => this.opened(conn, true, (info && info.alpnProtocol) || null), (err) => this.failOpen(conn, err));
+    else this.opened(conn, false);
+  }
+
+  connectFailed(err) {
+    this.connecting = false;
+    if (this.retry !== null && caAsLeaf(err) && !this.dead) return this.throughNode();
+    this.fail(err);
+    this.closed();
   }
 
   failOpen(conn, err) {
@@ -207,10 +247,12 @@ class DenoSocket {
   readNext() {
     const conn = this.conn;
     if (conn === null) return this.release();
+    this.reading = true;
     conn.read(this.buf).then(this.onRead, this.onRead);
   }
 
   got(n) {
+    this.reading = false;
     if (this.dead) return this.release();
     if (n === null) {
       this.release();
@@ -218,19 +260,24 @@ class DenoSocket {
       return this.closed();
     }
     const buf = this.buf;
-    // The view handed on, made again only when the read's length changes (responses to the
-    // same request mostly have the same length): most reads then allocate nothing here.
-    if (this.view === null || this.view.length !== n) this.view = buf.subarray(0, n);
-    this.handlers.data(this.view);
-    if (this.dead) return this.release();
-    if (n === buf.length && n < READ_MAX) {
-      this.buf = new Uint8Array(n * 2);
-      this.view = null;
+    // The view handed on, made again only when the read's length or the buffer changes
+    // (responses to the same request mostly have the same length, and a connection made again
+    // mostly gets its last buffer back from the pool): most reads then allocate nothing here.
+    if (this.viewOf !== buf || this.view.length !== n) {
+      this.view = buf.subarray(0, n);
+      this.viewOf = buf;
     }
+    const gen = this.gen;
+    this.handlers.data(this.view);
+    // Dropped in data(), and maybe made again for the handlers' next connection already, which
+    // takes a buffer once it is up: this one's read loop has ended.
+    if (this.dead || this.gen !== gen) return this.release();
+    if (n === buf.length && n < READ_MAX) this.buf = new Uint8Array(n * 2);
     this.readNext();
   }
 
   readFailed(err) {
+    this.reading = false;
     this.release();
     if (this.dead) return;
     this.fail(err);
@@ -238,11 +285,11 @@ class DenoSocket {
     this.closed();
   }
 
-  // No read is pending on the buffer now, and data() has returned: the next connection may have it.
+  // No read is pending on the buffer now, and data() has returned: the next connection may have
+  // it. (The view of it stays: handed on only while it is of this.buf.)
   release() {
     const buf = this.buf;
     this.buf = null;
-    this.view = null;
     if (buf !== null && buf.length === READ_MIN && readPool.length < POOL_MAX) readPool.push(buf);
   }
 
@@ -359,7 +406,7 @@ class DenoSocket {
  */
 export function connect(host, port, h, tls = null, path = null, tunnel = null) {
   if (tls && !tunnel && leafCAs.has(originKey(host, port, tls))) return nodeNet.connect(host, port, h, nodeTls(tls));
-  const w = new DenoSocket(h);
+  const w = socketFor(h);
   const Deno = globalThis.Deno;
   let options = null;
   if (tls) {
@@ -385,9 +432,35 @@ export function connect(host, port, h, tls = null, path = null, tunnel = null) {
     w.unix = true;
     w.start(Deno.connect({ transport: 'unix', path }));
   } else {
-    w.start(Deno.connect({ hostname: host, port, transport: 'tcp' }));
+    w.start(Deno.connect(tcpOptions(host, port)));
   }
   return w;
+}
+
+// A run's connection (src/http1/connection.js) is the handlers object of each socket it opens,
+// one a request at a connection per request: its last socket object, closed and with nothing
+// of Deno's pending on it, is made again rather than a new one: an object, four closures and an
+// array a connection fewer, and the view of its read buffer kept when the pool gives the same
+// buffer back. After destroy() or close() the core holds no socket object, so none is used by
+// two connections.
+const spares = new WeakMap();
+
+function socketFor(h) {
+  const last = spares.get(h);
+  if (last !== undefined && last.spare) {
+    last.renew();
+    return last;
+  }
+  const w = new DenoSocket(h);
+  spares.set(h, w);
+  return w;
+}
+
+// Deno.connect copies what it reads of its options: one object serves every connection to a host.
+let lastTcp = { hostname: '', port: 0, transport: 'tcp' };
+function tcpOptions(host, port) {
+  if (lastTcp.hostname !== host || lastTcp.port !== port) lastTcp = { hostname: host, port, transport: 'tcp' };
+  return lastTcp;
 }
 
 // rustls (webpki) refuses a server certificate that is itself a CA (basicConstraints CA:TRUE,
