@@ -284,6 +284,12 @@ export class ResponseParser {
   // in locals and fields (bench/hotpaths.bench.js measures it), not a call per state.
   parseHead(buf, i, end) {
     const head0 = i;
+    // Fast path: a status line's "HTTP/1.x NNN" whole in this chunk, read at once.
+    if (this.state === S_STATUS && this.pos === 0 && end - i > 12 && this.statusAt(buf, i)) {
+      this.pos = 12;
+      this.headBytes += 12;
+      i += 12;
+    }
     while (i < end) {
       // Fast path: bytes whose meaning we ignore (the reason phrase, names of headers we do
       // not act on, their values) are skipped in a tight loop to the byte that matters.
@@ -382,6 +388,19 @@ export class ResponseParser {
   captureHead(buf, from, to) {
     this.bytesSeen += to - from;
     if (this.capture && to > from) keepHead(this, buf, from, to);
+  }
+
+  // Whether the 12 bytes at i are "HTTP/1.x NNN", then taken as statusByte() takes them one by one.
+  statusAt(buf, i) {
+    for (let k = 0; k < 7; k++) if (buf[i + k] !== HTTP_PREFIX[k]) return false;
+    const minor = buf[i + 7] - 48;
+    const d0 = buf[i + 9] - 48;
+    const d1 = buf[i + 10] - 48;
+    const d2 = buf[i + 11] - 48;
+    if (minor < 0 || minor > 9 || buf[i + 8] !== SP || d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return false;
+    this.httpMinor = minor;
+    this.statusCode = d0 * 100 + d1 * 10 + d2;
+    return true;
   }
 
   // "HTTP/1.x NNN reason CRLF"; pos counts bytes of the line.
