@@ -346,6 +346,18 @@ export class ResponseParser {
             if (j < end && buf[j] === 58) {
               this.nameLen = j - i + 1;
               this.nameMask = matchName(buf, i - 1, this.nameLen);
+              if (this.nameMask === 0) {
+                // A header we do not act on, its line whole in this chunk: to the next line at
+                // once (its value ignored, as the S_HEADER_VALUE skip does it).
+                let k = j + 1;
+                while (k < end && buf[k] !== LF) k++;
+                if (k < end) {
+                  this.state = S_HEADER_START;
+                  this.headBytes += k + 1 - i;
+                  i = k + 1;
+                  break;
+                }
+              }
               this.headBytes += j - i;
               i = j; // at the ':', which the S_HEADER_NAME case takes next
             } else {
