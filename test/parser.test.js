@@ -366,6 +366,22 @@ test('malformed status lines are errors', () => {
   }
 });
 
+test('status lines read whole (the fast path) or byte by byte agree: version, code, empty or missing reason', () => {
+  for (const [line, status, shouldClose] of [
+    ['HTTP/1.0 404 Not Found', 404, true],
+    ['HTTP/1.1 599 ', 599, false],
+    ['HTTP/1.1 100', 100, false],
+    ['HTTP/1.1 204', 204, false],
+    ['HTTP/1.9 200 OK', 200, false],
+  ]) {
+    const input = status === 100 ? `${line}\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n` : `${line}\r\nContent-Length: 0\r\n\r\n`;
+    assertOne(feedAllWays(input), { status: status === 100 ? 200 : status, body: '', shouldClose });
+  }
+  for (const line of ['HTTP/1.1 20 OK ', 'HTTP/1.1  200 OK', 'HTTP/1.x 200 OK', 'HTTP/1.1 200\tOK']) {
+    assertError(`${line}\r\nContent-Length: 0\r\n\r\n`, /status line/);
+  }
+});
+
 test('a header line without a colon or a bad blank line is an error', () => {
   assertError('HTTP/1.1 200 OK\r\nNoColon\r\n\r\n', /header/);
   assertError('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\rX', /header/);
