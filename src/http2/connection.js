@@ -21,6 +21,7 @@ import { Driver, isConnectFailure } from '../driver.js';
 import { errorName as socketErrorName } from '../socket.js';
 import { HpackDecoder } from './hpack.js';
 import { controlFrames } from './control.js';
+import { slab, slabWithRoom, newSlab } from './write-slab.js';
 import {
   PREFACE, concat, FrameParser, HeaderBlocks, frameError, readU32, settingsFrame, windowUpdateFrame, rstStreamFrame, goawayFrame, pingAckFrame, setStream,
   dataFrames, errorName,
@@ -43,21 +44,6 @@ const SETTINGS_OURS = [[SETTINGS_ENABLE_PUSH, 0], [SETTINGS_INITIAL_WINDOW_SIZE,
 const OPENING = concat([PREFACE, settingsFrame(SETTINGS_OURS), windowUpdateFrame(0, CONNECTION_WINDOW - 65535)]);
 
 const encoder = new TextEncoder();
-
-// Each write's frames are cut from a shared slab, as node's Buffer pool does: a write is a view
-// of a 64 KiB buffer whose bytes are never written again once handed on (an adapter may hold a
-// written buffer until it is sent); a full slab is replaced, not reused. A Uint8Array of its own
-// for each write cost more on node: one of 64 bytes or less lives in the JS heap, and the Buffer
-// node:net writes is made over its ArrayBuffer, which V8 must first move out of the heap
-// (asBuffer in runtimes/sockets/node.js, 5 % of a profile of h2 over TLS, 10 × 10 streams).
-const SLAB = 64 * 1024;
-let slab = new Uint8Array(SLAB);
-let slabAt = 0;
-
-function newSlab(room) {
-  slab = new Uint8Array(Math.max(SLAB, room));
-  slabAt = 0;
-}
 
 // How many times one request is sent again after REFUSED_STREAM or GOAWAY before it fails.
 const MAX_RETRIES = 10;
@@ -238,7 +224,7 @@ export class Http2Connection extends Driver {
     if (batch !== null) {
       this.batch = null;
       // What went is the slab's no more (set first: the write may call back into next()).
-      if (batch === slab) slabAt = this.batchAt;
+      if (batch === slab.bytes) slab.at = this.batchAt;
       const whole = this.batchStart === 0 && this.batchAt === batch.length;
       this.socket.write(whole ? batch : batch.subarray(this.batchStart, this.batchAt));
     }
@@ -253,11 +239,10 @@ export class Http2Connection extends Driver {
       // Room for as many such requests as may go now: usually the slab has it.
       const held = this.held;
       const room = (held === null ? 0 : held.length) + bytes.length * Math.max(1, this.room());
-      if (slabAt + room > slab.length) newSlab(room);
-      batch = this.batch = slab;
-      at = this.batchStart = slabAt;
+      batch = this.batch = slabWithRoom(room);
+      at = this.batchStart = slab.at;
       if (held !== null) {
-        slab.set(held, at);
+        batch.set(held, at);
         at += held.length;
         this.held = null;
       }
@@ -265,9 +250,8 @@ export class Http2Connection extends Driver {
       // Requests larger than the first (a templated URL): the batch moves to a new slab.
       const used = at - this.batchStart;
       const from = batch;
-      newSlab(2 * (used + bytes.length));
-      slab.set(from.subarray(this.batchStart, at));
-      batch = this.batch = slab;
+      batch = this.batch = newSlab(2 * (used + bytes.length));
+      batch.set(from.subarray(this.batchStart, at));
       this.batchStart = 0;
       at = used;
     }
