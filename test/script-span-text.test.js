@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SpanText, spanInto } from '../src/script/net/span-text.js';
+import { SpanText, copiedSpan, spanInto } from '../src/script/net/span-text.js';
 import { Response } from '../src/script/k6/http/http-response.js';
 import { mulberry32 } from './random.js';
 import { NO_PEER } from '../src/script/net/peer.js';
@@ -50,6 +50,31 @@ test('a span decoded in one call gives the head and body decoded apart, 5000 ran
     assert.ok(whole || now.head === null, `case ${k}: nothing set when false`);
     const later = new SpanText(buf, from, headAt, to).decode();
     assert.deepEqual({ head: later.head, body: later.body }, want, `case ${k}`);
+  }
+});
+
+test('a copied span (a read the adapter writes again) decodes as the read did, after the read is overwritten: 3000 spans over several slabs, large ones apart', () => {
+  const rnd = mulberry32(44);
+  const kept = [];
+  const buf = new Uint8Array(65536); // the adapter's read buffer, written again for each read
+  for (let k = 0; k < 3000; k++) {
+    const head = [...encoder.encode('HTTP/1.1 200 OK\r\nX-A: '), ...bytesOf(rnd, Math.floor(rnd() * 8), true), 0x0d, 0x0a, 0x0d, 0x0a];
+    // Now and then a body of 4 KiB or more: a quarter of the slab, copied apart.
+    const body = bytesOf(rnd, rnd() < 0.02 ? 4096 + Math.floor(rnd() * 8000) : Math.floor(rnd() * 300), rnd() < 0.5);
+    const from = Math.floor(rnd() * 4);
+    buf.set(head, from);
+    buf.set(body, from + head.length);
+    const headAt = from + head.length;
+    const to = headAt + body.length;
+    const whole = rnd() < 0.3; // the span is the whole read
+    const read = whole ? buf.subarray(0, to) : buf;
+    const want = { head: apart.head.decode(buf.subarray(from, headAt)), body: apart.body.decode(buf.subarray(headAt, to)) };
+    kept.push([copiedSpan(read, from, headAt, to), want]);
+    buf.fill(0x5a); // the next read
+  }
+  for (const [span, want] of kept) {
+    const t = span.decode();
+    assert.deepEqual({ head: t.head, body: t.body }, want);
   }
 });
 

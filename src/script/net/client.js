@@ -10,7 +10,7 @@ import { H2Client } from './client-h2.js';
 import { DriverSide, answerOf, fillBody } from './driver-side.js';
 import { Negotiation } from './negotiation.js';
 import { timingsOf } from './timings.js';
-import { SpanText, spanInto } from './span-text.js';
+import { SpanText, copiedSpan, spanInto } from './span-text.js';
 import { NO_PEER, peerOf } from './peer.js';
 
 // Read once: on node 20 the global `performance` is an accessor, a getter's call at each read.
@@ -325,14 +325,15 @@ export const decodeText = (bytes) => decoder.decode(bytes);
 const newResult = () => ({ request: null, status: 0, head: '', body: null, encoding: null, error: null, proto: null, cookied: false, bytesIn: 0, peer: NO_PEER, start: 0, timings: null });
 
 // A response read whole in one go (the parser's span) whose text the script may read: decoded
-// now (span-text.js), or, in a read that stays as it is (`later`), when the script reads the
-// Response's head or body (k6/http's Response takes the SpanText as its body) — now all the same
-// when the head has a Set-Cookie for the VU's jar. False when this does not apply, or the head
-// is not ASCII.
+// when the script reads the Response's head or body (k6/http's Response takes the SpanText as
+// its body), of the read itself when it stays as it is (`later`), else of a copy (span-text.js);
+// now when the head has a Set-Cookie for the VU's jar. False when this does not apply, or the
+// head is not ASCII.
 function textOfSpan(result, parser, request, later) {
   if (request.discard || request.binary || parser.encoded) return false;
-  if (later && parser.cookied === false) {
-    result.body = new SpanText(parser.spanBuf, parser.spanFrom, parser.spanHead, parser.spanTo);
+  if (parser.cookied === false) {
+    const { spanBuf, spanFrom, spanHead, spanTo } = parser;
+    result.body = later ? new SpanText(spanBuf, spanFrom, spanHead, spanTo) : copiedSpan(spanBuf, spanFrom, spanHead, spanTo);
     result.head = null;
     return true;
   }
