@@ -65,7 +65,7 @@ export class Histogram {
   /** Records one latency in microseconds (rounded, clamped to the range). */
   record(us) {
     let v = Math.round(us);
-    if (v < 0) v = 0;
+    if (!(v > 0)) v = 0; // NaN and -0 too
     else if (v > MAX_VALUE) v = MAX_VALUE;
     this.counts[indexOf(v)]++;
     this.count++;

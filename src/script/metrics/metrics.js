@@ -34,12 +34,14 @@ export class Sink {
     if (value < this.min) this.min = value;
     if (value > this.max) this.max = value;
     this.last = value;
-    if (this.type === GAUGE) this.lastAt = Date.now();
-    if (this.type === RATE && value !== 0) this.passes++;
-    // The histogram holds 0 to 2^32; a Trend's samples are durations and sizes, seldom below
-    // a thousandth or negative (those count in min, max and avg, and as 0 in the histogram). A 0
-    // stays 0: the connecting time of a reused connection, whose median k6 shows as 0s.
-    if (this.histogram !== null) this.histogram.record(Math.max(0, Math.round(value * SCALE)));
+    // The histogram holds 0 to 2^32 (record() rounds and clamps); a Trend's samples are
+    // durations and sizes, seldom below a thousandth or negative (those count in min, max and
+    // avg, and as 0 in the histogram). A 0 stays 0: the connecting time of a reused connection,
+    // whose median k6 shows as 0s.
+    if (this.histogram !== null) this.histogram.record(value * SCALE);
+    else if (this.type === RATE) {
+      if (value !== 0) this.passes++;
+    } else if (this.type === GAUGE) this.lastAt = Date.now();
   }
   /** What a --cores child sends of it (src/script/cores.js): everything, the histogram as pairs. */
   toJSON() {
