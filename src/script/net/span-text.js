@@ -24,9 +24,9 @@ export function spanInto(out, buf, from, headAt, to) {
 }
 
 /**
- * A span in a read the runtime never writes again (an adapter's `freshReads`, src/socket.js),
- * decoded when the script first reads the response's head or body (k6/http's Response): most
- * scripts read neither of most responses, only the status.
+ * A span in a read the runtime never writes again (an adapter's `freshReads`, src/socket.js), or
+ * in a copy of it (copiedSpan), decoded when the script first reads the response's head or body
+ * (k6/http's Response): most scripts read neither of most responses, only the status.
  */
 export class SpanText {
   constructor(buf, from, headAt, to) {
