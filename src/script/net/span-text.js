@@ -55,8 +55,10 @@ export class SpanText {
 // share, each copy cut from it and never written again, a full slab replaced and not reused (as
 // HTTP/2's writes: src/http2/write-slab.js). A decode is a native call on every runtime (about
 // 0.3 µs a response on Deno and node), a copy a few bytes' memcpy. A span a quarter of the slab
-// or more is copied apart. A Response the script keeps keeps its slab: 16 KiB at most.
-const SLAB = 16 * 1024;
+// or more is copied apart. A Response the script keeps keeps its slab: 64 KiB at most (a new
+// slab is an allocation of its own, which at 16 KiB, one every ~120 responses, cost as much as
+// the copies themselves on Deno).
+const SLAB = 64 * 1024;
 let slab = new Uint8Array(SLAB);
 let used = 0;
 
