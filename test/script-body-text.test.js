@@ -37,7 +37,9 @@ function serve() {
       while ((end = pending.indexOf('\r\n\r\n')) >= 0) {
         const path = pending.slice(pending.indexOf(' ') + 2, pending.indexOf(' HTTP/'));
         pending = pending.slice(end + 4);
-        const [lines, body, how] = BODIES[path.split('?')[0]];
+        // /kept?I: a body and a header of its own, for responses kept while later ones are read.
+        const i = path.startsWith('kept?') ? path.slice(5) : null;
+        const [lines, body, how] = i !== null ? [[`X-I: ${i}`], utf8(`${i} ${'é'.repeat(Number(i) % 50)}`)] : BODIES[path.split('?')[0]];
         const head = (framing) => utf8(`HTTP/1.1 200 OK\r\n${[...lines, framing].join('\r\n')}\r\n\r\n`);
         if (how === 'chunked') {
           socket.write(Buffer.concat([head('Transfer-Encoding: chunked'), utf8('1\r\nh\r\n'), Buffer.from([0x32, 0x0d, 0x0a]), body.subarray(1), utf8('\r\n0\r\n\r\n')]));
@@ -90,6 +92,33 @@ export default function () {
       b: [cookie('b', '2', { max_age: -1, expires: 1445412480000 })],
       c: [cookie('c', 'x=y', { domain: 'example.com', http_only: true, secure: true, max_age: 60 })],
     });
+  } finally {
+    server.close();
+  }
+});
+
+// On node and Deno the adapter reads into a buffer it writes again, so a response's text is a copy
+// in a slab that responses share, decoded when read (src/script/net/span-text.js): responses kept
+// while a thousand later ones are read, several slabs' worth, read last, are still their own.
+test('responses kept while later ones are read give their own body and headers when read last', async () => {
+  const server = await serve();
+  try {
+    const out = await scriptLogged(
+      `import http from 'k6/http';
+export const options = { iterations: 1 };
+export default function () {
+  const kept = [];
+  for (let i = 0; i < 1200; i++) kept.push(http.get(__ENV.BASE + '/kept?' + i));
+  const wrong = [];
+  kept.forEach((res, i) => {
+    if (res.body !== i + ' ' + 'é'.repeat(i % 50) || res.headers['X-I'] !== String(i)) wrong.push(i);
+  });
+  console.log(JSON.stringify({ n: kept.length, wrong }));
+}
+`,
+      ['-e', `BASE=http://127.0.0.1:${server.address().port}`],
+    );
+    assert.deepEqual(out, { n: 1200, wrong: [] });
   } finally {
     server.close();
   }
