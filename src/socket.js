@@ -18,6 +18,10 @@
 //                              'http/1.1'), or null; `session`: { version: 'TLSv1.3', cipher:
 //                              'TLS_AES_128_GCM_SHA256' } (OpenSSL's and IANA's names), or null
 //                              when the runtime does not tell them (Deno's own TLS)
+//               batchesWrites  optional, true when the handlers make one write a read, however
+//                              many requests it answers (HTTP/2): node's adapters then send a
+//                              plain connection's writes at once rather than at the turn's end
+//                              (runtimes/sockets/held-writes.js)
 //   socket.write(bytes)  queues a Uint8Array; allowed before the connection is up (the adapter
 //                        sends it once connected) and never copied by the core afterwards
 //   socket.end()         half-closes after the queued writes; close() follows

@@ -19,6 +19,7 @@ import * as nodeNet from './node.js';
 // One read buffer for node:net's connections and the handle's alike (./node.js says why), the
 // view of it handed on, and the core's bytes as a Buffer view.
 import { SHARED_READ_BUFFER, viewOf, asBuffer } from './node.js';
+import { hold, takeHeld } from './held-writes.js';
 
 export const name = 'tcp_wrap';
 export const tlsName = nodeNet.tlsName;
@@ -60,6 +61,11 @@ class WrapSocket {
     this.dead = false; // no handler is called any more (destroy(), or close() was)
     this.queue = null; // writes made before the connection was up
     this.ending = false; // end() before the connection was up
+    this.reading = false; // inside the handle's onread
+    // What it writes while reading waits for the turn's end (./held-writes.js), unless the
+    // handlers batch their writes themselves.
+    this.holds = handlers.batchesWrites !== true;
+    this.held = null; // what was written while reading
     const handle = new binding.TCP(binding.SOCKET);
     handle.owner = this;
     handle.onread = onRead;
@@ -74,8 +80,20 @@ class WrapSocket {
     if (err) globalThis.process.nextTick(failLater, this, err, 'connect');
   }
 
+  // While it reads, and after that until the turn's end, a write is held: the order stays.
   write(bytes) {
     if (this.closing) return;
+    if (this.holds && (this.reading || this.held !== null)) hold(this, bytes);
+    else this.writeNow(bytes);
+  }
+
+  // What was held, written (./held-writes.js calls it at the turn's end).
+  flush() {
+    const bytes = takeHeld(this);
+    if (bytes !== null && !this.closing) this.writeNow(bytes);
+  }
+
+  writeNow(bytes) {
     if (!this.open) {
       if (this.queue === null) this.queue = [];
       this.queue.push(bytes);
@@ -98,6 +116,7 @@ class WrapSocket {
 
   end() {
     if (this.closing) return;
+    this.flush();
     if (!this.open) {
       this.ending = true;
       return;
@@ -111,7 +130,9 @@ class WrapSocket {
     if (err) globalThis.process.nextTick(failLater, this, err, 'shutdown');
   }
 
+  // What was written before it still goes, as in ./node.js.
   destroy() {
+    this.flush();
     this.dead = true;
     this.close();
   }
@@ -162,8 +183,11 @@ function onRead() {
   const n = binding.streamBaseState[binding.kReadBytesOrError];
   const conn = this.owner;
   if (conn.closing) return;
-  if (n > 0) conn.handlers.data(viewOf(SHARED_READ_BUFFER, n));
-  else if (n === UV_EOF) conn.close(); // the server closed: no error
+  if (n > 0) {
+    conn.reading = true;
+    conn.handlers.data(viewOf(SHARED_READ_BUFFER, n));
+    conn.reading = false;
+  } else if (n === UV_EOF) conn.close(); // the server closed: no error
   else if (n < 0) conn.fail(n, 'read');
 }
 

@@ -3,12 +3,12 @@
 
 import net from 'node:net';
 import tlsModule from 'node:tls';
-import { setImmediate } from 'node:timers';
 import { certificateError } from './cert-error.js';
 import { tlsAlert } from './tls-alert.js';
 import { opensslCiphers } from './cipher-names.js';
 import { tlsSession } from './tls-session.js';
 import { tunnelReader } from '../../src/http1/proxy.js';
+import { hold, takeHeld } from './held-writes.js';
 
 export const name = 'node:net';
 export const tlsName = 'node:tls';
@@ -43,20 +43,6 @@ export function asBuffer(bytes) {
     lastBuffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
   return lastBuffer;
-}
-
-// node:tls hands on each TLS record by itself (node 20: one SSL_read, one read callback, ticks
-// run between them): ten HTTP/2 responses in one TCP read are ten data() calls, and the ten
-// writes they let go were ten SSL_writes, ten records (writev and writeBuffer were 43 % of
-// node's busy time, h2 over TLS at 10 × 10 streams). So what a TLS connection writes while it
-// reads waits for the end of the loop's poll phase (one setImmediate for every connection) and
-// goes as one write, as h2load writes once a turn: CPU a request of the bare HTTP/2 loop
-// (bench/bare-h2.js) 15.9 µs one write a record, 12.3 µs held to the turn's end (h2load 13.1).
-const holding = []; // connections with writes held
-
-function writeHeld() {
-  for (let k = 0; k < holding.length; k++) holding[k].flush();
-  holding.length = 0;
 }
 
 /**
@@ -105,7 +91,10 @@ class NodeSocket {
     this.dead = false;
     this.intoBuffer = false; // reads come through onread (and never as 'data')
     this.reading = false;
-    this.held = null; // TLS: bytes written while reading, one array or several
+    // What it writes while reading waits for the turn's end (./held-writes.js): over TLS always
+    // (node:tls hands on one record a read), plain unless the handlers batch their writes.
+    this.holds = tls || handlers.batchesWrites !== true;
+    this.held = null; // what was written while reading
   }
 
   read(n, buf) {
@@ -116,27 +105,17 @@ class NodeSocket {
     this.reading = false;
   }
 
+  // While it reads, and after that until the turn's end, a write is held: the order stays.
   write(bytes) {
     if (this.dead) return;
-    if (this.tls && (this.reading || this.held !== null)) this.hold(bytes);
+    if (this.holds && (this.reading || this.held !== null)) hold(this, bytes);
     else this.socket.write(asBuffer(bytes));
   }
 
-  // Written at the turn's end (writeHeld), after what was held before: the order stays.
-  hold(bytes) {
-    const held = this.held;
-    if (held === null) {
-      this.held = bytes;
-      if (holding.push(this) === 1) setImmediate(writeHeld);
-    } else if (Array.isArray(held)) held.push(bytes);
-    else this.held = [held, bytes];
-  }
-
+  // What was held, written (./held-writes.js calls it at the turn's end).
   flush() {
-    const held = this.held;
-    this.held = null;
-    if (this.dead || held === null) return;
-    this.socket.write(Array.isArray(held) ? Buffer.concat(held) : asBuffer(held));
+    const bytes = takeHeld(this);
+    if (bytes !== null && !this.dead) this.socket.write(asBuffer(bytes));
   }
 
   end() {
@@ -145,7 +124,10 @@ class NodeSocket {
     this.socket.end();
   }
 
+  // What was written before it still goes (a pong, written while reading the message that
+  // ended the run), as it did when every write went at once.
   destroy() {
+    this.flush();
     this.dead = true;
     this.socket.destroy();
   }

@@ -93,6 +93,8 @@ export class Http2Connection extends Driver {
     this.batchAt = 0;
     this.held = null; // a PING's ACK while a chunk is read: it goes with the next batch
     this.reading = false;
+    // What a read lets go is one write already (the batch above): src/socket.js.
+    this.batchesWrites = true;
     this.closing = false; // our GOAWAY is out, waiting for the close
     this.live = run.live === true; // the run-side reads each block and DATA as it comes (src/http2/live.js)
     this.reset();
