@@ -7,13 +7,15 @@
 // callback, ticks run between them): ten HTTP/2 responses in one TCP read are ten data() calls,
 // and the ten writes they let go were ten SSL_writes, ten records (writev and writeBuffer were
 // 43 % of node's busy time, h2 over TLS at 10 × 10 streams). CPU a request of the bare HTTP/2
-// loop (bench/bare-h2.js) 15.9 µs one write a record, 12.3 µs held to the turn's end (h2load 13.1).
+// loop (bench/bare-h2.js) 15.9 µs one write a record, 12.3 µs held to the turn's end (h2load
+// 13.1).
 //
 // Plain TCP too: each request written from inside a read went alone to a server that had
 // answered everything and slept, and the write paid for waking it. Held, the requests of a turn
 // go together: keep-alive at 10 connections against one nginx worker, its sleeps a request 0.12
 // → 0.04 and ours 1.04 × the same code writing at once (bench/README.md, "node's writes held to
-// the turn's end").
+// the turn's end"). Not where the handlers already write once a read (HTTP/2 and pipelining say
+// `batchesWrites`): held, h2c lost 4-10 % and pipelining 7 %.
 import { setImmediate } from 'node:timers';
 
 const holding = []; // connections with writes held

@@ -59,6 +59,8 @@ export class PipelinedConnection extends Driver {
     this.parseError = null;
     this.answered = false; // a response completed during this data()
     this.closing = false; // a response said Connection: close: nothing more will come
+    // What a read lets go is one write already (next() fills the pipeline): src/socket.js.
+    this.batchesWrites = true;
   }
 
   open(now) {
