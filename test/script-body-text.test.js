@@ -55,14 +55,18 @@ function serve() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-test('a response decoded in one go reads as its head and body decoded apart: UTF-8, a BOM, bytes not UTF-8, binary, a later read, chunks; Set-Cookie found', async () => {
+// What a one-iteration script's default function logs as JSON, against serve()'s server (BASE).
+async function loggedAgainstServer(body) {
   const server = await serve();
   try {
-    const out = await scriptLogged(
-      `import http from 'k6/http';
-export const options = { iterations: 1 };
-export default function () {
-  const out = {};
+    return await scriptLogged(`import http from 'k6/http';\nexport const options = { iterations: 1 };\nexport default function () {\n${body}}\n`, ['-e', `BASE=http://127.0.0.1:${server.address().port}`]);
+  } finally {
+    server.close();
+  }
+}
+
+test('a response decoded in one go reads as its head and body decoded apart: UTF-8, a BOM, bytes not UTF-8, binary, a later read, chunks; Set-Cookie found', async () => {
+  const out = await loggedAgainstServer(`  const out = {};
   for (const name of ${JSON.stringify(Object.keys(BODIES))}) {
     const res = http.get(__ENV.BASE + '/' + name);
     out[name] = { status: res.status, body: res.body, name: res.headers['X-Name'] || null, a: res.headers['X-A'] || null };
@@ -71,55 +75,37 @@ export default function () {
   out.binary = Array.from(new Uint8Array(bin.body));
   out.cookies = http.get(__ENV.BASE + '/cookie').cookies;
   console.log(JSON.stringify(out));
-}
-`,
-      ['-e', `BASE=http://127.0.0.1:${server.address().port}`],
-    );
-    const text = (bytes) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes); // every byte, as Go
-    for (const [name, [, body]] of Object.entries(BODIES)) {
-      assert.equal(out[name].status, 200, name);
-      assert.equal(out[name].body, text(body), name);
-    }
-    assert.equal(out.bom.body, '\ufeff{"a":1}');
-    assert.equal(out.invalid.body, 'a\ufffdb\ufffd');
-    assert.equal(out.headUtf8.name, 'café');
-    assert.equal(out.headUtf8Body.name, 'café');
-    assert.equal(out.ascii.a, 'b');
-    assert.deepEqual(out.binary, [0x61, 0xff, 0x62, 0xc3]);
-    const cookie = (name, value, more) => ({ name, value, domain: '', path: '', http_only: false, secure: false, max_age: 0, expires: -6795364578871, ...more });
-    assert.deepEqual(out.cookies, {
-      a: [cookie('a', '1', { path: '/' })],
-      b: [cookie('b', '2', { max_age: -1, expires: 1445412480000 })],
-      c: [cookie('c', 'x=y', { domain: 'example.com', http_only: true, secure: true, max_age: 60 })],
-    });
-  } finally {
-    server.close();
+`);
+  const text = (bytes) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes); // every byte, as Go
+  for (const [name, [, body]] of Object.entries(BODIES)) {
+    assert.equal(out[name].status, 200, name);
+    assert.equal(out[name].body, text(body), name);
   }
+  assert.equal(out.bom.body, '\ufeff{"a":1}');
+  assert.equal(out.invalid.body, 'a\ufffdb\ufffd');
+  assert.equal(out.headUtf8.name, 'café');
+  assert.equal(out.headUtf8Body.name, 'café');
+  assert.equal(out.ascii.a, 'b');
+  assert.deepEqual(out.binary, [0x61, 0xff, 0x62, 0xc3]);
+  const cookie = (name, value, more) => ({ name, value, domain: '', path: '', http_only: false, secure: false, max_age: 0, expires: -6795364578871, ...more });
+  assert.deepEqual(out.cookies, {
+    a: [cookie('a', '1', { path: '/' })],
+    b: [cookie('b', '2', { max_age: -1, expires: 1445412480000 })],
+    c: [cookie('c', 'x=y', { domain: 'example.com', http_only: true, secure: true, max_age: 60 })],
+  });
 });
 
 // On node and Deno the adapter reads into a buffer it writes again, so a response's text is a copy
 // in a slab that responses share, decoded when read (src/script/net/span-text.js): responses kept
 // while a thousand later ones are read, several slabs' worth, read last, are still their own.
 test('responses kept while later ones are read give their own body and headers when read last', async () => {
-  const server = await serve();
-  try {
-    const out = await scriptLogged(
-      `import http from 'k6/http';
-export const options = { iterations: 1 };
-export default function () {
-  const kept = [];
+  const out = await loggedAgainstServer(`  const kept = [];
   for (let i = 0; i < 1200; i++) kept.push(http.get(__ENV.BASE + '/kept?' + i));
   const wrong = [];
   kept.forEach((res, i) => {
     if (res.body !== i + ' ' + 'é'.repeat(i % 50) || res.headers['X-I'] !== String(i)) wrong.push(i);
   });
   console.log(JSON.stringify({ n: kept.length, wrong }));
-}
-`,
-      ['-e', `BASE=http://127.0.0.1:${server.address().port}`],
-    );
-    assert.deepEqual(out, { n: 1200, wrong: [] });
-  } finally {
-    server.close();
-  }
+`);
+  assert.deepEqual(out, { n: 1200, wrong: [] });
 });
