@@ -93,3 +93,37 @@ test('series: merging seconds gives the p99 of one histogram fed every sample of
   assert.equal(parts[0].histogram.count + parts[1].histogram.count, 10000);
   assert.equal(parts[0].recent.count, 0);
 });
+
+// A second's histogram is read, folded in and cleared over its used buckets only: what it
+// reports must be what a scan of every bucket reports, at the range's ends too, and a cleared
+// one must hold nothing of its last second.
+test('series: seconds of far-apart latencies, at both ends of the range, fold in and clear whole', () => {
+  const stats = new Stats();
+  const all = new Histogram();
+  const seconds = [[5, 7, 9], [0, 1], [2 ** 32 - 1, 3e9], [120, 450000, 2 ** 31, 64], []];
+  for (const values of seconds) {
+    for (const us of values) {
+      stats.recent.record(us);
+      all.record(us);
+      stats.completed++;
+    }
+    closeSecond(stats, 1000, 1);
+    assert.equal(stats.recent.count, 0);
+    assert.equal(stats.recent.counts.reduce((a, b) => a + b, 0), 0, 'cleared');
+  }
+  const everyBucket = [];
+  all.counts.forEach((n, i) => n !== 0 && everyBucket.push(i, n));
+  assert.deepEqual(stats.histogram.pairs(), everyBucket);
+  assert.deepEqual(
+    seconds.map((values, i) => stats.series[i].buckets.length / 2),
+    seconds.map((values) => new Set(values.map((us) => { const h = new Histogram(); h.record(us); return h.pairs()[0]; })).size),
+  );
+  for (const p of [0.1, 50, 90, 99, 99.9, 100]) assert.equal(stats.histogram.percentile(p), all.percentile(p));
+  const back = Histogram.fromJSON(JSON.parse(JSON.stringify(stats.histogram)));
+  assert.deepEqual(back.pairs(), everyBucket);
+  const twice = new Histogram();
+  twice.merge(back);
+  twice.merge(Histogram.fromPairs(everyBucket));
+  assert.deepEqual(twice.pairs(), everyBucket.map((x, i) => (i % 2 ? 2 * x : x)));
+  assert.equal(twice.percentile(100), all.percentile(100));
+});

@@ -48,7 +48,7 @@ export function fromHdrHistogram(hdr) {
   const last = h.counts.length - 1;
   for (let i = 0; i < hdr.countsArrayLength; i++) {
     const c = hdr.getCountAtIndex(i);
-    if (c !== 0) h.counts[Math.min(i, last)] += c; // above 2^32 µs: clamped, as record() does
+    if (c !== 0) h.addAt(Math.min(i, last), c); // above 2^32 µs: clamped, as record() does
   }
   h.count = hdr.totalCount;
   if (h.count === 0) return h;

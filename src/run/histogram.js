@@ -60,6 +60,12 @@ export class Histogram {
     this.sum = 0; // exact, for the mean
     this.min = Infinity;
     this.max = 0;
+    // The buckets that may hold counts, lo to hi (none: lo > hi). A second's histogram is read,
+    // merged and cleared each second, and a run's latencies span a few thousand buckets of the
+    // 23 552: those loops go over these only. Widened as min and max move, so a record costs
+    // nothing more.
+    this.lo = LENGTH;
+    this.hi = -1;
   }
 
   /** Records one latency in microseconds (rounded, clamped to the range). */
@@ -67,18 +73,34 @@ export class Histogram {
     let v = Math.round(us);
     if (!(v > 0)) v = 0; // NaN and -0 too
     else if (v > MAX_VALUE) v = MAX_VALUE;
-    this.counts[indexOf(v)]++;
+    const i = indexOf(v);
+    this.counts[i]++;
     this.count++;
     this.sum += v;
-    if (v < this.min) this.min = v;
-    if (v > this.max) this.max = v;
+    if (v < this.min) {
+      this.min = v;
+      if (i < this.lo) this.lo = i;
+    }
+    if (v > this.max) {
+      this.max = v;
+      if (i > this.hi) this.hi = i;
+    }
+  }
+
+  /** Adds n to the count of the bucket at index i (the count, sum, min and max are the caller's). */
+  addAt(i, n) {
+    this.counts[i] += n;
+    if (i < this.lo) this.lo = i;
+    if (i > this.hi) this.hi = i;
   }
 
   /** Adds another histogram's counts to this one. */
   merge(other) {
     const a = this.counts;
     const b = other.counts;
-    for (let i = 0; i < LENGTH; i++) if (b[i] !== 0) a[i] += b[i];
+    for (let i = other.lo; i <= other.hi; i++) if (b[i] !== 0) a[i] += b[i];
+    if (other.lo < this.lo) this.lo = other.lo;
+    if (other.hi > this.hi) this.hi = other.hi;
     this.count += other.count;
     this.sum += other.sum;
     if (other.min < this.min) this.min = other.min;
@@ -93,7 +115,7 @@ export class Histogram {
     const target = rank(percent, this.count);
     let seen = 0;
     const counts = this.counts;
-    for (let i = 0; i < LENGTH; i++) {
+    for (let i = this.lo; i <= this.hi; i++) {
       seen += counts[i];
       if (seen >= target) return Math.min(highestOf(i), this.max);
     }
@@ -103,7 +125,9 @@ export class Histogram {
   /** Empties it (the per-second histogram, once its second is over). */
   clear() {
     if (this.count === 0) return;
-    this.counts.fill(0);
+    this.counts.fill(0, this.lo, this.hi + 1);
+    this.lo = LENGTH;
+    this.hi = -1;
     this.count = 0;
     this.sum = 0;
     this.min = Infinity;
@@ -114,7 +138,7 @@ export class Histogram {
   pairs() {
     const pairs = [];
     const counts = this.counts;
-    for (let i = 0; i < LENGTH; i++) if (counts[i] !== 0) pairs.push(i, counts[i]);
+    for (let i = this.lo; i <= this.hi; i++) if (counts[i] !== 0) pairs.push(i, counts[i]);
     return pairs;
   }
 
@@ -136,7 +160,7 @@ export class Histogram {
     for (let k = 0; k < pairs.length; k += 2) {
       const i = pairs[k];
       const n = pairs[k + 1];
-      h.counts[i] += n;
+      h.addAt(i, n);
       h.count += n;
       const low = lowestOf(i);
       const high = highestOf(i);
@@ -149,7 +173,7 @@ export class Histogram {
 
   static fromJSON(json) {
     const h = new Histogram();
-    for (let k = 0; k < json.pairs.length; k += 2) h.counts[json.pairs[k]] = json.pairs[k + 1];
+    for (let k = 0; k < json.pairs.length; k += 2) h.addAt(json.pairs[k], json.pairs[k + 1]);
     h.count = json.count;
     h.sum = json.sum;
     h.min = json.min === null ? Infinity : json.min;
