@@ -122,6 +122,48 @@ test('without keep-alive: connect once per request', async () => {
   }
 });
 
+// The clock reads of a run, counted: each is a call, and on Deno an op. A request sent as the
+// previous response on its connection ends takes that response's read as its start, so a
+// request costs one read at keep-alive (its response's) and two without (and its connect's).
+// The run's own reads (its start, the series' seconds) are a few beside them.
+async function clockReads(options) {
+  // Bun's now() is the object's own property, node's and Deno's its prototype's.
+  const own = Object.getOwnPropertyDescriptor(performance, 'now');
+  const now = performance.now;
+  let reads = 0;
+  performance.now = function () {
+    reads++;
+    return now.call(this);
+  };
+  try {
+    const r = await loadTest(options);
+    assert.equal(r.totalErrors, 0);
+    assert.equal(r.totalRequests, options.maxRequests);
+    return reads;
+  } finally {
+    if (own) Object.defineProperty(performance, 'now', own);
+    else delete performance.now;
+  }
+}
+
+test('one clock read a request at keep-alive, two with a new connection each', async () => {
+  const N = 400;
+  const keep = await rawServer(({ socket }) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
+  try {
+    const reads = await clockReads({ url: keep.url, maxRequests: N, concurrency: 4, keepAlive: true });
+    assert.ok(reads >= N && reads < N + 50, `${reads} clock reads for ${N} requests`);
+  } finally {
+    await keep.close();
+  }
+  const close = await rawServer(({ socket }) => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok'));
+  try {
+    const reads = await clockReads({ url: close.url, maxRequests: N, concurrency: 4 });
+    assert.ok(reads >= 2 * N && reads < 2 * N + 50, `${reads} clock reads for ${N} requests`);
+  } finally {
+    await close.close();
+  }
+});
+
 // A TLS server on this runtime's node:tls that answers slowly.
 const slowTlsServer = () => rawServer(({ socket }) => answerSlowly(socket), { tls: { key: pem('server-key'), cert: pem('server') } });
 

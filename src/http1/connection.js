@@ -69,8 +69,11 @@ export class Connection extends Driver {
     // Closed model: latency from now. Open model: from the request's time in the schedule, so
     // that waiting for a free connection counts (no coordinated omission).
     // One clock read for both moments, taken together: on Deno performance.now() is an op,
-    // and a third read per request was 1.3 % of its time at keep-alive.
-    const now = run.sendAt > 0 ? run.sendAt : performance.now();
+    // and a third read per request was 1.3 % of its time at keep-alive. Sent from data() (the
+    // previous response has just ended on this connection), the chunk's own read serves: the
+    // same turn, with nothing between but our own work on that response, which the new
+    // request's latency then includes (it is never shorter for it).
+    const now = run.sendAt > 0 ? run.sendAt : this.timed ? this.chunkAt : performance.now();
     this.startTime = run.open ? run.intendedTime : now;
     this.send(now);
   }
@@ -116,6 +119,9 @@ export class Connection extends Driver {
       this.drop();
       this.proceed();
     }
+    // The chunk's time serves this turn only (next() above): a request sent from a later turn
+    // (a timer, the open model's tick) reads the clock again.
+    this.timed = false;
   }
 
   close() {
