@@ -138,18 +138,22 @@ const proc = globalThis.process;
 /** Command-line arguments after the script (all three runtimes provide node's process). */
 export const argv = () => proc.argv.slice(2);
 
-// Node writes to a pipe as the other end reads, and process.exit() drops what is still waiting:
-// a --json document past the pipe's 64 KiB came out cut short (`loadtest URL --json | jq`, the
-// reader not yet reading). Written whole before the process goes on, it is all there at exit, as
-// on Bun and Deno. Only at the end of a command is much written to stdout.
-if (runtime.name === 'node') {
+export const exit = (code) => proc.exit(code);
+
+/**
+ * For the CLI (src/cli.js): what it writes to stdout and stderr is written whole before it goes
+ * on. Node writes to a pipe as the other end reads, and process.exit() drops what is still
+ * waiting: a --json document past the pipe's 64 KiB came out cut short (`loadtest URL --json |
+ * jq`, the reader not yet reading). Bun and Deno keep it all already. Only at the end of a
+ * command is much written to stdout.
+ */
+export function writeStdioWhole() {
+  if (runtime.name !== 'node') return;
   for (const stream of [proc.stdout, proc.stderr]) {
     const handle = stream && stream._handle;
     if (handle && typeof handle.setBlocking === 'function') handle.setBlocking(true);
   }
 }
-
-export const exit = (code) => proc.exit(code);
 
 /** Colour only on a terminal, and not when NO_COLOR is set (no-color.org). */
 export const wantsColor = (stream = 'stdout') => Boolean(proc[stream] && proc[stream].isTTY) && !proc.env.NO_COLOR;

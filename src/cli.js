@@ -12,7 +12,8 @@ import { restartDeno } from '../runtimes/processes/deno-restart.js';
 // runtime's modules loaded first (Deno's node: modules behind them), a run's start took 0.50-0.64 s
 // of CPU, 0.21-0.27 without the restart (deno 2.9.5). Nothing of its own imports a node: module.
 restartDeno();
-const { argv, exit, capYoungGeneration } = await import('../runtimes/index.js');
+const { argv, exit, capYoungGeneration, writeStdioWhole } = await import('../runtimes/index.js');
+writeStdioWhole();
 
 async function main() {
   const [first] = argv();
