@@ -127,3 +127,23 @@ test('series: seconds of far-apart latencies, at both ends of the range, fold in
   assert.deepEqual(twice.pairs(), everyBucket.map((x, i) => (i % 2 ? 2 * x : x)));
   assert.equal(twice.percentile(100), all.percentile(100));
 });
+
+// The buckets a histogram reads are those between its lowest and highest record: a histogram of
+// zeros alone (a phase that took no time, as a response's receive in one read) is not empty.
+test('a histogram of zeros only: its pairs, percentiles and merge see them, after a clear too', () => {
+  const h = new Histogram();
+  for (let round = 0; round < 2; round++) {
+    for (let i = 0; i < 5; i++) h.record(0);
+    assert.deepEqual(h.pairs(), [0, 5]);
+    assert.equal(h.percentile(99), 0);
+    const into = new Histogram();
+    into.merge(h);
+    assert.deepEqual(into.pairs(), [0, 5]);
+    assert.equal(Histogram.fromJSON(h.toJSON()).pairs().length, 2);
+    h.clear();
+    assert.deepEqual(h.pairs(), []);
+  }
+  h.record(3);
+  h.record(0);
+  assert.deepEqual(h.pairs(), [0, 1, 3, 1]);
+});

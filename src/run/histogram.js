@@ -80,6 +80,8 @@ export class Histogram {
     if (v < this.min) {
       this.min = v;
       if (i < this.lo) this.lo = i;
+      // The first record comes here: max starts at 0, and a run of zeros never moves it.
+      if (i > this.hi) this.hi = i;
     }
     if (v > this.max) {
       this.max = v;
