@@ -172,8 +172,10 @@ test('a server that closes keep-alive connections after 5 responses, without war
     const result = await loadTest({ url: server.url, maxRequests: 200, concurrency: 4, agentKeepAlive: true });
     assert.equal(result.totalRequests, 200);
     assert.equal(result.totalErrors, 0, JSON.stringify(result.errorCodes));
-    // Requests written as the server closed were read by it but never answered: those are retried.
-    assert.equal(server.requests, 200 + result.retries);
+    // A request sent as the server closed was read by it but never answered, or never reached it
+    // (node's adapters hold a write made while reading to the turn's end, and the close may come
+    // first): either way it is retried, and the server read each request once or twice.
+    assert.ok(server.requests >= 200 && server.requests <= 200 + result.retries, `${server.requests} requests read, ${result.retries} retries`);
     assert.ok(server.connections >= 40, `reconnected: ${server.connections} connections`);
   } finally {
     await server.close();
