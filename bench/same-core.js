@@ -9,7 +9,7 @@
 //   URL=http://127.0.0.1:8089/ EXTRA=-k node bench/same-core.js
 //
 // A command that names a bench/bare-*.js loop gets that loop's arguments (HOST:PORT 10 SECONDS);
-// the others `URL -c 10 EXTRA -t SECONDS --json --quiet`. BARE_ARGS follow a bare loop's
+// the others `URL -c 10 EXTRA -t SECONDS --json --quiet`; CONNS for another number than 10. BARE_ARGS follow a bare loop's
 // (`native 2 CA.pem`: bench/bare-keepalive.js over TLS). Each rate is over the tool's own run:
 // the one that starts later (our CLI restarts once on Deno) runs alone at the end as long as the
 // other did at the start. Prints each round and the median of the second's rate over the first's.
@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 const URL = process.env.URL || 'http://127.0.0.1:8089/';
 const SECONDS = +(process.env.SECONDS || 10), ROUNDS = +(process.env.ROUNDS || 5);
+const CONNS = process.env.CONNS || '10';
 const vs = process.env.VARIANTS.split(';').map((v) => { const i = v.indexOf('='); return [v.slice(0, i), v.slice(i + 1).split(' ')]; });
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const TIMES = mkdtempSync(join(tmpdir(), 'same-core-'));
@@ -32,7 +33,7 @@ function run(cmd, k) {
   // Ours writes its JSON to a file: through a pipe, the CLI's --json lost what was beyond the
   // pipe's 64-128 KiB when it exited (HTTP/2's histograms).
   const json = join(TIMES, `${k}.json`);
-  const args = bare ? [...cmd, where, '10', String(SECONDS), ...bareArgs] : [...cmd, URL, '-c', '10', ...extra, '-t', String(SECONDS), '--json-file', json, '--quiet'];
+  const args = bare ? [...cmd, where, CONNS, String(SECONDS), ...bareArgs] : [...cmd, URL, '-c', CONNS, ...extra, '-t', String(SECONDS), '--json-file', json, '--quiet'];
   return new Promise((resolve) => {
     const time = join(TIMES, String(k));
     const child = spawn('/usr/bin/time', ['-f', '%U %S', '-o', time, 'taskset', '-c', '1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
