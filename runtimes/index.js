@@ -310,4 +310,3 @@ export function requireProtobuf() {
   };
 }
 
-export { loadScript, scriptFacilities } from './scripts/load.js';

@@ -11,7 +11,6 @@ import { RequestLog, LOG_HEADER } from './outputs/request-log.js';
 import { LoadSamples } from './outputs/load-samples.js';
 import { parseOuts } from './outputs/out-flags.js';
 import { mergedLostLines } from './outputs/push-writer.js';
-import { openOutputs, makeOutputFiles } from '../runtimes/scripts/host.js';
 import { metricsText, childrenText } from './results/metrics-text.js';
 import { serveMetrics } from '../runtimes/run-servers/metrics.js';
 import { serveDashboard } from '../runtimes/run-servers/dashboard.js';
@@ -284,6 +283,8 @@ export async function attachOutputs(run, config, options) {
   const shard = options.shard ? parseShard(options.shard) : { index: 1, count: 1 };
   const cores = options.coreCount || 1;
   const placement = { append: Boolean(options.outAppend), instance: (shard.index - 1) * cores + (options.coreIndex || 0), instances: shard.count * cores };
+  // Loaded only for --out: a plain run leaves the scripts' modules unloaded.
+  const { openOutputs } = await import('../runtimes/scripts/host.js');
   const out = await openOutputs(outs, placement);
   run.useSamples(new LoadSamples(config, out));
   return out;
@@ -319,7 +320,8 @@ async function runOnSeveralCores(options, cores, hooks) {
   const pem = (v) => (v === undefined || v === null || typeof v === 'string' ? v : new TextDecoder().decode(v));
   // The log's file is made here, with its header; each child appends its lines; so are --out's files.
   if (options.logFile) await (await openLogFile(options.logFile, { header: LOG_HEADER })).close();
-  await makeOutputFiles(outsOf(options));
+  const outs = outsOf(options);
+  if (outs.length > 0) await (await import('../runtimes/scripts/host.js')).makeOutputFiles(outs);
   const childOptions = {
     ...options,
     concurrency: config.concurrency,

@@ -2,7 +2,8 @@
 // child of --cores (src/script/worker.js) alike: the k6 modules' facilities (sockets, DNS, files,
 // hashes) and --out's writer, a thread of its own.
 
-import { scriptFacilities, pickAdapter, resolveHost, preferSmallHeap, md5Hex, openLogFile, startThread, pathOf, requireProtobuf, afterReads, onUnhandledRejection, tlsRefusal } from '../index.js';
+import { scriptFacilities } from './load.js';
+import { pickAdapter, resolveHost, preferSmallHeap, md5Hex, openLogFile, startThread, pathOf, requireProtobuf, afterReads, onUnhandledRejection, tlsRefusal } from '../index.js';
 import { clientKey } from './client-key.js';
 import { types } from 'node:util';
 import { CSV_HEADER, csvColumns, csvHeader } from '../../src/outputs/sample-lines.js';
