@@ -7,7 +7,8 @@
 //   (SCRIPT: bench/scripts/rate.js by default; __ENV.URL is the in-memory server)
 //   OUT=FILE: the scripted run with --out json=FILE (its thread's CPU counts: the process's)
 import process from 'node:process';
-import { loadScript, pickAdapter } from '../runtimes/index.js';
+import { pickAdapter } from '../runtimes/index.js';
+import { loadScript } from '../runtimes/scripts/load.js';
 import { facilitiesOf, openOutputs } from '../runtimes/scripts/host.js';
 import { transformModule } from '../src/script/transform/transform.js';
 import { runScript } from '../src/script/runner.js';
