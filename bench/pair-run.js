@@ -1,6 +1,6 @@
 // Two commands at once on core 1 (taskset), several rounds: the ratio of their http_reqs rates
 // (each gets about half the core, and a busy machine slows both alike; bench/same-core.js is the
-// same for load runs). $S in a command is the seconds of each run. Against a server already up:
+// same for load runs; a load run's report is read too). $S in a command is the seconds of each run. Against a server already up:
 //   node bench/pair-run.js 'main=deno run -A ../main/src/cli.js run -q -d $Ss -e URL=http://127.0.0.1:8089/ bench/scripts/rate.js' 'new=deno run -A src/cli.js run -q -d $Ss -e URL=...' ROUNDS SECONDS
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -15,7 +15,8 @@ function run(cmd) {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('close', () => {
-      const m = /http_reqs\.*: (\d+)\s+([\d.]+)\/s/.exec(out);
+      // A scripted run's http_reqs, or a load run's report (Effective rps).
+      const m = /http_reqs\.*: (\d+)\s+([\d.]+)\/s/.exec(out) || /Effective rps: *()([\d.]+)/.exec(out);
       resolve(m ? Number(m[2]) : NaN);
       if (!m) console.error(out.slice(-500));
     });
