@@ -448,6 +448,50 @@ test('deno: TCP_NODELAY is set before a second write or a first one beyond a seg
   }
 });
 
+// Keep-alive: what each connection writes from data() goes once the reads settled in the same
+// turn have all been handed on, so that a server that answered them all is woken once, not by
+// each write; handlers that batch their writes themselves (HTTP/2, pipelining) write at once.
+test("deno: writes made from data() wait for the turn's other reads, unless the handlers batch their own", denoOnly, async () => {
+  const real = globalThis.Deno.connect;
+  const request = new TextEncoder().encode('GET / HTTP/1.1\r\n\r\n');
+  const order = async (batchesWrites) => {
+    const log = [];
+    const names = ['a', 'b'];
+    let made = 0;
+    globalThis.Deno.connect = () => {
+      const name = names[made++];
+      const conn = fakeDenoConn([], reply);
+      const { write, read } = conn;
+      conn.write = (bytes) => (log.push(`write ${name}`), write(bytes));
+      conn.read = (buf) => read(buf);
+      return Promise.resolve(conn);
+    };
+    const closed = names.map((name) => {
+      const r = recorder();
+      let again = true;
+      const data = r.handlers.data;
+      r.handlers.data = (chunk) => {
+        log.push(`data ${name}`);
+        data(chunk);
+        if (again) socket.write(request);
+        again = false;
+      };
+      if (batchesWrites) r.handlers.batchesWrites = true;
+      const socket = pickAdapter('deno').connect('127.0.0.1', 9, r.handlers);
+      socket.write(request);
+      return r.closed;
+    });
+    await within(Promise.all(closed), 5000, 'deno');
+    return log;
+  };
+  try {
+    assert.deepEqual(await order(false), ['write a', 'write b', 'data a', 'data b', 'write a', 'write b']);
+    assert.deepEqual(await order(true), ['write a', 'write b', 'data a', 'write a', 'data b', 'write b']);
+  } finally {
+    globalThis.Deno.connect = real;
+  }
+});
+
 // The read buffer of a connection whose read loop has ended serves the next one.
 test("deno: a closed connection's read buffer is read into by the next connection", denoOnly, async () => {
   const real = globalThis.Deno.connect;

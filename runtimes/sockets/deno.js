@@ -89,6 +89,11 @@ class DenoSocket {
     this.onConnect = (conn) => this.up(conn);
     this.onConnectFailed = (err) => this.connectFailed(err);
     this.gen = 0; // counts the connections this object has been (see spares)
+    // What it writes from data() waits for the reads of the same turn (heldWrites), unless the
+    // handlers batch their writes themselves.
+    this.holds = h.batchesWrites !== true;
+    this.inData = false; // inside handlers.data()
+    this.held = false; // a write waits in heldWrites
     this.buf = null; // the read buffer, from readPool while the connection is open
     this.view = null; // the chunk last handed on: a view of viewOf
     this.viewOf = null;
@@ -268,7 +273,9 @@ class DenoSocket {
       this.viewOf = buf;
     }
     const gen = this.gen;
+    this.inData = true;
     this.handlers.data(this.view);
+    this.inData = false;
     // Dropped in data(), and maybe made again for the handlers' next connection already, which
     // takes a buffer once it is up: this one's read loop has ended.
     if (this.dead || this.gen !== gen) return this.release();
@@ -308,7 +315,10 @@ class DenoSocket {
     if (this.fallback !== null) return this.fallback.write(bytes);
     if (this.dead || this.isClosed) return;
     this.queue.push(bytes);
-    if (this.conn !== null && !this.writing) this.writeNext();
+    if (this.conn === null || this.writing) return;
+    // Over TLS, held, https keep-alive measured 0.99 × writing at once: TLS writes go at once.
+    if (this.inData && this.holds && !this.tls) holdWrite(this);
+    else this.writeNext();
   }
 
   // One write at a time, in order, partial writes finished. Callbacks made once per connection
@@ -366,6 +376,12 @@ class DenoSocket {
   destroy() {
     if (this.fallback !== null) return this.fallback.destroy();
     if (this.dead) return;
+    // What was written before it still goes, as on node's adapters (a WebSocket's last pong).
+    if (this.held) {
+      this.held = false;
+      this.writing = false;
+      if (this.conn !== null && this.queue.length > 0) this.writeNext();
+    }
     this.dead = true;
     this.closeConn();
   }
@@ -396,6 +412,32 @@ class DenoSocket {
     this.isClosed = true;
     if (!this.dead) this.handlers.close();
   }
+}
+
+// A request written from a read's data() goes once the other reads Deno settled in the same
+// turn have run: their callbacks are microtasks queued together, and one queued by the first
+// runs after them. The writes of a turn then go together, and a server that answered them all
+// and slept is woken by the first, not by each (node's adapters hold theirs to setImmediate:
+// ./held-writes.js).
+const heldWrites = [];
+
+function holdWrite(socket) {
+  socket.writing = true; // held: later writes queue behind it
+  socket.held = true;
+  if (heldWrites.push(socket) === 1) queueMicrotask(writeHeld);
+}
+
+function writeHeld() {
+  for (let i = 0; i < heldWrites.length; i++) {
+    const socket = heldWrites[i];
+    if (!socket.held) continue; // sent already (destroy())
+    socket.held = false;
+    socket.writing = false;
+    if (socket.dead || socket.isClosed || socket.conn === null) continue;
+    if (socket.queue.length > 0) socket.writeNext();
+    else if (socket.ending) socket.shutdown();
+  }
+  heldWrites.length = 0;
 }
 
 /**
