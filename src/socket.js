@@ -19,7 +19,7 @@
 //                              'TLS_AES_128_GCM_SHA256' } (OpenSSL's and IANA's names), or null
 //                              when the runtime does not tell them (Deno's own TLS)
 //               batchesWrites  optional, true when the handlers make one write a read, however
-//                              many requests it answers (HTTP/2, pipelining): node's adapters
+//                              many requests it answers (HTTP/2, pipelining): the adapters
 //                              then send a plain connection's writes at once rather than at the
 //                              turn's end (runtimes/sockets/held-writes.js)
 //   socket.write(bytes)  queues a Uint8Array; allowed before the connection is up (the adapter

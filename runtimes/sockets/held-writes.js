@@ -16,23 +16,34 @@
 // → 0.04 and ours 1.04 × the same code writing at once (bench/README.md, "node's writes held to
 // the turn's end"). Not where the handlers already write once a read (HTTP/2 and pipelining say
 // `batchesWrites`): held, h2c lost 4-10 % and pipelining 7 %.
+// Deno's adapter (deno.js) holds its writes the same way until a microtask instead: Deno settles
+// a turn's reads as microtasks queued together, and one queued by the first runs after them.
 import { setImmediate } from 'node:timers';
+import { Buffer } from 'node:buffer';
 
-const holding = []; // connections with writes held
+/**
+ * hold(conn, bytes) for writes that go when `schedule` (setImmediate, queueMicrotask) calls back:
+ * each held connection's flush() then, in the order they were held.
+ */
+export function writeHolder(schedule) {
+  const holding = []; // connections with writes held
 
-function writeHeld() {
-  for (let k = 0; k < holding.length; k++) holding[k].flush();
-  holding.length = 0;
-}
+  function writeHeld() {
+    for (let k = 0; k < holding.length; k++) holding[k].flush();
+    holding.length = 0;
+  }
 
-/** Holds `bytes` on conn.held (null, one Uint8Array or several), after what it held before. */
-export function hold(conn, bytes) {
-  const held = conn.held;
-  if (held === null) {
-    conn.held = bytes;
-    if (holding.push(conn) === 1) setImmediate(writeHeld);
-  } else if (Array.isArray(held)) held.push(bytes);
-  else conn.held = [held, bytes];
+  /** Holds `bytes` on conn.held (null, one Uint8Array or several), after what it held before. */
+  function hold(conn, bytes) {
+    const held = conn.held;
+    if (held === null) {
+      conn.held = bytes;
+      if (holding.push(conn) === 1) schedule(writeHeld);
+    } else if (Array.isArray(held)) held.push(bytes);
+    else conn.held = [held, bytes];
+  }
+
+  return hold;
 }
 
 /** What conn held, as one Uint8Array (null if nothing); it holds nothing after. */
@@ -42,3 +53,6 @@ export function takeHeld(conn) {
   if (held === null || !Array.isArray(held)) return held;
   return Buffer.concat(held);
 }
+
+// node's adapters: to the end of the loop's poll phase.
+export const hold = writeHolder(setImmediate);
