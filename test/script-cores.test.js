@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rawServer, spawnScript, startScript, dashboardEvents, scrapeUntil, ok } from './servers.js';
-import { freePort } from '../runtimes/processes/groups.js';
 import { ONE_RUNTIME } from './scope.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -233,7 +232,6 @@ export default function () { http.get(\`\${__ENV.BASE}/x?vu=\${__VU}&it=\${exec.
 });
 
 test('--cores 2 with --dashboard and --metrics: each second merged from both children, adding up to the server\'s count; each child\'s figures served, the run\'s totals once done', async () => {
-  const [board, metrics] = [await freePort(), await freePort()];
   await withScript(
     `import http from 'k6/http';
 import { sleep } from 'k6';
@@ -241,8 +239,9 @@ export const options = { vus: 4, duration: '1500ms' };
 export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 5 === 0 ? 500 : 200}\`); sleep(0.02); }`,
     async ({ server, path }) => {
       const base = server.url.replace(/\/$/, '');
-      const { child, done } = startScript(CLI, ['run', '-q', '--cores', '2', '-e', `BASE=${base}`, '--dashboard', String(board), '--metrics', `127.0.0.1:${metrics}`, '--metrics-linger', '120', path], { timeoutMs: 120000 });
+      const { child, done, said } = startScript(CLI, ['run', '-q', '--cores', '2', '-e', `BASE=${base}`, '--dashboard', '0', '--metrics', '127.0.0.1:0', '--metrics-linger', '120', path], { timeoutMs: 120000 });
       try {
+        const [board, metrics] = await Promise.all([said(/dashboard at (\S+)/), said(/metrics at (\S+)/)]);
         const { text, events } = await dashboardEvents(board);
         const seconds = events.filter((e) => typeof e.second === 'number');
         assert.ok(seconds.length >= 2, text);
@@ -257,8 +256,8 @@ export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 5 === 
 
         // The children's last figures are there once both have said they are done.
         const over = (t) => (t.match(/loadtest_run_done\{[^}]*\} 1/g) || []).length === 2;
-        const m = await scrapeUntil(metrics, over);
-        assert.ok(over(m), m);
+        const m = await scrapeUntil(metrics, over, { done });
+        assert.ok(over(m), `${server.requests} requests served; the last scrape:\n${m}`);
         const sum = (re) => [...m.matchAll(re)].reduce((a, x) => a + Number(x[1]), 0);
         assert.deepEqual([...new Set([...m.matchAll(/core="(\d+)"/g)].map((x) => x[1]))].sort(), ['0', '1']);
         assert.equal(sum(/loadtest_requests_completed_total\{[^}]*status="(?:200|500)"\} (\d+)/g), server.requests);

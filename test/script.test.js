@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rawServer, spawnScript, startScript, dashboardEvents, scrapeUntil } from './servers.js';
-import { freePort } from '../runtimes/processes/groups.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
@@ -754,18 +753,19 @@ export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
 });
 
 test('--metrics on a scripted run: the requests by status and the latency histogram, the run\'s totals once done', async () => {
-  const port = await freePort();
   await withScript(
     `import http from 'k6/http';
 export const options = { vus: 2, iterations: 40 };
 export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 4 === 0 ? 503 : 200}\`); }`,
     async ({ path, server }) => {
       // Kept up far longer than the test needs: SIGINT ends it once the figures are read.
-      const { child, done } = startScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, '--metrics', `127.0.0.1:${port}`, '--metrics-linger', '120', path], { timeoutMs: 120000 });
+      // Port 0: the run takes one and says which, so no other process can hold it first.
+      const { child, done, said } = startScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, '--metrics', '127.0.0.1:0', '--metrics-linger', '120', path], { timeoutMs: 120000 });
       try {
+        const url = await said(/metrics at (\S+)/);
         const over = (t) => /loadtest_run_done\{[^}]*\} 1/.test(t);
-        const text = await scrapeUntil(port, over);
-        assert.ok(over(text), text);
+        const text = await scrapeUntil(url, over, { done });
+        assert.ok(over(text), `${server.requests} requests served; the last scrape:\n${text}`);
         const count = (status) => Number(new RegExp(`loadtest_requests_completed_total\\{[^}]*status="${status}"\\} (\\d+)`).exec(text)?.[1]);
         assert.equal(count(200) + count(503), 40);
         assert.equal(server.requests, 40);
@@ -779,15 +779,15 @@ export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 4 === 
 });
 
 test('--dashboard on a scripted run: each second as it closes, their requests adding up to the server\'s count, the summary at the end', async () => {
-  const port = await freePort();
   await withScript(
     `import http from 'k6/http';
 import { sleep } from 'k6';
 export const options = { vus: 2, duration: '1500ms' };
 export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 5 === 0 ? 503 : 200}\`); sleep(0.02); }`,
     async ({ path, server }) => {
-      const { child, done } = startScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, '--dashboard', String(port), '--metrics-linger', '120', path], { timeoutMs: 120000 });
-      const { text, events } = await dashboardEvents(port);
+      const { child, done, said } = startScript(CLI, ['run', '-q', '-e', `BASE=${server.url.replace(/\/$/, '')}`, '--dashboard', '0', '--metrics-linger', '120', path], { timeoutMs: 120000 });
+      const base = await said(/dashboard at (\S+)/);
+      const { text, events } = await dashboardEvents(base);
       const seconds = events.filter((e) => typeof e.second === 'number');
       const end = events.find((e) => typeof e.report === 'string');
       assert.ok(seconds.length >= 2, text);
@@ -800,7 +800,7 @@ export default function () { http.get(\`\${__ENV.BASE}/status/\${__ITER % 5 === 
       assert.equal(end.summary.totalRequests, server.requests);
       assert.equal(end.summary.totalErrors, server.paths.filter((p) => p === '/status/503').length);
       assert.match(end.report, /http_reqs\.+: \d+/);
-      const page = await fetch(`http://127.0.0.1:${port}/report.html`).then((r) => r.text());
+      const page = await fetch(new URL('/report.html', base)).then((r) => r.text());
       assert.match(page, /http_req_duration\.+: avg=/);
       globalThis.process.kill(child.pid, 'SIGINT');
       await done;

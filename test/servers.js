@@ -130,6 +130,7 @@ export function startScript(script, args, { onStdout, interruptAfterMs, timeoutM
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   if (input !== undefined) child.stdin.end(input);
+  const waiters = new Set();
   const done = new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
@@ -148,7 +149,16 @@ export function startScript(script, args, { onStdout, interruptAfterMs, timeoutM
       stdout += text;
       if (onStdout) onStdout(stdout, child);
     });
-    child.stderr.on('data', (text) => (stderr += text));
+    child.stderr.on('data', (text) => {
+      stderr += text;
+      for (const w of [...waiters]) {
+        const m = w.pattern.exec(stderr);
+        if (m) {
+          waiters.delete(w);
+          w.resolve(m[1]);
+        }
+      }
+    });
     child.on('error', (err) => {
       clearTimeout(timer);
       reject(err);
@@ -158,6 +168,8 @@ export function startScript(script, args, { onStdout, interruptAfterMs, timeoutM
     const end = (code, signal) => {
       if (ended) return;
       ended = true;
+      for (const w of waiters) w.reject(new Error(`${script} ${args.join(' ')}: exited ${code ?? signal} before its stderr said ${w.pattern}\nstderr: ${stderr}`));
+      waiters.clear();
       clearTimeout(timer);
       clearTimeout(grace);
       clearTimeout(interrupt); // a process that ended first: no signal to a pid that may be another's
@@ -174,7 +186,10 @@ export function startScript(script, args, { onStdout, interruptAfterMs, timeoutM
       grace = setTimeout(() => end(code, signal), 30000);
     });
   });
-  return { child, done };
+  // said(/metrics at (\S+)/): the first group once stderr has it; rejected, with the stderr, should
+  // the process end first, so a test fails with the reason rather than at its own timeout.
+  const said = (pattern) => new Promise((resolve, reject) => waiters.add({ pattern, resolve, reject }));
+  return { child, done, said };
 }
 
 /**
@@ -209,7 +224,16 @@ export function runCommand(command, args, { cwd = ROOT, env = {}, timeoutMs = 30
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (text) => (stdout += text));
-    child.stderr.on('data', (text) => (stderr += text));
+    child.stderr.on('data', (text) => {
+      stderr += text;
+      for (const w of [...waiters]) {
+        const m = w.pattern.exec(stderr);
+        if (m) {
+          waiters.delete(w);
+          w.resolve(m[1]);
+        }
+      }
+    });
     child.on('error', (err) => {
       clearTimeout(timer);
       reject(err);
@@ -366,10 +390,10 @@ export function writeForever(socket, piece) {
  * event: the page is up before the run starts and the stream replays every second from the
  * first, so it is read again whenever it is opened. Resolves to { text, events }.
  */
-export async function dashboardEvents(port) {
+export async function dashboardEvents(base) {
   let text = '';
   for (let i = 0; i < 600 && !text.includes('event: done'); i++) {
-    const res = await fetch(`http://127.0.0.1:${port}/events`, { signal: AbortSignal.timeout(60000) }).catch(() => null);
+    const res = await fetch(new URL('/events', base), { signal: AbortSignal.timeout(60000) }).catch(() => null);
     if (res === null) {
       await sleep(50);
       continue;
@@ -388,15 +412,19 @@ export async function dashboardEvents(port) {
 }
 
 /**
- * GET /metrics on 127.0.0.1:port until over(text), every 50 ms for at most `ms`; the last text.
- * Each GET is bounded: one that hangs (a connection the server never answers) is given up and
- * tried again, not waited on until the run's process is killed.
+ * GET url until over(text), every 50 ms for at most `ms`, or until `done` (the serving process's)
+ * settles; the last text. Each GET is bounded: one that hangs (a connection the server never
+ * answers) is given up and tried again, not waited on until the run's process is killed. The
+ * wait stays under a test runner's own timeout (bun's 60 s), so a run that never ends fails the
+ * test with what it served, not by the runner's kill.
  */
-export async function scrapeUntil(port, over, ms = 60000) {
+export async function scrapeUntil(url, over, { ms = 40000, done = null } = {}) {
   let text = '';
+  let exited = false;
+  done?.then(() => (exited = true), () => (exited = true));
   const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    text = await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(3000) }).then((r) => r.text(), () => '');
+  while (Date.now() < deadline && !exited) {
+    text = await fetch(url, { signal: AbortSignal.timeout(3000) }).then((r) => r.text(), () => '');
     if (over(text)) break;
     await sleep(50);
   }
