@@ -224,16 +224,7 @@ export function runCommand(command, args, { cwd = ROOT, env = {}, timeoutMs = 30
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (text) => (stdout += text));
-    child.stderr.on('data', (text) => {
-      stderr += text;
-      for (const w of [...waiters]) {
-        const m = w.pattern.exec(stderr);
-        if (m) {
-          waiters.delete(w);
-          w.resolve(m[1]);
-        }
-      }
-    });
+    child.stderr.on('data', (text) => (stderr += text));
     child.on('error', (err) => {
       clearTimeout(timer);
       reject(err);
