@@ -73,3 +73,21 @@ export default function () {
   const lines = [...r.stderr.matchAll(/msg="([^"]*)" source=console/g)].map((m) => m[1]);
   assert.deepEqual(lines, ['0 true true', '1 false true']);
 });
+
+test("a reused connection's blocked is nil, whatever the other VUs do in the turn its request goes out in", async () => {
+  // Each VU works 5 ms before its request: requests of several VUs made in one turn go out
+  // together after it (the client's Network.later), and none of that wait is blocked.
+  const r = await runScript(`import http from 'k6/http';
+export const options = { vus: 3, iterations: 12 };
+export default function () {
+  const until = Date.now() + 5;
+  while (Date.now() < until);
+  const t = http.get(__ENV.BASE).timings;
+  if (t.connecting === 0) console.log('blocked ' + t.blocked);
+}
+`);
+  assert.equal(r.code, 0, r.stderr);
+  const blocked = [...r.stderr.matchAll(/msg="blocked ([^"]*)" source=console/g)].map((m) => Number(m[1]));
+  assert.ok(blocked.length >= 9, r.stderr);
+  assert.deepEqual([...new Set(blocked)], [0]);
+});

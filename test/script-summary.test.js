@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rawServer, spawnScript, ok } from './servers.js';
+import { collated } from '../src/script/summary/summary.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
 
@@ -189,4 +190,24 @@ test('shards merged: loadtest merge --summary-mode full shows the groups of the 
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--summary-mode 'short': compact, full, legacy or disabled/);
   });
+});
+
+test("the summary's order of names is localeCompare's (k6's), without loading ICU's collator for names of _, digits and small letters", () => {
+  // Random names, most of _, digits and small letters (the fast way), the rest with capitals,
+  // braces, colons, dots and accents (given to localeCompare).
+  let seed = 11;
+  const random = (n) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const plain = 'ab_z09y';
+  const any = `${plain}A{:-. é`;
+  const name = (chars) => Array.from({ length: random(7) }, () => chars[random(chars.length)]).join('');
+  for (let i = 0; i < 20000; i++) {
+    const chars = i % 3 === 0 ? any : plain;
+    const [a, b] = [name(chars), name(chars)];
+    assert.equal(Math.sign(collated(a, b)), Math.sign(a.localeCompare(b)), `${JSON.stringify(a)} against ${JSON.stringify(b)}`);
+  }
+  const names = ['iterations', 'http_reqs', 'http_req_duration', 'http_req_failed', 'data_sent', 'vus_max', 'vus', 'iteration_duration', 'checks', 'x2', 'x_1', 'x10'];
+  assert.deepEqual([...names].sort(collated), [...names].sort((a, b) => a.localeCompare(b)));
 });

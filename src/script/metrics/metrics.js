@@ -109,6 +109,9 @@ export function checkTrendStats(stats) {
   return stats;
 }
 
+/** How many sub-metrics have been made: what was worked out from them holds while it stays. */
+export let subsMade = 0;
+
 /** One metric: its sink and the sub-metrics that thresholds asked for. */
 export class Metric {
   constructor(name, type, isTime) {
@@ -132,6 +135,7 @@ export class Metric {
     });
     s = { name, tags, sink: new Sink(this.type), metric: this };
     this.subs.push(s);
+    subsMade++;
     return s;
   }
   add(value, tags) {

@@ -2,7 +2,7 @@
 // iterations, checks, data, groups), the tree of groups and checks for the summary, and each
 // distinct warning or exception message once, with how often it came.
 
-import { COUNTER, GAUGE, RATE, TREND } from './metrics.js';
+import { COUNTER, GAUGE, RATE, TREND, subsMade } from './metrics.js';
 import { TagSets } from './tag-sets.js';
 import { DEFAULT_SYSTEM_TAGS } from '../scenarios/system-tags.js';
 
@@ -17,6 +17,11 @@ export class RunState {
     // tag of the run (useSystemTags()).
     this.duration.sub('expected_response:true');
     this.ownSubs = 1; // of http_req_duration's sub-metrics, those k6 makes itself
+    // requestTagsRead()'s answer, and what it was worked out from.
+    this.tagsRead = false;
+    this.tagsReadAt = -1;
+    this.tagsReadOut = null;
+    this.tagsReadBreakdown = null;
     this.blocked = m('http_req_blocked', TREND, true);
     this.connecting = m('http_req_connecting', TREND, true);
     this.tls = m('http_req_tls_handshaking', TREND, true);
@@ -66,6 +71,7 @@ export class RunState {
     if (systemTags.expected_response || this.ownSubs === 0) return;
     this.duration.subs = this.duration.subs.filter((s) => s.name !== 'http_req_duration{expected_response:true}');
     this.ownSubs = 0;
+    this.tagsReadAt = -1;
   }
 
   /**
@@ -75,10 +81,14 @@ export class RunState {
    */
   requestTagsRead() {
     const r = this.registry;
-    if (r.out !== null || r.breakdown !== null || this.duration.subs.length > this.ownSubs) return true;
-    const ms = this.requestMetrics;
-    for (let i = 0; i < ms.length; i++) if (ms[i].subs.length > 0) return true;
-    return false;
+    // Asked at each request; the answer changes only as outputs or sub-metrics are added.
+    if (this.tagsReadAt !== subsMade || this.tagsReadOut !== r.out || this.tagsReadBreakdown !== r.breakdown) {
+      this.tagsReadAt = subsMade;
+      this.tagsReadOut = r.out;
+      this.tagsReadBreakdown = r.breakdown;
+      this.tagsRead = r.out !== null || r.breakdown !== null || this.duration.subs.length > this.ownSubs || this.requestMetrics.some((m) => m.subs.length > 0);
+    }
+    return this.tagsRead;
   }
 
   request(t, status, expected, bytesIn, tags, error) {

@@ -252,6 +252,8 @@ export class OriginClient extends DriverSide {
     // When the request had its connection, where its `blocked` ends: as k6's (Go's GotConn),
     // after a new connection's connecting and TLS.
     result.start = ready > start ? ready : start;
+    // A k6/http request sent as soon as it was made: blocked from its send (http.js dispatch()).
+    if (job.request.blockedStart === 0) job.request.blockedStart = start;
     result.timings = timingsOf(job.connectMs, job.tlsMs, first - (sent > ready ? sent : ready), end - first);
     // What the parser kept may be in the adapter's read buffer: decoded (or copied) now, unless
     // the read is the response's own for good and its text waits until the script reads it.
@@ -266,6 +268,7 @@ export class OriginClient extends DriverSide {
   failed(conn, reason) {
     this.inFlight--;
     const job = conn.job;
+    if (job.request.blockedStart === 0) job.request.blockedStart = conn.startTime;
     job.result = { request: job.request, status: 0, head: '', body: null, encoding: null, error: reason, bytesIn: conn.responseBytes, peer: conn.peer || NO_PEER, start: conn.startTime, timings: timingsOf(job.connectMs, job.tlsMs, 0, 0) };
   }
 
