@@ -465,20 +465,12 @@ class Request {
   }
 }
 
+// An HTTP/1.1 request has its connection at once, and its blocked starts at its send (client.js).
 function dispatch(request) {
-  const vu = request.ex.vu;
-  const client = vu.clientFor(request.url, request.info.origin);
-  if (client instanceof Promise) {
-    request.blockedStart = performance.now();
-    return client.then((c) => sendOn(request, c, 0), (err) => unsent(request, err));
-  }
-  // Over HTTP/1.1 a request has a connection at once (a free one, or a new one), and goes out
-  // on it after this turn's reads (Network.later): the clock read as it is sent is where its
-  // blocked starts too (client.js), as a reused connection's is nil in k6, and a new one's
-  // holds its connecting and TLS. A read here would count the VUs' work in the turn between
-  // (on Deno a read is an op: a quarter of a µs). HTTP/2's stream may have to wait: from now.
+  const client = request.ex.vu.clientFor(request.url, request.info.origin);
   if (client.protocol === 'http/1.1') return sendOn(request, client, 0);
-  request.blockedStart = performance.now();
+  request.blockedStart = performance.now(); // a client resolving, or an HTTP/2 stream that may wait
+  if (client instanceof Promise) return client.then((c) => sendOn(request, c, 0), (err) => unsent(request, err));
   return sendOn(request, client, request.blockedStart);
 }
 
@@ -493,8 +485,7 @@ function sendOn(request, client, at) {
   }
   request.client = client;
   client.sendAt = at;
-  // The client answers with the Response (Request's answer()), not the result to be made one.
-  const sent = client.send(request);
+  const sent = client.send(request); // the Response (Request's answer()), not the client's result
   client.sendAt = 0;
   return sent;
 }
