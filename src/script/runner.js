@@ -33,7 +33,7 @@ import { scriptConsole } from './k6/console.js';
 import { unseed } from './k6/k6.js';
 import { useProxyCheck } from './k6/console-format.js';
 import { installK6Crypto } from './k6/crypto/webcrypto.js';
-import { loadHTML } from './k6/html/html.js';
+import { loadHTML } from './k6/html/html-load.js';
 
 export { messageOf };
 

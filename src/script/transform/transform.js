@@ -15,7 +15,7 @@ import { ancestor as walkAncestor, full as walkFull, recursive as walkRecursive 
 import { Edits } from './edits.js';
 import { makeSuspendable, VU, T, W } from './suspend.js';
 import { columnMap, registration } from './columns.js';
-import { wantHTML } from '../k6/html/html.js';
+import { wantHTML } from '../k6/html/html-lib.js';
 import { noteModules } from './lazy.js';
 import { literalEvals, embedEvals } from './eval-bundle.js';
 import { libraryGlobals } from './library.js';

@@ -15,15 +15,11 @@ import { executionModule } from '../k6/execution.js';
 import { encodingModule } from '../k6/encoding.js';
 import { cryptoModule } from '../k6/crypto/crypto.js';
 import { dataModule } from '../k6/data.js';
-import { htmlModule } from '../k6/html/html.js';
+import { wantHTML } from '../k6/html/html-lib.js';
+import { loadHTML, htmlModule } from '../k6/html/html-load.js';
 import { dial } from '../k6/http/dialer.js';
 import { EventLoop } from '../eventloop/event-loop.js';
 import { timersModule } from '../k6/timers.js';
-import { wsModule } from '../k6/ws/ws.js';
-import { websocketsModule, experimentalWebsocketsModule } from '../k6/ws/websockets.js';
-import { fsModule } from '../k6/fs.js';
-import { csvModule } from '../k6/csv.js';
-import { streamsModule } from '../k6/streams.js';
 import { secretsModule } from '../k6/secrets.js';
 import { scriptConsole } from '../k6/console.js';
 import { wantedModules } from '../transform/lazy.js';
@@ -39,14 +35,7 @@ const MODULES = {
   'k6/encoding': encodingModule,
   'k6/crypto': cryptoModule,
   'k6/data': dataModule,
-  'k6/html': htmlModule,
   'k6/timers': timersModule,
-  'k6/ws': wsModule,
-  'k6/websockets': websocketsModule,
-  'k6/experimental/websockets': experimentalWebsocketsModule,
-  'k6/experimental/fs': fsModule,
-  'k6/experimental/csv': csvModule,
-  'k6/experimental/streams': streamsModule,
   'k6/secrets': secretsModule,
 };
 
@@ -56,6 +45,19 @@ const LAZY = {
     await loadProtobuf(facilities.requireProtobuf || null);
     return (await import('../k6/grpc/grpc.js')).grpcModule;
   },
+  // Light, but modules a run would load for nothing when no module of its script names them:
+  // k6/html's dozen are an eighth of a scripted run's.
+  'k6/html': async () => {
+    wantHTML();
+    await loadHTML();
+    return htmlModule;
+  },
+  'k6/ws': async () => (await import('../k6/ws/ws.js')).wsModule,
+  'k6/websockets': async () => (await import('../k6/ws/websockets.js')).websocketsModule,
+  'k6/experimental/websockets': async () => (await import('../k6/ws/websockets.js')).experimentalWebsocketsModule,
+  'k6/experimental/fs': async () => (await import('../k6/fs.js')).fsModule,
+  'k6/experimental/csv': async () => (await import('../k6/csv.js')).csvModule,
+  'k6/experimental/streams': async () => (await import('../k6/streams.js')).streamsModule,
   'k6/browser': async (facilities) => {
     const { browserModuleWith } = await import('../k6/browser/browser.js');
     return browserModuleWith({ ...facilities, browserDevices: await facilities.browser.chromiumDevices() });

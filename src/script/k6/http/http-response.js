@@ -5,7 +5,7 @@
 import { gjson } from './gjson.js';
 import { goJSONError } from './go-json-error.js';
 import { thrownGoError } from '../host-error.js';
-import { pageAt } from '../html/html.js';
+import { pageAt } from '../html/html-load.js';
 import { SpanText } from '../../net/span-text.js';
 import { setCookiePair } from './cookies.js';
 import { tlsAlertText, TLS_ALERT_CODE } from './tls-alerts.js';

@@ -1,0 +1,16 @@
+// k6/html itself (html.js and the dozen modules of its elements, an eighth of a scripted run's
+// modules) is loaded with its libraries, when a script may use them (html-lib.js): what k6/http's
+// res.html() and a VU's module('k6/html') take of it is bound here then.
+
+import { loadHTML as loadLibraries, parseDocument } from './html-lib.js';
+
+export let pageAt = () => {
+  throw new Error('parseHTML: the HTML parser was not loaded (no module of the script names html, clickLink or submitForm)');
+};
+export let htmlModule = null;
+
+/** Loads k6/html and its libraries if a script may use them (html-lib.js's wantHTML()). */
+export async function loadHTML() {
+  await loadLibraries();
+  if (parseDocument !== undefined && htmlModule === null) ({ pageAt, htmlModule } = await import('./html.js'));
+}
