@@ -15,7 +15,6 @@ import { executionModule } from '../k6/execution.js';
 import { encodingModule } from '../k6/encoding.js';
 import { cryptoModule } from '../k6/crypto/crypto.js';
 import { dataModule } from '../k6/data.js';
-import { wantHTML } from '../k6/html/html-lib.js';
 import { loadHTML, htmlModule } from '../k6/html/html-load.js';
 import { dial } from '../k6/http/dialer.js';
 import { EventLoop } from '../eventloop/event-loop.js';
@@ -46,9 +45,9 @@ const LAZY = {
     return (await import('../k6/grpc/grpc.js')).grpcModule;
   },
   // Light, but modules a run would load for nothing when no module of its script names them:
-  // k6/html's dozen are an eighth of a scripted run's.
+  // k6/html's dozen are an eighth of a scripted run's. A module that names k6/html has wanted
+  // its libraries (html-lib.js): loadHTML() loads them, and k6/html, once.
   'k6/html': async () => {
-    wantHTML();
     await loadHTML();
     return htmlModule;
   },

@@ -6,6 +6,9 @@
 export let parseDocument, selectAll, matches, textContent, getChildren, getParent, findAll;
 let wanted = false;
 
+/** What k6/html says when a script parses HTML that no module of it named. */
+export const NOT_LOADED = 'parseHTML: the HTML parser was not loaded (no module of the script names html, clickLink or submitForm)';
+
 /** A script's module names html(), clickLink() or submitForm(), or imports k6/html (src/script/transform/transform.js). */
 export function wantHTML() {
   wanted = true;

@@ -2,10 +2,10 @@
 // modules) is loaded with its libraries, when a script may use them (html-lib.js): what k6/http's
 // res.html() and a VU's module('k6/html') take of it is bound here then.
 
-import { loadHTML as loadLibraries, parseDocument } from './html-lib.js';
+import { loadHTML as loadLibraries, parseDocument, NOT_LOADED } from './html-lib.js';
 
 export let pageAt = () => {
-  throw new Error('parseHTML: the HTML parser was not loaded (no module of the script names html, clickLink or submitForm)');
+  throw new Error(NOT_LOADED);
 };
 export let htmlModule = null;
 

@@ -3,7 +3,7 @@
 // HTML parser), css-select (CSS selectors) and domutils, which are well kept and small
 // (html-lib.js loads them); a Selection is a list of their nodes.
 
-import { parseDocument, findAll } from './html-lib.js';
+import { parseDocument, findAll, NOT_LOADED } from './html-lib.js';
 import { Selection } from './html-selection.js';
 import { foreignAttributeNames } from './html-namespace.js';
 import { addImplied } from './html-implied.js';
@@ -18,7 +18,7 @@ export function parseHTML(text) {
 
 /** The document of `text`, whose elements resolve their URLs against `url` (res.html()). */
 export function pageAt(text, url) {
-  if (parseDocument === undefined) throw new Error('parseHTML: the HTML parser was not loaded (no module of the script names html, clickLink or submitForm)');
+  if (parseDocument === undefined) throw new Error(NOT_LOADED);
   // As an HTML5 parser (Go's, k6's) reads a page and htmlparser2 does not: a CR or CR LF is a
   // line feed, and the line feed that opens a pre, a textarea or a listing is not text.
   const html = String(text).replace(/\r\n?/g, '\n');
