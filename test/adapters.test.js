@@ -516,6 +516,38 @@ test("deno: a closed connection's read buffer is read into by the next connectio
   }
 });
 
+// Conn.read adds an async function and a Set of pending reads to its op, whose table left old
+// garbage at each read once the connection had waited through two scavenges
+// (runtimes/sockets/deno-read.js): a real connection is read by the op itself, its data whole.
+test('deno: a connection is read by Deno\'s op, not through Conn.read, and its data arrives whole', denoOnly, async () => {
+  const payload = pattern(200000);
+  const server = net.createServer((socket) => socket.once('data', () => sendInPieces(socket, payload)));
+  const port = await listen(server);
+  const real = globalThis.Deno.connect;
+  let connReads = 0;
+  globalThis.Deno.connect = async (options) => {
+    const conn = await real(options);
+    const read = conn.read;
+    conn.read = (buf) => {
+      connReads++;
+      return read.call(conn, buf);
+    };
+    return conn;
+  };
+  try {
+    const r = recorder();
+    pickAdapter('deno').connect('127.0.0.1', port, r.handlers).write(new TextEncoder().encode('hello'));
+    await within(r.closed, 10000, 'deno');
+    assert.deepEqual(r.errors, []);
+    assert.ok(r.chunks.length > 1, `in ${r.chunks.length} read(s)`);
+    assert.deepEqual(r.bytes(), payload);
+    assert.equal(connReads, 0);
+  } finally {
+    globalThis.Deno.connect = real;
+    await closeServer(server);
+  }
+});
+
 // A connection per request: a run's connection drops its socket in data() and opens the next
 // one there, with itself as the handlers again. The socket object is made again for it, and each
 // connection's bytes, close and errors still go to that connection alone.

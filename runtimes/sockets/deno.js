@@ -9,6 +9,7 @@ import { ignoresCertificates } from '../processes/deno-restart.js';
 import { tlsAlert } from './tls-alert.js';
 import * as nodeNet from './node.js';
 import { writeHolder, takeHeld } from './held-writes.js';
+import { ridOf, read } from './deno-read.js';
 import { rootCertificates } from 'node:tls';
 
 export const name = 'Deno.connect';
@@ -87,6 +88,7 @@ class DenoSocket {
     // closures a connection than a pair each.
     this.onWritten = (n) => (typeof n === 'number' ? this.written(n) : this.writeFailed(n));
     this.onRead = (n) => (typeof n === 'number' || n === null ? this.got(n) : this.readFailed(n));
+    this.onReadOp = (n) => this.got(n === 0 ? null : n); // deno-read.js's: 0 at the end
     this.onConnect = (conn) => this.up(conn);
     this.onConnectFailed = (err) => this.connectFailed(err);
     this.gen = 0; // counts the connections this object has been (see spares)
@@ -112,6 +114,7 @@ class DenoSocket {
   // The state of a connection not yet made: a new object's, or a spare's made again.
   clear() {
     this.conn = null;
+    this.rid = -1; // the connection's, where reads go by Deno's op (./deno-read.js)
     // A write held for the last connection is not this one's (its flush then finds nothing).
     this.held = null;
     this.inData = false;
@@ -239,6 +242,7 @@ class DenoSocket {
       }
     } else this.nagle = true;
     this.conn = conn;
+    this.rid = ridOf(conn);
     // Bytes that came with a proxy's answer, before the target's own.
     if (this.early !== null && this.early.length > 0) this.handlers.data(this.early);
     this.early = null;
@@ -258,7 +262,8 @@ class DenoSocket {
     const conn = this.conn;
     if (conn === null) return this.release();
     this.reading = true;
-    conn.read(this.buf).then(this.onRead, this.onRead);
+    if (this.rid >= 0) read(this.rid, this.buf).then(this.onReadOp, this.onRead);
+    else conn.read(this.buf).then(this.onRead, this.onRead);
   }
 
   got(n) {
