@@ -92,10 +92,15 @@ function plainFigures(m, unit) {
 const trendFigure = (m, stat, unit) => (stat === 'count' ? String(m.values[stat]) : human(m.values[stat], m, unit));
 
 // Metric names: parents by name, each followed by its sub-metrics.
-function byName(names) {
+// A metric before its sub-metrics: an empty selector first, as localeCompare puts it before any
+// '{...}' (its '{' weighs something in any collation), and without loading ICU for it (every
+// run has http_req_duration{expected_response:true}).
+export function byName(names) {
   const parent = (n) => n.split('{', 1)[0];
-  return names.sort((a, b) => collated(parent(a), parent(b)) || collated(a.slice(parent(a).length), b.slice(parent(b).length)));
+  return names.sort((a, b) => collated(parent(a), parent(b)) || bySelector(a.slice(parent(a).length), b.slice(parent(b).length)));
 }
+
+const bySelector = (a, b) => (a === '' || b === '' ? (a === '' ? 0 : 1) - (b === '' ? 0 : 1) : collated(a, b));
 
 // k6 orders names by its script engine's localeCompare (Unicode's collation). A process's first
 // localeCompare loads ICU's collator: some 30 ms of CPU on node and Deno, more than the rest of
