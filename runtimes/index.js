@@ -63,16 +63,27 @@ const NEEDS = { node: 'any', bun: 'bun', deno: 'deno', wrap: 'node' };
 // is documented as deprecated, DEP0111), else node:net.
 const DEFAULTS = { node: runtime.name === 'node' && nodeWrap.usable() ? 'wrap' : 'node', bun: 'bun', deno: 'deno' };
 
+// On Deno, Deno.connect's CPU a request grows with the connections kept open, node:net's on Deno
+// barely: keep-alive against one nginx worker, two at once, node:net's rate over Deno.connect's
+// was 0.99 at 100 connections, 1.16 at 300, 1.35 at 1000 and 2.3 at 10 000, and 1.25 for a
+// scripted run of 1000 VUs; a connection per request stays faster on Deno.connect (node:net 0.90
+// of it at 300). From MANY_KEPT kept-alive connections, plain TCP on Deno takes node:net
+// (bench/README.md, "Deno at many connections").
+const MANY_KEPT = 200;
+const defaultFor = (connections, keepAlive) => (runtime.name === 'deno' && keepAlive && connections >= MANY_KEPT ? 'node' : DEFAULTS[runtime.name]);
+
 /**
  * The socket adapter: the runtime's own by default; `forced` ('node', 'bun', 'deno', 'wrap') picks one.
  * With `tls` ({ servername, rejectUnauthorized, ca, cert, key, alpn, minVersion, maxVersion,
  * ciphers }: runtimes/sockets/node.js) its connections are TLS; with
  * `path` they go to that Unix domain socket instead of the host and port they are given; with
  * `tunnel` ({ request: the CONNECT bytes }) they go through the proxy at that host and port.
+ * `load` ({ connections, keepAlive }): what the run opens, which the default may depend on.
  */
-export function pickAdapter(forced, tls = null, path = null, tunnel = null) {
+export function pickAdapter(forced, tls = null, path = null, tunnel = null, load = null) {
   // LOADTEST_SOCKET changes the default, so a whole test suite can run on another adapter.
-  const key = forced || globalThis.process.env.LOADTEST_SOCKET || DEFAULTS[runtime.name];
+  const plain = !tls && !path && !tunnel && load !== null;
+  const key = forced || globalThis.process.env.LOADTEST_SOCKET || (plain ? defaultFor(load.connections, load.keepAlive) : DEFAULTS[runtime.name]);
   if (!(key in adapters)) throw new Error(`unknown socket adapter '${key}' (node, bun, deno or wrap)`);
   const adapter = adapters[key];
   if (!adapter) throw new Error(`socket adapter '${key}' needs the ${NEEDS[key]} runtime; this is ${runtime.name} (try --socket node)`);

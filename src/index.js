@@ -48,7 +48,9 @@ export async function prepare(options) {
   const connectTo = loaded.proxy ? parseProxy(loaded.proxy).host : url.hostname;
   const resolvedHost = loaded.socketPath ? null : await resolveHost(connectTo);
   const config = configure(loaded, { version: VERSION, resolvedHost });
-  const adapter = pickAdapter(loaded.socket, config.tls, config.socketPath, config.tunnel);
+  // HTTP/1.1 kept alive, as measured where a default depends on it (runtimes/index.js).
+  const load = { connections: Math.max(config.concurrency, config.maxConnections || 0), keepAlive: config.keepAlive && !config.http2 && !config.websocket };
+  const adapter = pickAdapter(loaded.socket, config.tls, config.socketPath, config.tunnel, load);
   return { config, adapter, run: new Run(config, adapter) };
 }
 

@@ -29,8 +29,8 @@ export function facilitiesOf(script) {
     browser: { findChromium, openChromium, chromiumDevices, webVitalsScript },
     // ca, cert, key: PEM text (k6/net/grpc's connect() tls param, tlsAuth's certificate);
     // minVersion, maxVersion, ciphers: the script's tlsVersion and tlsCipherSuites.
-    adapterFor: ({ hostname, tls, insecure, alpn = null, ca = null, cert = null, key = null, minVersion = null, maxVersion = null, ciphers = null }) => {
-      if (!tls) return pickAdapter();
+    adapterFor: ({ hostname, tls, insecure, alpn = null, ca = null, cert = null, key = null, minVersion = null, maxVersion = null, ciphers = null, load = null }) => {
+      if (!tls) return pickAdapter(null, null, null, null, load);
       const isIp = /^[0-9.]+$/.test(hostname) || hostname.includes(':');
       return pickAdapter(null, { servername: isIp ? null : hostname, rejectUnauthorized: !insecure, ca, cert, key, alpn, minVersion, maxVersion, ciphers });
     },

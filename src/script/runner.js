@@ -171,6 +171,7 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
     open: facilities.open,
     vusActive: 0,
     vusInitialized: 0,
+    vusPlanned: 0, // the most VUs its scenarios may have, known once they are (init)
     iterationsCompleted: 0,
     iterationsInterrupted: 0,
     startedAt: 0, // the scenarios'
@@ -229,7 +230,7 @@ async function init(factory, run) {
   first.options = options;
   shared.globalTags = options.tags ? { ...options.tags } : {};
   shared.tls = null;
-  shared.network = new Network((origin) => facilities.adapterFor({ ...withTls(shared.tls, origin), insecure: Boolean(options.insecureSkipTLSVerify) }), facilities.afterReads);
+  shared.network = networkOf(run, options);
   let list;
   let setupMs;
   let teardownMs;
@@ -279,6 +280,7 @@ async function init(factory, run) {
     }
   }
   const total = remote === null ? list.reduce((a, s) => a + (s.preAllocatedVUs ?? s.maxVUs), 0) : 0;
+  shared.vusPlanned = list.reduce((a, s) => a + s.maxVUs, 0);
   const vus = [];
   for (let k = 1; k <= total; k++) {
     const vu = new VU(shared, run.idOf(k));
@@ -296,6 +298,16 @@ async function init(factory, run) {
   } else await remote.prepare({ scenarios: list, options });
   first.initDone = true;
   return { first, exports0, options, scenarios: list, thresholds, vus, nextId: total + 1, setupMs, teardownMs, handleSummaryMs };
+}
+
+// The VUs' connections. Each origin's adapter is picked at its first request, when the run knows
+// how many VUs it may have (shared.vusPlanned) and whether they keep their connections: what a
+// default adapter may depend on (runtimes/index.js).
+function networkOf(run, options) {
+  const { shared, facilities } = run;
+  const keepAlive = !options.noConnectionReuse && !options.noVUConnectionReuse;
+  const insecure = Boolean(options.insecureSkipTLSVerify);
+  return new Network((origin) => facilities.adapterFor({ ...withTls(shared.tls, origin), insecure, load: { connections: shared.vusPlanned, keepAlive } }), facilities.afterReads);
 }
 
 // setup() once (a --cores child gets its data from the parent), then the wait for the common start.
