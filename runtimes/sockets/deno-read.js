@@ -10,13 +10,15 @@
 
 const internal = globalThis.Deno?.[globalThis.Deno.internal];
 const core = internal && typeof internal.core?.read === 'function' ? internal.core : null;
-let RID; // the symbol a connection's resource id is kept under, looked for once
+let RID; // the symbol a connection's resource id is kept under, once a connection has shown it
 
 /** The resource id to read `conn` by with read(), or -1: read it with conn.read(). */
 export function ridOf(conn) {
   if (core === null) return -1;
-  if (RID === undefined) RID = Object.getOwnPropertySymbols(conn).find((s) => s.description === 'Deno.internal.rid') ?? null;
-  const rid = RID === null ? undefined : conn[RID];
+  // Looked for until found: a connection without it (a test's stand-in) does not decide for the
+  // real ones after it.
+  if (RID === undefined) RID = Object.getOwnPropertySymbols(conn).find((s) => s.description === 'Deno.internal.rid');
+  const rid = RID === undefined ? undefined : conn[RID];
   return typeof rid === 'number' ? rid : -1;
 }
 
