@@ -186,17 +186,30 @@ export const envNames = () => Object.keys(proc.env);
 
 /**
  * Calls fn('SIGINT') on Ctrl-C and fn('SIGTERM') on SIGTERM (their exit codes differ: 130, 143);
- * returns a function that removes the handlers.
+ * returns a function that removes the handlers. A signal that comes while none is set ends the
+ * process with that code.
  */
 export function onInterrupt(fn) {
-  const int = () => fn('SIGINT');
-  const term = () => fn('SIGTERM');
-  proc.on('SIGINT', int);
-  proc.on('SIGTERM', term);
-  return () => {
-    proc.off('SIGINT', int);
-    proc.off('SIGTERM', term);
-  };
+  if (!listening) listenForInterrupts();
+  const handler = (signal) => fn(signal);
+  interruptHandlers.add(handler);
+  return () => interruptHandlers.delete(handler);
+}
+
+// The runtime's listeners, once set, stay: node, bun and deno all drop a signal caught while a
+// listener was set but not yet handed to it when the last listener goes in the same turn. A
+// scripted run's Ctrl-C that came as the run ended was lost so, and the run lingered on.
+const interruptHandlers = new Set();
+let listening = false;
+
+function listenForInterrupts() {
+  listening = true;
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+    proc.on(signal, () => {
+      if (interruptHandlers.size === 0) exit(code);
+      for (const handler of [...interruptHandlers]) handler(signal);
+    });
+  }
 }
 
 /** Imports a user's module (a body or request generator) given as a path relative to the cwd. */

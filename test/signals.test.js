@@ -4,9 +4,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadTest } from '../src/index.js';
-import { rawServer, ok, sleep, until, startCli, childrenOf } from './servers.js';
+import { rawServer, ok, sleep, until, startCli, startScript, childrenOf } from './servers.js';
 
 const slowOk = ({ socket }) => setTimeout(() => !socket.destroyed && socket.write(ok()), 5);
 
@@ -107,6 +109,29 @@ test('a second Ctrl-C quits at once while the first waits for stuck children', a
     child.kill('SIGKILL');
     assert.ok(await until(() => children.every((pid) => !isAlive(pid)), 5000), 'the thawed children ended');
     await server.close();
+  }
+});
+
+// The runtimes drop a signal caught while a listener was set if the last listener goes before the
+// signal is handed to it: a scripted run's Ctrl-C as the run ended was lost so, and it lingered.
+test('a Ctrl-C caught as its handler is removed still ends the process with 130', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-signal-'));
+  try {
+    const path = join(dir, 'late.js');
+    writeFileSync(path, `import { onInterrupt } from ${JSON.stringify(new URL('../runtimes/index.js', import.meta.url).href)};
+const remove = onInterrupt(() => console.log('handled'));
+globalThis.process.kill(globalThis.process.pid, 'SIGINT');
+// Caught by the runtime at once, handed to the listener only once this turn is over.
+const start = Date.now();
+while (Date.now() - start < 200);
+remove();
+setTimeout(() => console.log('lingered'), 10000);
+`);
+    const r = await startScript(path, [], { timeoutMs: 30000 }).done;
+    assert.equal(r.code, 130, `${r.signal} ${r.stdout} ${r.stderr}`);
+    assert.equal(r.stdout, '');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
