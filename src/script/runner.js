@@ -302,12 +302,15 @@ async function init(factory, run) {
 
 // The VUs' connections. Each origin's adapter is picked at its first request, when the run knows
 // how many VUs it may have (shared.vusPlanned) and whether they keep their connections: what a
-// default adapter may depend on (runtimes/index.js).
+// default adapter may depend on (runtimes/index.js). Only HTTP/1.1's (OriginClient's `http1`):
+// WebSocket and gRPC keep their runtime's own, as in a load run (not measured at many).
 function networkOf(run, options) {
   const { shared, facilities } = run;
   const keepAlive = !options.noConnectionReuse && !options.noVUConnectionReuse;
   const insecure = Boolean(options.insecureSkipTLSVerify);
-  return new Network((origin) => facilities.adapterFor({ ...withTls(shared.tls, origin), insecure, load: { connections: shared.vusPlanned, keepAlive } }), facilities.afterReads);
+  const adapterFor = ({ http1 = false, ...origin }) =>
+    facilities.adapterFor({ ...withTls(shared.tls, origin), insecure, load: http1 ? { connections: shared.vusPlanned, keepAlive } : null });
+  return new Network(adapterFor, facilities.afterReads);
 }
 
 // setup() once (a --cores child gets its data from the parent), then the wait for the common start.

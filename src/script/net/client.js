@@ -97,7 +97,7 @@ export class OriginClient extends DriverSide {
   constructor(network, { address, port, hostname, tls }, maxBodySize = 0) {
     super();
     this.network = network;
-    this.adapter = network.adapterFor({ hostname, tls });
+    this.adapter = network.adapterFor({ hostname, tls, http1: true });
     // Its reads are never written again: a response's text may wait for the script (SpanText).
     this.freshReads = this.adapter.freshReads === true;
     this.h2Adapter = tls ? network.adapterFor({ hostname, tls, alpn: ALPN }) : null;
