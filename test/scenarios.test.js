@@ -50,3 +50,14 @@ test("option names whatever their case, as k6 reads them (Go's encoding/json); a
   const [ramp] = scenariosOf({ stages: [{ Duration: '1s', Target: 2 }, { thresholds: {} }] });
   assert.deepEqual(ramp.stages, [{ ms: 1000, target: 2 }, { ms: 0, target: 0 }]);
 });
+
+test("as k6 v2.2.0 (lib/executor's minDuration): a duration or maxDuration under a second is refused, said in Go's form", () => {
+  const one = (scenario) => () => scenariosOf({ scenarios: { a: scenario } });
+  assert.throws(one({ executor: 'constant-vus', vus: 1, duration: '300ms' }), /^Error: scenario 'a': the duration must be at least 1s, but is 300ms$/);
+  assert.throws(one({ executor: 'constant-arrival-rate', rate: 1, duration: '0.5s', preAllocatedVUs: 1 }), /the duration must be at least 1s, but is 500ms$/);
+  assert.throws(one({ executor: 'shared-iterations', maxDuration: '999ms' }), /the maxDuration must be at least 1s, but is 999ms$/);
+  // A number is milliseconds.
+  assert.throws(one({ executor: 'per-vu-iterations', maxDuration: 0.5 }), /the maxDuration must be at least 1s, but is 500µs$/);
+  assert.throws(one({ executor: 'constant-vus', duration: '0s' }), /the duration must be at least 1s, but is 0s$/);
+  for (const scenario of [{ executor: 'constant-vus', duration: '1s' }, { executor: 'shared-iterations', maxDuration: '1000ms' }, { executor: 'constant-arrival-rate', rate: 1, duration: 1000, preAllocatedVUs: 1 }]) one(scenario)();
+});

@@ -53,14 +53,20 @@ test('--vus alone overrides the script\'s scenarios with as many iterations, wit
   assert.deepEqual([r.code, lines(r.stderr)], [104, ['loadtest run: using `iterations` and `stages` options simultaneously is not allowed']]);
   r = await run("export const options = { duration: '0s' };\nexport default function () {}\n");
   assert.deepEqual([r.code, lines(r.stderr)], [104, ['loadtest run: `duration` option should be more than 0, for infinite duration use the externally-controlled executor']]);
+  // k6 v2.2.0 (lib/executor's minDuration): a duration or maxDuration under a second is refused,
+  // from the options or the flags, in Go's form of it.
+  r = await run("export const options = { vus: 1, duration: '300ms' };\nexport default function () {}\n");
+  assert.deepEqual([r.code, lines(r.stderr)], [104, ["loadtest run: scenario 'default': the duration must be at least 1s, but is 300ms"]]);
+  r = await run('export default function () {}\n', ['-i', '2', '-d', '0.5s']);
+  assert.deepEqual([r.code, lines(r.stderr)], [104, ["loadtest run: scenario 'default': the maxDuration must be at least 1s, but is 500ms"]]);
   r = await run("export const options = { vus: 2, stages: [] };\nexport default function () { console.log(`vu=${__VU}`); }\n");
   assert.deepEqual([r.code, r.logs, lines(r.stderr)], [0, ['vu=1'], ['loadtest run: `stages` was explicitly set to an empty value, running the script with 1 iteration in 1 VU']]);
   // k6: level=warning msg="\"cli\" level configuration overrode scenarios configuration entirely"
   r = await run(scenarios, ['-i', '2']);
   assert.deepEqual(r.logs, ['vu=1', 'vu=1']);
   assert.deepEqual(lines(r.stderr), ['loadtest run: "cli" level configuration overrode scenarios configuration entirely']);
-  // The script's duration kept, its VUs the flag's: three VUs for 300ms.
-  r = await run("export const options = { vus: 1, duration: '300ms' };\nexport default function () { if (__ITER === 0) console.log(`vu=${__VU}`); }\n", ['--vus', '3']);
+  // The script's duration kept, its VUs the flag's: three VUs for 1s.
+  r = await run("export const options = { vus: 1, duration: '1s' };\nexport default function () { if (__ITER === 0) console.log(`vu=${__VU}`); }\n", ['--vus', '3']);
   assert.deepEqual(r.logs.sort(), ['vu=1', 'vu=2', 'vu=3']);
 });
 

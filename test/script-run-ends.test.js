@@ -17,9 +17,9 @@ const SCRIPT = `import { sleep } from 'k6';
 export const options = { scenarios: {
   shared: { executor: 'shared-iterations', vus: 2, iterations: 4 },
   perVu: { executor: 'per-vu-iterations', vus: 2, iterations: 2 },
-  constant: { executor: 'constant-vus', vus: 1, duration: '300ms' },
+  constant: { executor: 'constant-vus', vus: 1, duration: '1s' },
   ramping: { executor: 'ramping-vus', stages: [{ duration: '300ms', target: 2 }] },
-  arrivals: { executor: 'constant-arrival-rate', rate: 10, timeUnit: '1s', duration: '300ms', preAllocatedVUs: 1 },
+  arrivals: { executor: 'constant-arrival-rate', rate: 10, timeUnit: '1s', duration: '1s', preAllocatedVUs: 1 },
   rampingArrivals: { executor: 'ramping-arrival-rate', startRate: 5, timeUnit: '1s', stages: [{ duration: '300ms', target: 10 }], preAllocatedVUs: 1 },
 } };
 export default function () { sleep(0.01); }

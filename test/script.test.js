@@ -661,7 +661,7 @@ export const options = {
     b: { executor: 'shared-iterations', vus: 2, iterations: 5, exec: 'fb', startTime: '200ms', env: { WHO: 'b' } },
     r: { executor: 'ramping-vus', startVUs: 0, stages: [{ duration: '400ms', target: 3 }, { duration: '400ms', target: 0 }], gracefulRampDown: '0s', exec: 'fr' },
     q: { executor: 'ramping-arrival-rate', startRate: 10, timeUnit: '1s', stages: [{ duration: '1s', target: 30 }], preAllocatedVUs: 3, maxVUs: 10, exec: 'fq' },
-    g: { executor: 'constant-vus', vus: 1, duration: '300ms', gracefulStop: '0s', exec: 'slow' },
+    g: { executor: 'constant-vus', vus: 1, duration: '1s', gracefulStop: '0s', exec: 'slow' },
   },
   thresholds: { 'iterations{scenario:a}': ['count==6'], 'http_reqs{kind:A}': ['count==6'], 'http_reqs{scenario:b}': ['count==5'] },
 };
@@ -716,10 +716,10 @@ export const options = { vus: 1, iterations: 1, tags: { env: 'staging' } };
 export default function () { http.get(\`\${__ENV.BASE}/x\`); }`,
     async ({ run, server, dir }) => {
       const samples = join(dir, 'samples.json');
-      const d = await run('-u', '2', '-d', '300ms', '--tag', 'team=qa', '--summary-trend-stats', 'avg,p(99),max', '--out', `json=${samples}`);
+      const d = await run('-u', '2', '-d', '1s', '--tag', 'team=qa', '--summary-trend-stats', 'avg,p(99),max', '--out', `json=${samples}`);
       assert.equal(d.code, 0, d.stderr);
       // Each VU's first iteration starts at once; a loaded machine may let no second one start.
-      assert.ok(server.requests >= 2, `${server.requests} requests in 300 ms of 2 VUs`);
+      assert.ok(server.requests >= 2, `${server.requests} requests in 1 s of 2 VUs`);
       assert.match(readFileSync(samples, 'utf8'), /"tags":\{[^}]*"team":"qa"/);
       // As k6: --tag's tags replace the options' (lib/options.go Apply), not added to them.
       assert.doesNotMatch(readFileSync(samples, 'utf8'), /"env":"staging"/);
@@ -1220,7 +1220,7 @@ export default function () {
 
 test('k6/ws: a session that never closes is cut at the scenario\'s gracefulStop, its socket closed, no session duration, as k6', async () => {
   await withEcho(`import ws from 'k6/ws';
-export const options = { scenarios: { s: { executor: 'constant-vus', vus: 3, duration: '300ms', gracefulStop: '100ms' } } };
+export const options = { scenarios: { s: { executor: 'constant-vus', vus: 3, duration: '1s', gracefulStop: '100ms' } } };
 export default function () {
   ws.connect(\`ws://127.0.0.1:\${__ENV.PORT}/chat\`, function (socket) {
     socket.on('open', () => socket.setInterval(() => socket.send('tick'), 20));

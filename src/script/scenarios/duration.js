@@ -22,9 +22,11 @@ export function parseDuration(value, what) {
   return ms;
 }
 
-/** A duration as k6 gives one, in Go's form (time.Duration's String): 1m30s, 1m0s, 2.5s, 120ms, 0s. */
+/** A duration as k6 gives one, in Go's form (time.Duration's String): 1m30s, 1m0s, 2.5s, 120ms, 500µs, 0s. */
 export function formatDuration(ms) {
   if (ms === 0) return '0s';
+  if (ms < 0.001) return `${Math.round(ms * 1e6)}ns`;
+  if (ms < 1) return `${round(ms * 1000)}µs`;
   if (ms < 1000) return `${round(ms)}ms`;
   const h = Math.floor(ms / 3600000);
   const m = Math.floor((ms % 3600000) / 60000);

@@ -175,15 +175,14 @@ function scenario(name, s) {
     case 'per-vu-iterations':
       c.vus = int(s.vus ?? 1, `${what}: vus`, 1);
       c.iterations = int(s.iterations ?? 1, `${what}: iterations`, 1);
-      c.maxDurationMs = parseDuration(s.maxDuration ?? '10m', `${what}: maxDuration`);
+      c.maxDurationMs = atLeastASecond(parseDuration(s.maxDuration ?? '10m', `${what}: maxDuration`), 'maxDuration', what);
       if (s.executor === 'shared-iterations' && c.iterations < c.vus) throw new Error(`${what}: ${c.iterations} iterations cannot be shared by ${c.vus} VUs (k6: iterations must be at least vus)`);
       c.maxVUs = c.vus;
       break;
     case 'constant-vus':
       c.vus = int(s.vus ?? 1, `${what}: vus`, 1);
       if (s.duration === undefined) throw new Error(`${what}: constant-vus needs a duration`);
-      c.durationMs = parseDuration(s.duration, `${what}: duration`);
-      if (!(c.durationMs > 0)) throw new Error(`${what}: the duration must be above 0`);
+      c.durationMs = atLeastASecond(parseDuration(s.duration, `${what}: duration`), 'duration', what);
       c.maxVUs = c.vus;
       break;
     case 'externally-controlled':
@@ -208,7 +207,7 @@ function scenario(name, s) {
         // k6 refuses 5.5 as it refuses '5.5': a rate is a whole number of iterations per timeUnit.
         c.rate = int(s.rate, `${what}: rate`, 1);
         if (s.duration === undefined) throw new Error(`${what}: constant-arrival-rate needs a duration`);
-        c.durationMs = parseDuration(s.duration, `${what}: duration`);
+        c.durationMs = atLeastASecond(parseDuration(s.duration, `${what}: duration`), 'duration', what);
       } else {
         c.startRate = int(s.startRate ?? 0, `${what}: startRate`);
         c.stages = stagesOf(s.stages, what);
@@ -216,6 +215,12 @@ function scenario(name, s) {
       break;
   }
   return c;
+}
+
+// As k6 (lib/executor's minDuration): a duration or maxDuration under a second is refused.
+function atLeastASecond(ms, name, what) {
+  if (ms < 1000) throw new Error(`${what}: the ${name} must be at least 1s, but is ${formatDuration(ms)}`);
+  return ms;
 }
 
 // k6 v1.3's checks of it (lib/executor/externally_controlled.go), in its words; run as its VUs
