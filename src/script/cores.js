@@ -7,7 +7,7 @@
 //   parent → child   job <JSON>              the transformed script, flags, the share
 //   child → parent   ready                   its VUs are made (or: fail <exit code> <message>)
 //   parent → child   go <startAt> [<data>]   setup()'s data as JSON; every child starts at startAt
-//   child → parent   progress <begun> <ended> <errors> <vus>   4 times a second
+//   child → parent   progress <begun> <ended> <errors> <vus> <vus made>   4 times a second
 //   child → parent   second <JSON>           --dashboard: each closed second, its latency buckets with it
 //   child → parent   metrics <JSON>          --metrics: its figures, once a second and at its end
 //   child → parent   message <JSON string>   a warning or an exception's message, its first time
@@ -51,8 +51,6 @@ export class RemoteRun {
     this.lost = []; // --out's lines of points not written, each child's
     this.abortedMessage = null;
     this.abortRun = null;
-    this.recordVUs = null; // the parent's vus gauge, at each rise of the children's sum
-    this.vusShown = 0;
     this.exits = null;
     this.shown = 0; // --dashboard: the seconds given to onSecond so far
     // Until every child is ready: how many are, the first failure, and what ends the wait.
@@ -66,7 +64,7 @@ export class RemoteRun {
     this.children = await Promise.all(Array.from({ length: cores }, () => this.spawn()));
     const ready = new Promise((resolve) => (this.allReady = resolve));
     this.children.forEach((child, i) => {
-      const s = { begun: 0, ended: 0, errors: 0, vus: 0, result: null, failure: null, seconds: [], metrics: null };
+      const s = { begun: 0, ended: 0, errors: 0, vus: 0, vusMax: 0, result: null, failure: null, seconds: [], metrics: null };
       this.state.push(s);
       child.onLine((line) => this.heard(i, s, line));
       // A shard's children (base: the shard's segment) share its share in turn: child i of a
@@ -97,11 +95,8 @@ export class RemoteRun {
     if (verb === 'ready') {
       if (++this.readyCount === this.cores) this.allReady();
     } else if (verb === 'progress') {
-      const [begun, ended, errors, vus] = rest.split(' ').map(Number);
-      Object.assign(s, { begun, ended, errors, vus });
-      const total = this.state.reduce((a, x) => a + x.vus, 0);
-      if (total > this.vusShown && this.recordVUs !== null) this.recordVUs(total);
-      this.vusShown = total;
+      const [begun, ended, errors, vus, vusMax] = rest.split(' ').map(Number);
+      Object.assign(s, { begun, ended, errors, vus, vusMax });
     } else if (verb === 'second') {
       s.seconds.push(JSON.parse(rest));
       this.nextSeconds();
@@ -177,12 +172,13 @@ export class RemoteRun {
   }
 
   counters() {
-    const c = { begun: 0, ended: 0, errors: 0, vus: 0 };
+    const c = { begun: 0, ended: 0, errors: 0, vus: 0, vusMax: 0 };
     for (const s of this.state) {
       c.begun += s.begun;
       c.ended += s.ended;
       c.errors += s.errors;
       c.vus += s.vus;
+      c.vusMax += s.vusMax;
     }
     return c;
   }
@@ -191,10 +187,9 @@ export class RemoteRun {
     return this.state.map((s) => s.metrics);
   }
 
-  async run({ dataJson, abort, vus }) {
+  async run({ dataJson, abort }) {
     const { state, children, cores } = this;
     this.abortRun = abort;
-    this.recordVUs = vus;
     if (this.abortedMessage !== null) abort(this.abortedMessage);
     // A moment ahead, so that every child has its `go` before it comes.
     const startAt = Date.now() + 50;

@@ -83,16 +83,22 @@ export async function runScript(factory, { flags = {}, facilities, hooks = {}, s
   const run = newRun(facilities, flags, hooks, segment, remote, secrets);
   // As k6: a promise of the script's rejected with no handler is logged, and the run goes on.
   if (facilities.onUnhandledRejection) facilities.onUnhandledRejection((reason) => run.state.warn(`Uncaught (in promise) ${messageOf(reason)}`));
-  const plan = await init(factory, run);
-  // As k6: test.abort() in a VU's init code or in setup() ends the run there (no teardown()),
-  // its summary still made; in the scenarios, teardown() still runs.
-  if (run.aborted === null) await setup(run, plan, startAt);
-  if (run.aborted === null) {
-    await scenarios(factory, run, plan);
-    // A turn of the event loop: a rejection the last iterations left unhandled is told now.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await teardown(run, plan);
-  } else if (run.startTime === 0) {
+  let plan;
+  try {
+    plan = await init(factory, run);
+    // As k6: test.abort() in a VU's init code or in setup() ends the run there (no teardown()),
+    // its summary still made; in the scenarios, teardown() still runs.
+    if (run.aborted === null) await setup(run, plan, startAt);
+    if (run.aborted === null) {
+      await scenarios(factory, run, plan);
+      // A turn of the event loop: a rejection the last iterations left unhandled is told now.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await teardown(run, plan);
+    }
+  } finally {
+    if (run.vusTicker !== null) clearInterval(run.vusTicker);
+  }
+  if (run.aborted !== null && run.startTime === 0) {
     run.startTime = Date.now();
     run.shared.testStartedAt = performance.now() - run.shared.setupMs;
   }
@@ -149,6 +155,8 @@ function newRun(facilities, flags, hooks, segment, remote, secrets) {
     child: segment !== null && typeof hooks.ready === 'function',
     aborted: null,
     teardownFailure: null,
+    vusTicker: null, // the vus and vus_max gauges' (vusTicker())
+    remoteVUs: 0, // --cores: the VUs the children made before the start
     startTime: 0, // when the scenarios started (epoch ms)
     turnAt: 0, // when an iteration last let the event loop take a turn (src/script/vu/iteration.js)
     answeredAt: 0, // the network's count of responses then
@@ -279,11 +287,24 @@ async function init(factory, run) {
       throw new ScriptRunError(err.message, EXIT.invalidConfig);
     }
   }
-  const total = remote === null ? list.reduce((a, s) => a + (s.preAllocatedVUs ?? s.maxVUs), 0) : 0;
+  const initial = list.reduce((a, s) => a + (s.preAllocatedVUs ?? s.maxVUs), 0);
+  const total = remote === null ? initial : 0;
   shared.vusPlanned = list.reduce((a, s) => a + s.maxVUs, 0);
+  run.vusTicker = vusTicker(run);
+  const vus = await makeVUs(factory, run, total);
+  if (remote !== null) {
+    await remote.prepare({ scenarios: list, options });
+    run.remoteVUs = initial;
+  }
+  first.initDone = true;
+  return { first, exports0, options, scenarios: list, thresholds, vus, nextId: total + 1, setupMs, teardownMs, handleSummaryMs };
+}
+
+// The VUs made at the start, their init code run; fewer if it aborted the run.
+async function makeVUs(factory, run, total) {
   const vus = [];
   for (let k = 1; k <= total; k++) {
-    const vu = new VU(shared, run.idOf(k));
+    const vu = new VU(run.shared, run.idOf(k));
     vu.exports = await initVU(factory, vu, run);
     if (vu.exports === null) {
       // A --cores child: the parent ends the run (without its summary: the children's figures never came).
@@ -291,13 +312,27 @@ async function init(factory, run) {
       break;
     }
     vus.push(vu);
+    run.shared.vusInitialized++;
   }
-  shared.vusInitialized = vus.length;
-  if (remote === null) {
-    if (run.aborted === null) registry.add(state.vusMax, total, shared.globalTags);
-  } else await remote.prepare({ scenarios: list, options });
-  first.initDone = true;
-  return { first, exports0, options, scenarios: list, thresholds, vus, nextId: total + 1, setupMs, teardownMs, handleSummaryMs };
+  return vus;
+}
+
+// As k6 (its scheduler's emitVUsAndVUsMax): the vus and vus_max gauges once a second from the
+// VUs' making to the run's end, and at no other moment: a run under a second has neither. A
+// --cores child has none (its parent samples the children's sums, once they have made their VUs).
+function vusTicker(run) {
+  if (run.child) return null;
+  const { registry, state, shared, remote } = run;
+  return setInterval(() => {
+    if (remote === null) {
+      registry.add(state.vus, shared.vusActive, shared.globalTags);
+      registry.add(state.vusMax, shared.vusInitialized, shared.globalTags);
+    } else if (run.remoteVUs > 0) {
+      const c = remote.counters();
+      registry.add(state.vus, c.vus, shared.globalTags);
+      registry.add(state.vusMax, Math.max(run.remoteVUs, c.vusMax), shared.globalTags);
+    }
+  }, 1000);
 }
 
 // The VUs' connections. Each origin's adapter is picked at its first request, when the run knows
@@ -356,12 +391,9 @@ async function scenarios(factory, run, plan) {
   let finished = false;
   announce(run, plan.scenarios, remote, () => finished);
   const seconds = hooks.onSecond ? secondsOf(state, shared, hooks.onSecond) : null;
-  const sampler = setInterval(() => {
-    registry.add(state.vus, remote !== null ? remote.counters().vus : shared.vusActive, shared.globalTags);
-    if (seconds !== null) seconds.close();
-  }, 1000);
+  const sampler = seconds === null ? null : setInterval(() => seconds.close(), 1000);
   const abortWatch = watchThresholds(run, plan.thresholds);
-  const runs = remote !== null ? [remote.run({ dataJson: run.dataJson, abort: shared.abort, vus: (n) => registry.add(state.vus, n, shared.globalTags) })] : startScenarios(factory, run, plan);
+  const runs = remote !== null ? [remote.run({ dataJson: run.dataJson, abort: shared.abort })] : startScenarios(factory, run, plan);
 
   // An abort (test.abort(), a threshold with abortOnFail) stops every scenario at once.
   await new Promise((resolve) => {
@@ -380,17 +412,14 @@ async function scenarios(factory, run, plan) {
   // The children report even when aborted (the parent relays the abort to them all).
   if (run.aborted === null || remote !== null) await Promise.all(runs);
   if (remote !== null) {
-    let vusMax = 0;
     for (const child of await runs[0]) {
       registry.merge(child.metrics);
       state.merge(child.state);
-      vusMax += child.vusInitialized;
       shared.iterationsCompleted += child.iterationsCompleted;
       shared.iterationsInterrupted += child.iterationsInterrupted;
     }
-    registry.add(state.vusMax, vusMax, shared.globalTags);
   }
-  clearInterval(sampler);
+  if (sampler !== null) clearInterval(sampler);
   if (seconds !== null) seconds.close();
   if (abortWatch !== null) clearInterval(abortWatch);
   finished = true;
@@ -412,7 +441,7 @@ class ScenarioContext {
 
 // Each scenario on its share of the VUs made at init, with its executor.
 function startScenarios(factory, run, plan) {
-  const { shared, state, registry, hooks } = run;
+  const { shared, state, hooks } = run;
   let pool = 0;
   return plan.scenarios.map((s) => {
     const own = plan.vus.slice(pool, pool + (s.preAllocatedVUs ?? s.maxVUs));
@@ -425,13 +454,9 @@ function startScenarios(factory, run, plan) {
       vus: own,
       running: new RunningIterations(),
       progress: () => 0,
-      // The vus gauge as k6 samples it: at each rise and once a second, not the fall at the end.
       active: (d) => {
         shared.vusActive += d;
-        if (d > 0) {
-          registry.add(state.vus, shared.vusActive, shared.globalTags);
-          if (hooks.onVUs) hooks.onVUs(shared.vusActive);
-        }
+        if (d > 0 && hooks.onVUs) hooks.onVUs(shared.vusActive);
       },
       dropped: (n, vu) => state.dropped(vuDroppedTags(vu), n),
       warn: (m) => state.warn(m),
@@ -441,7 +466,6 @@ function startScenarios(factory, run, plan) {
         if (vu.exports === null) throw new ScriptRunError(run.aborted, EXIT.scriptAborted);
         vu.initDone = true;
         shared.vusInitialized++;
-        registry.add(state.vusMax, shared.vusInitialized, shared.globalTags);
         return vu;
       },
       iterate: (vu) => iterate(vu, s, ctx, run),

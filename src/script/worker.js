@@ -104,7 +104,7 @@ function answered([id, value, error]) {
 function sendProgress() {
   if (handle === null) return;
   const c = handle.counters();
-  writeLine(`progress ${c.begun} ${c.ended} ${c.errors} ${c.vus}`);
+  writeLine(`progress ${c.begun} ${c.ended} ${c.errors} ${c.vus} ${c.vusMax}`);
 }
 const progress = setInterval(sendProgress, 250);
 

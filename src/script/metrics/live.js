@@ -11,7 +11,7 @@ export function announce(run, scenarios, remote, finished) {
   const maxSeconds = Math.max(...scenarios.map((s) => s.startMs + scenarioMs(s))) / 1000;
   hooks.onStart({
     abort: shared.abort,
-    counters: () => ({ begun: state.begun, ended: state.ended, errors: state.errors, vus: shared.vusActive }),
+    counters: () => ({ begun: state.begun, ended: state.ended, errors: state.errors, vus: shared.vusActive, vusMax: shared.vusInitialized }),
     config: { maxSeconds, maxRequests: 0 },
     snapshot: () => {
       // --cores: the children's counters, as their last progress lines gave them.
