@@ -4,8 +4,6 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +14,7 @@ import { facilitiesOf } from '../runtimes/scripts/host.js';
 import { transformModule } from '../src/script/transform/transform.js';
 import { runScript } from '../src/script/runner.js';
 import { rawServer, ok } from './servers.js';
+import { startHttpbin } from './httpbin.js';
 
 // LOADTEST_SOCKET (the CI's second pass on node:net) decides every default itself.
 const chosen = globalThis.process.env.LOADTEST_SOCKET ? 'LOADTEST_SOCKET names the adapter' : false;
@@ -97,32 +96,8 @@ test("a scripted run's VUs, and whether they keep their connections, choose its 
   }
 });
 
-// GET answers ok; an upgrade is accepted, then closed by the server at the client's first frame.
-function upgradingServer() {
-  const server = http.createServer((req, res) => res.end('ok'));
-  const upgraded = new Set();
-  server.on('upgrade', (req, socket) => {
-    upgraded.add(socket);
-    socket.on('close', () => upgraded.delete(socket));
-    socket.on('error', () => {});
-    const accept = createHash('sha1').update(req.headers['sec-websocket-key'] + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64');
-    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
-    socket.on('data', () => socket.end());
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const close = () => new Promise((r) => {
-        for (const socket of upgraded) socket.destroy();
-        server.closeAllConnections();
-        server.close(r);
-      });
-      resolve({ url: `http://127.0.0.1:${server.address().port}/`, close });
-    }),
-  );
-}
-
 test("a scripted run's WebSocket keeps its runtime's own adapter, as a load run's: only HTTP/1.1 is told the VUs", { skip: chosen }, async () => {
-  const server = await upgradingServer();
+  const server = await startHttpbin(); // a WebSocket echo on any path
   try {
     const asked = await scriptAsks(
       `import http from 'k6/http';\nimport ws from 'k6/ws';\nexport const options = { scenarios: { a: { executor: 'constant-arrival-rate', rate: 2, timeUnit: '1s', duration: '1s', preAllocatedVUs: 1, maxVUs: 250 } } };\nexport default function () { http.get(__ENV.URL); ws.connect(__ENV.URL.replace('http', 'ws'), null, (s) => s.on('open', () => s.close())); }\n`,
@@ -134,6 +109,6 @@ test("a scripted run's WebSocket keeps its runtime's own adapter, as a load run'
     for (const a of kept) assert.deepEqual(a.load, { connections: 250, keepAlive: true });
     for (const a of own) assert.equal(a.name, pickAdapter().name);
   } finally {
-    await server.close();
+    await server.stop();
   }
 });
