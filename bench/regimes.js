@@ -9,8 +9,10 @@
 //   h2c  HTTP/2 by prior knowledge, 10 connections × 10 streams   h2load -c 10 -m 10 = 1.00
 //   h2   HTTP/2 over TLS 1.3 (ALPN), 10 connections × 10 streams  h2load = 1.00 (loadtest --ca)
 //        h2c and h2 have each runtime's bare loop (bench/bare-h2.js) as the ceiling of its row
-//   script  bench/scripts/rate.js, 10 VUs looping http.get    k6 = 1.00; beside each runtime's
-//           declared run of the same load (-c 10 -k): the script's CPU a request × the declared one's
+//   script  bench/scripts/rate.js, 10 VUs looping http.get: each runtime's `loadtest run` and k6 at
+//           once on core 1, k6 = 1.00; and beside the runtime's declared run of the same load
+//           (-c 10 -k), at once too, the script's CPU a request × the declared one's, each run's
+//           start taken out (SCRIPT_CPU below)
 //   vus5k   bench/scripts/memory.js, 5000 VUs (get, check, sleep 1) for 15 s: peak RSS, k6 = 1.00
 //   feed    --feed of a CSV and of an NDJSON of about 38 MB each (-n 2000 -c 1 --cores 1, a
 //           templated URL): the peak RSS beyond the same run's without a feed, × the file's size
@@ -32,7 +34,7 @@
 // (openssl, in a temporary folder).
 //
 // CPU µs per request is the tool process's user+sys (/usr/bin/time) over its requests, start-up
-// included. RSS per connection is (RSS at 10 000 − RSS at 10) / 9 990 in KiB: each RSS is the
+// included, but in the script regime (SCRIPT_CPU). RSS per connection is (RSS at 10 000 − RSS at 10) / 9 990 in KiB: each RSS is the
 // median of samples of the tool process's VmRSS taken every 100 ms over the last 40 % of its run,
 // when every connection is open ('opened in' says when the last one had its first response).
 
@@ -152,20 +154,23 @@ function rows() {
       if (BASE) out.push({ regime, name: `loadtest ${rt} @base`, cmd: cmd.map((a) => (a === join(ROOT, 'src/cli.js') ? join(BASE, 'src/cli.js') : a)), read: readOurs, ceiling });
     }
   }
-  // k6 scripts: k6 and `loadtest run` on each runtime; the script regime beside each runtime's
-  // declared run of the same load, whose CPU a request the scripted one's is compared with.
+  // k6 scripts: k6 and `loadtest run` on each runtime. The script regime's rows run in pairs at
+  // once (runScriptPairs), `cmdFor(seconds)` giving each run's command.
   const script = (rt, file, extra) => [...RUNTIMES[rt], join(ROOT, 'src/cli.js'), 'run', '-q', ...extra, '-e', `URL=${URL}`, join(ROOT, 'bench/scripts', file)];
-  for (const [regime, file, extra] of [
-    ['script', 'rate.js', ['-d', `${SECONDS}s`]],
-    ['vus5k', 'memory.js', []],
-  ]) {
-    if (!REGIMES.includes(regime)) continue;
-    if (existsSync(K6)) out.push({ regime, name: 'k6', cmd: [K6, 'run', '-q', '--no-usage-report', ...extra, '-e', `URL=${URL}`, join(ROOT, 'bench/scripts', file)], read: readSummary });
-    else console.log(`no k6 at ${K6} (K6=…): the ${regime} regime has no reference row`);
+  const k6 = (file, extra) => [K6, 'run', '-q', '--no-usage-report', ...extra, '-e', `URL=${URL}`, join(ROOT, 'bench/scripts', file)];
+  if (REGIMES.includes('script')) {
+    const during = (s) => ['-d', `${s}s`];
+    if (existsSync(K6)) out.push({ regime: 'script', name: 'k6', cmdFor: (s) => k6('rate.js', during(s)), read: readSummary, paired: true });
+    else console.log(`no k6 at ${K6} (K6=…): the script regime has no reference row`);
     for (const rt of ['node', 'bun', 'deno']) {
-      if (regime === 'script') out.push({ regime, name: `declared ${rt}`, cmd: ours(rt, null, 10, true), read: readOurs });
-      out.push({ regime, name: `loadtest ${rt}`, cmd: script(rt, file, extra), read: readSummary, ceiling: regime === 'script' ? `declared ${rt}` : undefined, ceilingKey: 'cpuUs' });
+      out.push({ regime: 'script', name: `declared ${rt}`, cmdFor: (s) => ours(rt, null, 10, true).map((a, i, all) => (all[i - 1] === '-t' ? String(s) : a)), read: readOurs, paired: true });
+      out.push({ regime: 'script', name: `loadtest ${rt}`, cmdFor: (s) => script(rt, 'rate.js', during(s)), read: readSummary, ceiling: `declared ${rt}`, rt });
     }
+  }
+  if (REGIMES.includes('vus5k')) {
+    if (existsSync(K6)) out.push({ regime: 'vus5k', name: 'k6', cmd: k6('memory.js', []), read: readSummary });
+    else console.log(`no k6 at ${K6} (K6=…): the vus5k regime has no reference row`);
+    for (const rt of ['node', 'bun', 'deno']) out.push({ regime: 'vus5k', name: `loadtest ${rt}`, cmd: script(rt, 'memory.js', []), read: readSummary });
   }
   // A feed's memory: each runtime without a feed (the reference), then with the CSV and the NDJSON.
   if (REGIMES.includes('feed')) {
@@ -269,6 +274,37 @@ function childOf(pid) {
   }
 }
 
+// SCRIPT_CPU: the script regime, one runtime's round. Its `loadtest run` and k6 at once for
+// SECONDS: the rate of each, and its ratio to k6's. Then with the runtime's declared run of the
+// same load at once, for SECONDS and for 3 × SECONDS: a request's CPU of each is the difference
+// in CPU over the difference in requests, which leaves out the start (modules, a script's
+// transform, the JIT's first seconds: 0.3-0.5 s of CPU in a scripted run, a µs or two a request
+// of a 5 s run), and the script's × the declared one's. Both at once on one core, so that a
+// slow moment of the shared machine slows both alike (bench/script-cpu-pair.sh measures the
+// same alone). `rows`: { k6, declared, script }; returns each one's result (null: it failed).
+async function runScriptPairs({ k6, declared, script }) {
+  const both = (a, b, s) => Promise.all([runOne(a, s, a.cmdFor(s)), runOne(b, s, b.cmdFor(s))]);
+  let vsK6 = null;
+  let k6Result = null;
+  if (k6) [k6Result, vsK6] = await both(k6, script, SECONDS);
+  await sleep(300);
+  const [d1, s1] = await both(declared, script, SECONDS);
+  await sleep(300);
+  const [d2, s2] = await both(declared, script, 3 * SECONDS);
+  const perRequest = (a, b) => (a && b && a.cpu !== null && b.cpu !== null && b.requests > a.requests ? ((b.cpu - a.cpu) * 1e6) / (b.requests - a.requests) : null);
+  const dUs = perRequest(d1, d2);
+  const sUs = perRequest(s1, s2);
+  const declaredResult = d2 && { ...d2, cpuUs: dUs, refRatio: null, ceilingRatio: null };
+  const from = vsK6 || s2;
+  const scriptResult = from && {
+    ...from,
+    cpuUs: sUs,
+    refRatio: vsK6 && k6Result ? vsK6.rps / k6Result.rps : null,
+    ceilingRatio: sUs !== null && dUs !== null ? sUs / dUs : null,
+  };
+  return { k6: k6Result, declared: declaredResult, script: scriptResult };
+}
+
 const median = (xs) => {
   const s = xs.filter((x) => x !== null && Number.isFinite(x)).sort((a, b) => a - b);
   if (s.length === 0) return null;
@@ -276,11 +312,12 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-async function runOne(row) {
-  const timeFile = join(TMP, 'time');
-  const outFile = join(TMP, 'out');
-  rmSync(timeFile, { force: true });
-  const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', timeFile, 'taskset', '-c', '1', ...row.cmd], {
+let runs = 0; // each run's own files, as the script regime's pairs run at once
+
+async function runOne(row, seconds = row.seconds, cmd = row.cmd) {
+  const timeFile = join(TMP, `time-${++runs}`);
+  const outFile = join(TMP, `out-${runs}`);
+  const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', timeFile, 'taskset', '-c', '1', ...cmd], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: ROOT,
   });
@@ -293,11 +330,11 @@ async function runOne(row) {
   let done = false;
   exited.then(() => (done = true));
   // Deadline: a tool that hangs is killed rather than stalling the whole table.
-  const killAt = started + (row.seconds + 30) * 1000;
+  const killAt = started + (seconds + 30) * 1000;
   while (!done) {
     await sleep(100);
     const elapsed = (Date.now() - started) / 1000;
-    if (elapsed > row.seconds * 0.6 && elapsed < row.seconds * 0.97) {
+    if (elapsed > seconds * 0.6 && elapsed < seconds * 0.97) {
       const pid = childOf(child.pid);
       if (pid) samples.push(rssKb(pid));
     }
@@ -325,6 +362,8 @@ async function runOne(row) {
     return null;
   }
   return {
+    requests: read.requests,
+    cpu,
     rps: read.requests / read.seconds,
     cpuUs: cpu !== null ? (cpu * 1e6) / read.requests : null,
     rssKb: median(samples),
@@ -423,12 +462,28 @@ async function main() {
   for (let round = 1; round <= ROUNDS; round++) {
     loads.push(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
     console.error(`round ${round}/${ROUNDS}`);
-    for (let i = 0; i < list.length; i++) {
-      const r = await runOne(list[i]);
-      results[i].push(r);
+    const show = (i, r) => {
       if (r) console.error(`  ${list[i].regime.padEnd(3)} ${list[i].name.padEnd(26)} ${fmt(r.rps).padStart(9)} req/s ${fmt(r.cpuUs, 2).padStart(7)} µs/req  ${fmt(r.rssKb)} kB${r.connectMs ? `  opened in ${r.connectMs} ms` : ''}${r.errors ? `  ${r.errors} errors` : ''}`);
+    };
+    for (let i = 0; i < list.length; i++) {
+      const row = list[i];
+      if (row.paired) continue; // run with its script row, below
+      if (row.regime === 'script') {
+        const at = (name) => list.findIndex((x) => x.regime === 'script' && x.name === name);
+        const [k, d] = [at('k6'), at(`declared ${row.rt}`)];
+        const r = await runScriptPairs({ k6: k >= 0 ? list[k] : null, declared: list[d], script: row });
+        for (const [j, x] of [[k, r.k6], [d, r.declared], [i, r.script]]) {
+          if (j < 0) continue;
+          results[j].push(x);
+          show(j, x);
+        }
+      } else {
+        const r = await runOne(row);
+        results[i].push(r);
+        show(i, r);
+      }
       // Connections the last tool left in TIME_WAIT and nginx's closing ones settle first.
-      await sleep(list[i].regime === '10k' ? 2000 : 300);
+      await sleep(row.regime === '10k' ? 2000 : 300);
     }
   }
   stop();
@@ -458,7 +513,7 @@ async function main() {
     big: 'keep-alive, 10 connections, 1 MiB bodies',
     h2c: 'HTTP/2 h2c, 10 connections × 10 streams',
     h2: 'HTTP/2 h2 (TLS 1.3), 10 connections × 10 streams',
-    script: 'a k6 script, 10 VUs (× own: CPU a request × the declared run\'s)',
+    script: 'a k6 script, 10 VUs (two at once on core 1; × own: CPU a request × the declared run\'s)',
     vus5k: 'a k6 script, 5000 VUs (× k6: peak RSS)',
     feed: 'a 38 MB feed (× reference: peak RSS beyond the run without it, × the file)',
   };
@@ -479,8 +534,10 @@ async function main() {
       const small = rss10(row.name);
       if (small !== null && rss !== null) perConn = (rss - small) / (BIG - 10);
     }
-    const ref = row.name === row.ref ? 1 : row.file ? beyondFile(i) : ratioTo(i, row.ref, row.refKey);
-    const ceiling = row.ceiling ? ratioTo(i, row.ceiling, row.ceilingKey) : null;
+    // The script regime's ratios are each round's, taken within its pairs (runScriptPairs).
+    const paired = ok[0].refRatio !== undefined;
+    const ref = row.name === row.ref ? 1 : paired ? median(ok.map((r) => r.refRatio)) : row.file ? beyondFile(i) : ratioTo(i, row.ref, row.refKey);
+    const ceiling = paired ? median(ok.map((r) => r.ceilingRatio)) : row.ceiling ? ratioTo(i, row.ceiling, row.ceilingKey) : null;
     // A tool that never had every connection answered reports no opening time (-1 or 0).
     const opened = median(ok.map((r) => (r.connectMs > 0 ? r.connectMs : null)));
     const errs = ok.reduce((a, r) => a + r.errors, 0);
