@@ -86,8 +86,8 @@ function autocannon() {
 function rows() {
   const out = [];
   const secs = (conns) => (conns === BIG ? BIG_SECONDS : SECONDS);
-  const ours = (rt, socket, conns, keepAlive) => {
-    const cmd = [...RUNTIMES[rt], join(ROOT, 'src/cli.js'), URL, '-c', String(conns), '-t', String(secs(conns)), '--json'];
+  const ours = (rt, socket, conns, keepAlive, seconds = secs(conns)) => {
+    const cmd = [...RUNTIMES[rt], join(ROOT, 'src/cli.js'), URL, '-c', String(conns), '-t', String(seconds), '--json'];
     if (keepAlive) cmd.push('-k');
     if (socket) cmd.push('--socket', socket);
     return cmd;
@@ -163,7 +163,7 @@ function rows() {
     if (existsSync(K6)) out.push({ regime: 'script', name: 'k6', cmdFor: (s) => k6('rate.js', during(s)), read: readSummary, paired: true });
     else console.log(`no k6 at ${K6} (K6=…): the script regime has no reference row`);
     for (const rt of ['node', 'bun', 'deno']) {
-      out.push({ regime: 'script', name: `declared ${rt}`, cmdFor: (s) => ours(rt, null, 10, true).map((a, i, all) => (all[i - 1] === '-t' ? String(s) : a)), read: readOurs, paired: true });
+      out.push({ regime: 'script', name: `declared ${rt}`, cmdFor: (s) => ours(rt, null, 10, true, s), read: readOurs, paired: true });
       out.push({ regime: 'script', name: `loadtest ${rt}`, cmdFor: (s) => script(rt, 'rate.js', during(s)), read: readSummary, ceiling: `declared ${rt}`, rt });
     }
   }
