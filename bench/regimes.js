@@ -16,10 +16,14 @@
 //   vus5k   bench/scripts/memory.js, 5000 VUs (get, check, sleep 1) for 15 s: peak RSS, k6 = 1.00
 //   feed    --feed of a CSV and of an NDJSON of about 38 MB each (-n 2000 -c 1 --cores 1, a
 //           templated URL): the peak RSS beyond the same run's without a feed, × the file's size
-// Each tool is pinned to core 1 and nginx (one worker, bench/nginx-regimes.conf) to core 0. A
-// round runs every tool of every regime once (A B C … A B C …); each figure in the table is the
-// median over rounds of a ratio taken within one round, so a slow moment of the shared machine
-// hits the tool and its reference alike.
+// Each tool is pinned to core 1 and nginx (one worker, bench/nginx-regimes.conf) to core 0. In the
+// rate regimes (ka to h2) a row runs two at once on core 1 (runPair): beside its reference, then
+// beside its runtime's bare loop, each tool against its own nginx (two, both on core 0), and each
+// ratio is the two rates' within the pair: two tools sharing one core at once share a slow
+// moment of the shared machine alike, where tools taking turns (as before 2026-11-30) did not (a
+// row moved by up to 1.5 × between rounds). A reference row runs only beside the others; its and
+// a bare loop's req/s are those of half a core. The other regimes run one tool at a time. Each
+// figure in the table is the median over rounds.
 //
 // Environment: ROUNDS (3), SECONDS_PER_RUN (5), REGIMES (ka,cpr,10k,tls,big,h2c,h2,script,vus5k,feed), TOOLS (a regular
 // expression on the row names, e.g. 'wrk|ab|deno'), CONNS (10000) for the big regime, whose runs
@@ -33,13 +37,16 @@
 // it the script regimes have no reference row). The TLS certificate and the 1 MiB file are made for the run
 // (openssl, in a temporary folder).
 //
-// CPU µs per request is the tool process's user+sys (/usr/bin/time) over its requests, start-up
-// included, but in the script regime (SCRIPT_CPU). RSS per connection is (RSS at 10 000 − RSS at 10) / 9 990 in KiB: each RSS is the
+// CPU µs per request: in the rate regimes, the tool's user+sys (its processes', /proc) over the
+// requests its nginx served (stub_status) in the steady window, from 30 % to 90 % of its run; in
+// the script regime by differences (SCRIPT_CPU); elsewhere user+sys (/usr/bin/time) over its
+// requests, start-up included. A rate regime's "× reference" and "× own bare loop" are the other
+// tool's CPU a request over this one's within their pair: its pace on the same CPU. RSS per connection is (RSS at 10 000 − RSS at 10) / 9 990 in KiB: each RSS is the
 // median of samples of the tool process's VmRSS taken every 100 ms over the last 40 % of its run,
 // when every connection is open ('opened in' says when the last one had its first response).
 
 import { spawn, execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdtempSync, existsSync, rmSync, chmodSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync, mkdtempSync, mkdirSync, existsSync, rmSync, chmodSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +62,8 @@ const BIG = Number(process.env.CONNS || 10000);
 const BIG_SECONDS = Number(process.env.BIG_SECONDS || 4 * SECONDS);
 const BASE = process.env.BASE || null;
 const PORT = Number(process.env.PORT || 8089);
+const PORT_B = PORT + 10;
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 const WHERE = `127.0.0.1:${PORT}`;
 const URL = `http://${WHERE}/`;
 const TLS_URL = `https://127.0.0.1:${PORT + 1}/`;
@@ -312,9 +321,44 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+// The regimes whose rows run two at once (runPair): each beside its reference and its bare loop.
+const PAIRED = new Set(['ka', 'cpr', '10k', 'tls', 'big', 'h2c', 'h2']);
+
 let runs = 0; // each run's own files, as the script regime's pairs run at once
 
-async function runOne(row, seconds = row.seconds, cmd = row.cmd) {
+// The CPU seconds (user + sys) of a process and its descendants still running (a deno CLI that
+// restarts itself runs its load in a child).
+function treeCpu(pid) {
+  let ticks = 0;
+  const walk = (p) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]); // utime, stime
+      for (const t of readdirSync(`/proc/${p}/task`)) {
+        const kids = readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim();
+        if (kids) kids.split(/\s+/).forEach((k) => walk(Number(k)));
+      }
+    } catch {
+      // gone meanwhile
+    }
+  };
+  walk(pid);
+  return ticks / CLK_TCK;
+}
+
+// The requests an nginx has served, from its stub_status server.
+async function served(statusPort) {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${statusPort}/`)).text();
+    const m = /\n\s*\d+\s+\d+\s+(\d+)/.exec(text);
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function runOne(row, seconds = row.seconds, cmd = row.cmd, statusPort = null) {
   const timeFile = join(TMP, `time-${++runs}`);
   const outFile = join(TMP, `out-${runs}`);
   const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', timeFile, 'taskset', '-c', '1', ...cmd], {
@@ -326,6 +370,9 @@ async function runOne(row, seconds = row.seconds, cmd = row.cmd) {
   child.stderr.on('data', (d) => (text += d));
   const exited = new Promise((r) => child.on('close', r));
   const samples = [];
+  // The steady window (with statusPort): the tool's CPU and its own nginx's count of requests at
+  // 30 % and at 90 % of its run, when its start, its connections' opening and its end are outside.
+  const window = [];
   const started = Date.now();
   let done = false;
   exited.then(() => (done = true));
@@ -334,9 +381,11 @@ async function runOne(row, seconds = row.seconds, cmd = row.cmd) {
   while (!done) {
     await sleep(100);
     const elapsed = (Date.now() - started) / 1000;
-    if (elapsed > seconds * 0.6 && elapsed < seconds * 0.97) {
-      const pid = childOf(child.pid);
-      if (pid) samples.push(rssKb(pid));
+    const pid = childOf(child.pid);
+    if (elapsed > seconds * 0.6 && elapsed < seconds * 0.97 && pid) samples.push(rssKb(pid));
+    if (statusPort !== null && pid && window.length < 2 && elapsed >= seconds * (window.length ? 0.9 : 0.3)) {
+      const cpu = treeCpu(pid);
+      window.push({ at: Date.now(), cpu, requests: await served(statusPort) });
     }
     if (Date.now() > killAt) child.kill('SIGKILL');
   }
@@ -370,7 +419,17 @@ async function runOne(row, seconds = row.seconds, cmd = row.cmd) {
     maxRssKb,
     connectMs: read.connectMs,
     errors: read.errors || 0,
+    ...steady(window),
   };
+}
+
+// A request's CPU and the rate within the steady window.
+function steady(window) {
+  if (window.length < 2 || window[0].requests === null || window[1].requests === null) return { steadyUs: null, steadyRps: null };
+  const [a, b] = window;
+  const requests = b.requests - a.requests;
+  if (requests <= 0) return { steadyUs: null, steadyRps: null };
+  return { steadyUs: ((b.cpu - a.cpu) * 1e6) / requests, steadyRps: (requests * 1000) / (b.at - a.at) };
 }
 
 // A CA and a server certificate for 127.0.0.1 signed by it (ECDSA P-256, as most sites now
@@ -404,24 +463,46 @@ function makeFeeds() {
   writeFileSync(join(TMP, 'users.ndjson'), lines.join('\n') + '\n');
 }
 
+// Two nginx, each one worker on core 0 (bench/nginx-regimes.conf): the tools of a pair run at
+// once (runPair), each against its own (A on PORT, PORT + 1, PORT + 2; B ten ports above), so
+// that at 10 000 connections neither worker holds more descriptors than the hard limit allows.
 function startNginx() {
   makeFiles();
-  const conf = readFileSync(join(ROOT, 'bench/nginx-regimes.conf'), 'utf8')
-    .replace('127.0.0.1:8089', WHERE)
-    .replace('127.0.0.1:8090', `127.0.0.1:${PORT + 1}`)
-    .replace('127.0.0.1:8091', `127.0.0.1:${PORT + 2}`)
-    .replaceAll('TMP/', `${TMP}/`);
-  writeFileSync(join(TMP, 'nginx.conf'), conf);
-  const nginx = spawn('taskset', ['-c', '0', 'nginx', '-c', join(TMP, 'nginx.conf'), '-p', TMP + '/'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  nginx.stderr.on('data', (d) => (err += d));
-  return { nginx, errors: () => err };
+  const servers = [];
+  for (const [name, port] of [['a', PORT], ['b', PORT_B]]) {
+    const dir = join(TMP, name);
+    mkdirSync(dir);
+    const conf = readFileSync(join(ROOT, 'bench/nginx-regimes.conf'), 'utf8')
+      .replace('127.0.0.1:8089', `127.0.0.1:${port}`)
+      .replace('127.0.0.1:8090', `127.0.0.1:${port + 1}`)
+      .replace('127.0.0.1:8091', `127.0.0.1:${port + 2}`)
+      .replace('127.0.0.1:8092', `127.0.0.1:${port + 3}`)
+      .replaceAll('TMP/', `${TMP}/`);
+    writeFileSync(join(dir, 'nginx.conf'), conf);
+    const nginx = spawn('taskset', ['-c', '0', 'nginx', '-c', join(dir, 'nginx.conf'), '-p', dir + '/'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    nginx.stderr.on('data', (d) => (err += d));
+    servers.push({ nginx, err: () => err });
+  }
+  return { stop: () => servers.forEach((s) => s.nginx.kill('SIGTERM')), errors: () => servers.map((s) => s.err()).join('') };
 }
 
-async function up() {
+// `cmd` aimed at nginx B instead of A.
+const onB = (cmd) => cmd.map((a) => a.replace(/127\.0\.0\.1:(\d+)/g, (m, p) => (Number(p) - PORT >= 0 && Number(p) - PORT <= 2 ? `127.0.0.1:${Number(p) + 10}` : m)));
+
+// Two rows at once on core 1, each against its own nginx (which gets B alternates by round).
+function runPair(a, b, round) {
+  const [onA, onOther] = round % 2 ? [(c) => c, onB] : [onB, (c) => c];
+  const status = (on) => (on === onB ? PORT_B : PORT) + 3;
+  // A pair's figures are its steady window's: the rates of two tools on one core, each a request's CPU.
+  const steadily = (r) => r && { ...r, rps: r.steadyRps, cpuUs: r.steadyUs };
+  return Promise.all([runOne(a, a.seconds, onA(a.cmd), status(onA)), runOne(b, b.seconds, onOther(b.cmd), status(onOther))]).then((rs) => rs.map(steadily));
+}
+
+async function up(url) {
   for (let i = 0; i < 50; i++) {
     try {
-      const r = await fetch(URL);
+      const r = await fetch(url);
       await r.text();
       if (r.status === 200) return true;
     } catch {
@@ -439,13 +520,12 @@ function fmt(x, digits = 0) {
 
 async function main() {
   const { rows: list, autocannon: ac } = rows();
-  const { nginx, errors } = startNginx();
-  const stop = () => nginx.kill('SIGTERM');
+  const { stop, errors } = startNginx();
   process.on('SIGINT', () => {
     stop();
     process.exit(130);
   });
-  if (!(await up())) {
+  if (!(await up(URL)) || !(await up(`http://127.0.0.1:${PORT_B}/`))) {
     console.error(`nginx did not start: ${errors()}`);
     stop();
     process.exit(1);
@@ -463,7 +543,7 @@ async function main() {
     loads.push(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
     console.error(`round ${round}/${ROUNDS}`);
     const show = (i, r) => {
-      if (r) console.error(`  ${list[i].regime.padEnd(3)} ${list[i].name.padEnd(26)} ${fmt(r.rps).padStart(9)} req/s ${fmt(r.cpuUs, 2).padStart(7)} µs/req  ${fmt(r.rssKb)} kB${r.connectMs ? `  opened in ${r.connectMs} ms` : ''}${r.errors ? `  ${r.errors} errors` : ''}`);
+      if (r) console.error(`  ${list[i].regime.padEnd(3)} ${list[i].name.padEnd(26)} ${fmt(r.rps).padStart(9)} req/s ${fmt(r.cpuUs, 2).padStart(7)} µs/req  ${fmt(r.rssKb)} kB${r.connectMs ? `  opened in ${r.connectMs} ms` : ''}${r.errors ? `  ${r.errors} errors` : ''}${r.refRatio ? `  × ref ${fmt(r.refRatio, 3)}` : ''}${r.ceilingRatio ? `  × bare ${fmt(r.ceilingRatio, 3)}` : ''}`);
     };
     for (let i = 0; i < list.length; i++) {
       const row = list[i];
@@ -477,6 +557,27 @@ async function main() {
           results[j].push(x);
           show(j, x);
         }
+      } else if (PAIRED.has(row.regime)) {
+        // Beside its reference, then beside its own bare loop (each ratio taken within its pair); a
+        // reference row runs only beside the others. The row's own figures are from the first pair.
+        if (row.name === row.ref) continue;
+        const at = (name) => list.findIndex((x) => x.regime === row.regime && x.name === name);
+        const beside = async (j) => {
+          const [other, mine] = await runPair(list[j], row, round);
+          results[j].push(other && { ...other, refRatio: null, ceilingRatio: null });
+          show(j, other);
+          return [mine, other && mine && other.cpuUs && mine.cpuUs ? other.cpuUs / mine.cpuUs : null];
+        };
+        const [mine, refRatio] = await beside(at(row.ref));
+        const c = row.ceiling ? at(row.ceiling) : -1;
+        let ceilingRatio = null;
+        if (c >= 0) {
+          await sleep(row.regime === '10k' ? 2000 : 300);
+          [, ceilingRatio] = await beside(c);
+        }
+        const r = mine && { ...mine, refRatio, ceilingRatio };
+        results[i].push(r);
+        show(i, r);
       } else {
         const r = await runOne(row);
         results[i].push(r);
@@ -527,7 +628,7 @@ async function main() {
       console.log(`| ${title[row.regime]} | ${row.name} | failed | | | | | | |`);
       continue;
     }
-    const rps = ok.map((r) => r.rps);
+    const rps = ok.map((r) => r.rps).filter((x) => x !== null);
     const rss = median(ok.map((r) => (row.regime === 'vus5k' || row.regime === 'feed' ? r.maxRssKb : r.rssKb)));
     let perConn = null;
     if (row.regime === '10k') {
