@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The regimes in one table (bench/README.md, "Three regimes", "TLS and large bodies"):
 #
-#   bash bench/regimes.sh                      # 3 interleaved rounds of 5 s runs (20 s at 10 000 connections), ~25 min
+#   bash bench/regimes.sh                      # 3 rounds of 5 s runs (20 s at 10 000 connections), ~45 min
 #   ROUNDS=5 SECONDS_PER_RUN=10 bash bench/regimes.sh
 #   REGIMES=tls,big ROUNDS=3 bash bench/regimes.sh   # https and 1 MiB bodies only
 #   REGIMES=h2c,h2 ROUNDS=3 bash bench/regimes.sh    # HTTP/2 beside h2load -c 10 -m 10
