@@ -17,7 +17,7 @@
 //   feed    --feed of a CSV and of an NDJSON of about 38 MB each (-n 2000 -c 1 --cores 1, a
 //           templated URL): the peak RSS beyond the same run's without a feed, × the file's size
 // Each tool is pinned to core 1 and nginx (one worker, bench/nginx-regimes.conf) to core 0. In the
-// rate regimes (ka to h2) a row runs two at once on core 1 (runPair): beside its reference, then
+// rate regimes (ka to h2, and script) a row runs two at once on core 1 (runPair): beside its reference, then
 // beside its runtime's bare loop, each tool against its own nginx (two, both on core 0), and each
 // ratio is taken within the pair (CPU a request, below): two tools sharing one core at once share
 // a slow moment of the shared machine alike, where tools taking turns did not (a row moved by up
@@ -31,14 +31,14 @@
 // connections, which takes loadtest and the bare loops about 1 s at their bounded pace and wrk,
 // which opens them all at once, less; a longer run keeps that from deciding the ratio),
 // AUTOCANNON (a command for autocannon when it is not installed), BASE (another checkout, say
-// the code before a change: each loadtest row gets a twin named '… @base' run from it, by turns
-// in the same rounds, its ratio to the bare loop taken alike), PORT (8089) for nginx (and
-// PORT + 1 for its TLS server), K6 (/tmp/k6v2/k6: k6 v2.2.0, built by ../shared/k6-build.sh; without
+// the code before a change: each loadtest row gets a twin named '… @base' run from it in the
+// same rounds, paired as its row is), PORT (8089) for nginx A (PORT + 1 its TLS server, PORT + 2
+// its h2c, PORT + 3 its stub_status; nginx B ten ports above), K6 (/tmp/k6v2/k6: k6 v2.2.0, built by ../shared/k6-build.sh; without
 // it the script regimes have no reference row). The TLS certificate and the 1 MiB file are made for the run
 // (openssl, in a temporary folder).
 //
-// CPU µs per request: in the rate regimes (ka to h2, and script), the tool's user+sys (its
-// processes', /proc) over the requests its nginx served (stub_status) in the steady window, from
+// CPU µs per request: in the rate regimes (ka to h2, and script), the CPU of the tool's
+// processes (/proc's schedstat, bench/process-cpu.js) over the requests its nginx served (stub_status) in the steady window, from
 // 30 % to 90 % of its run; in the others user+sys (/usr/bin/time) over its requests, start-up
 // included. A rate regime's "× reference" and "× own bare loop" are the other tool's CPU a
 // request over this one's within their pair: its pace on the same CPU, which on a core of its
@@ -47,10 +47,11 @@
 // when every connection is open ('opened in' says when the last one had its first response).
 
 import { spawn, execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync, mkdtempSync, mkdirSync, existsSync, rmSync, chmodSync, statSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, mkdirSync, existsSync, rmSync, chmodSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuOf, requestsIn } from './process-cpu.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'node_modules/.bin');
@@ -67,7 +68,6 @@ const SCRIPT_SECONDS = 3 * SECONDS;
 const BASE = process.env.BASE || null;
 const PORT = Number(process.env.PORT || 8089);
 const PORT_B = PORT + 10;
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 const WHERE = `127.0.0.1:${PORT}`;
 const URL = `http://${WHERE}/`;
 const TLS_URL = `https://127.0.0.1:${PORT + 1}/`;
@@ -299,33 +299,10 @@ const PAIRED = new Set(['ka', 'cpr', '10k', 'tls', 'big', 'h2c', 'h2', 'script']
 
 let runs = 0; // each run's own files, as a pair's run at once
 
-// The CPU seconds (user + sys) of a process and its descendants still running (a deno CLI that
-// restarts itself runs its load in a child).
-function treeCpu(pid) {
-  let ticks = 0;
-  const walk = (p) => {
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]); // utime, stime
-      for (const t of readdirSync(`/proc/${p}/task`)) {
-        const kids = readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim();
-        if (kids) kids.split(/\s+/).forEach((k) => walk(Number(k)));
-      }
-    } catch {
-      // gone meanwhile
-    }
-  };
-  walk(pid);
-  return ticks / CLK_TCK;
-}
-
 // The requests an nginx has served, from its stub_status server.
 async function served(statusPort) {
   try {
-    const text = await (await fetch(`http://127.0.0.1:${statusPort}/`)).text();
-    const m = /\n\s*\d+\s+\d+\s+(\d+)/.exec(text);
-    return m ? Number(m[1]) : null;
+    return requestsIn(await (await fetch(`http://127.0.0.1:${statusPort}/`)).text());
   } catch {
     return null;
   }
@@ -357,7 +334,7 @@ async function runOne(row, seconds = row.seconds, cmd = row.cmd, statusPort = nu
     const pid = childOf(child.pid);
     if (elapsed > seconds * 0.6 && elapsed < seconds * 0.97 && pid) samples.push(rssKb(pid));
     if (statusPort !== null && pid && window.length < 2 && elapsed >= seconds * (window.length ? 0.9 : 0.3)) {
-      const cpu = treeCpu(pid);
+      const cpu = cpuOf(pid) / 1e9;
       window.push({ at: Date.now(), cpu, requests: await served(statusPort) });
     }
     if (Date.now() > killAt) child.kill('SIGKILL');

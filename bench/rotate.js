@@ -20,8 +20,9 @@
 // request costs once the run is under way is the CPU of the turns between over their requests.
 // cpu_ns is -1 for a turn whose command ended in it.
 import { spawn, execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
+import { cpuOf, requestsIn } from './process-cpu.js';
 
 const slice = Number(process.argv[2]);
 const commands = process.argv.slice(3);
@@ -63,27 +64,7 @@ const turns = [];
 // nginx's stub_status: "Active connections: N \n server accepts handled requests\n A H R ...";
 // its own request is one of R, taken out.
 let counted = 0;
-const requestsSoFar = () => Number(execFileSync('curl', ['-fsS', countUrl], { encoding: 'utf8' }).split('\n')[2].trim().split(/\s+/)[2]) - ++counted;
-// The CPU of process `pid` and its descendants, in ns (every thread now alive: a runtime's
-// threads last as long as it).
-function cpuOf(pid) {
-  let ns = 0;
-  let tids;
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return NaN; // gone
-  }
-  for (const tid of tids) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-      for (const child of readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ')) if (child.trim()) ns += cpuOf(child.trim());
-    } catch {
-      // a thread that ended meanwhile
-    }
-  }
-  return ns;
-}
+const requestsSoFar = () => requestsIn(execFileSync('curl', ['-fsS', countUrl], { encoding: 'utf8' })) - ++counted;
 let requestsMark = countUrl ? requestsSoFar() : 0;
 // The turn that ends goes to its command: its CPU since its last turn, the server's requests since.
 function tally(p) {
