@@ -11,6 +11,15 @@
 // With CA_FILE the connections are TLS, trusting that CA (the https ceiling): node:tls, Bun.connect
 // with tls, Deno.connectTls; node:tls also under 'node' on bun and deno.
 //
+// With LOOP=script in the environment each connection is driven as a k6 script's VU must be at
+// the least (the floor of `loadtest run` on this runtime, issue 65): an iteration is a new
+// generator that yields a promise of each response and is resumed by it; a response gets its
+// four clock reads, an object with its timings, and k6's samples (seven http_req_* Trends and
+// http_req_duration{expected_response:true}, http_reqs, http_req_failed; at an iteration's end
+// iteration_duration, iterations, data_sent and data_received), each into a sink with a
+// histogram of src/run/histogram.js's layout. Nothing else a script has: no tags, no cookies,
+// no Response's text.
+//
 // Prints one JSON line: requests, seconds, api, connectMs (until every connection had its first
 // response). Connections open at a bounded pace, as loadtest opens them.
 
@@ -47,9 +56,106 @@ async function readText(file) {
   return fs.readFileSync(file, 'utf8');
 }
 
-// Per connection: s = how much of '\r\n\r\n' was matched, skip = body bytes still to come.
+// Per connection: s = how much of '\r\n\r\n' was matched, skip = body bytes still to come;
+// next() sends the next request (scripted: resumes the VU, which sends it).
 function newState() {
-  return { s: 0, skip: 0, first: true, write: null };
+  const c = { s: 0, skip: 0, first: true, write: null, start: null, next: null, vu: null };
+  c.start = SCRIPTED ? () => c.vu.begin() : () => c.write();
+  c.next = SCRIPTED ? () => c.vu.responded() : () => c.write();
+  if (SCRIPTED) c.vu = new VU(c);
+  return c;
+}
+
+// LOOP=script's VU, sinks and histograms (see the head of this file).
+const SCRIPTED = env('LOOP') === 'script';
+const LENGTH = 23552; // src/run/histogram.js's layout: 1024 sub-buckets a power of two
+class Sink {
+  constructor(trend) {
+    this.count = 0;
+    this.sum = 0;
+    this.min = Infinity;
+    this.max = -Infinity;
+    this.counts = trend ? new Float64Array(LENGTH) : null;
+  }
+  add(value) {
+    this.count++;
+    this.sum += value;
+    if (value < this.min) this.min = value;
+    if (value > this.max) this.max = value;
+    if (this.counts !== null) {
+      let v = Math.round(value * 1000);
+      if (!(v > 0)) v = 0;
+      else if (v > 0xffffffff) v = 0xffffffff;
+      const bucket = 31 - Math.clz32(v | 2047) - 10;
+      this.counts[(bucket << 10) + (v >>> bucket)]++;
+    }
+  }
+}
+const sink = {};
+for (const name of ['duration', 'expected', 'blocked', 'connecting', 'tls', 'sending', 'waiting', 'receiving', 'iteration']) sink[name] = new Sink(true);
+for (const name of ['reqs', 'failed', 'iterations', 'sent', 'received']) sink[name] = new Sink(false);
+
+class VU {
+  constructor(c) {
+    this.c = c;
+    this.gen = null;
+    this.t0 = 0; // the iteration's start
+    this.start = 0; // the request's
+    this.sentAt = 0;
+    this.resolve = null;
+    this.executor = (resolve) => (this.resolve = resolve);
+    this.step = (res) => this.stepped(res);
+  }
+  // The first request goes out once the connection is open (the loop's write()).
+  begin() {
+    this.t0 = performance.now();
+    this.gen = iteration(this);
+    this.gen.next().value.then(this.step);
+  }
+  request() {
+    this.start = performance.now();
+    this.c.write();
+    this.sentAt = performance.now();
+    return new Promise(this.executor);
+  }
+  responded() {
+    const end = performance.now();
+    const timings = { duration: end - this.sentAt, blocked: 0, connecting: 0, tls_handshaking: 0, sending: this.sentAt - this.start, waiting: end - this.sentAt, receiving: 0 };
+    sink.reqs.add(1);
+    sink.duration.add(timings.duration);
+    sink.expected.add(timings.duration);
+    sink.blocked.add(timings.blocked);
+    sink.connecting.add(timings.connecting);
+    sink.tls.add(timings.tls_handshaking);
+    sink.sending.add(timings.sending);
+    sink.waiting.add(timings.waiting);
+    sink.receiving.add(timings.receiving);
+    sink.failed.add(0);
+    this.resolve({ status: 200, body: null, timings });
+  }
+  stepped(res) {
+    const r = this.gen.next(res);
+    if (!r.done) return void r.value.then(this.step);
+    const now = performance.now();
+    sink.sent.add(REQ.length);
+    sink.received.add(0);
+    sink.iteration.add(now - this.t0);
+    sink.iterations.add(1);
+    if (stopping) return;
+    this.t0 = now;
+    this.gen = iteration(this);
+    this.gen.next().value.then(this.step);
+  }
+}
+
+// The script's default function: one request an iteration.
+function* iteration(vu) {
+  const res = yield vu.request();
+  return res.status;
+}
+
+function env(name) {
+  return globalThis.Deno ? globalThis.Deno.env.get(name) : globalThis.process.env[name];
 }
 
 // Responses completed in buf[0..n).
@@ -89,7 +195,7 @@ function responses(c, done) {
     c.first = false;
     if (++warm === N) connectMs = performance.now() - t0;
   }
-  if (!stopping) for (let k = 0; k < done; k++) c.write();
+  if (!stopping) for (let k = 0; k < done; k++) c.next();
 }
 
 async function nodeNet() {
@@ -108,7 +214,7 @@ async function nodeNet() {
     socket.on('data', (chunk) => responses(c, scan(c, chunk, chunk.length)));
     socket.on('error', () => {});
     c.write = () => socket.write(REQ);
-    c.write();
+    c.start();
     sockets.push(socket);
   };
   return { open, close: () => sockets.forEach((s) => s.destroy()) };
@@ -137,7 +243,7 @@ function tcpWrap() {
       if (status !== 0) return;
       handle.setNoDelay(true);
       handle.readStart();
-      c.write();
+      c.start();
     };
     c.write = () => {
       const err = handle.writeBuffer(wreq, req);
@@ -159,7 +265,7 @@ function bunConnect() {
       socket.setNoDelay(true);
       const c = socket.data;
       c.write = () => socket.write(REQ);
-      c.write();
+      c.start();
     },
     data(socket, chunk) {
       const c = socket.data;
@@ -182,7 +288,7 @@ function denoConnect() {
     if (conn.setNoDelay) conn.setNoDelay(true); // a TlsConn has none (Deno 2.9)
     conns.push(conn);
     c.write = () => conn.write(REQ).catch(() => {});
-    c.write();
+    c.start();
     const buf = new Uint8Array(1024); // as runtimes/sockets/deno.js starts (nginx's response is ~160 B)
     try {
       for (;;) {
@@ -224,7 +330,7 @@ openSome();
 setTimeout(() => {
   stopping = true;
   const seconds = (performance.now() - t0) / 1000;
-  console.log(JSON.stringify({ tool: "bare-keepalive", api, connections: N, requests, seconds, connectMs: Math.round(connectMs), warm }));
+  console.log(JSON.stringify({ tool: "bare-keepalive", api, loop: SCRIPTED ? "script" : "plain", connections: N, requests, seconds, connectMs: Math.round(connectMs), warm }));
   client.close();
   // The runtime may keep closing sockets for a while; the figure is out.
   setTimeout(() => (globalThis.Deno ? globalThis.Deno.exit(0) : globalThis.process.exit(0)), 50);
