@@ -12,7 +12,8 @@
 //   script  bench/scripts/rate.js, 10 VUs looping http.get: each runtime's `loadtest run` beside
 //           k6 (k6 = 1.00), and beside the runtime's declared run of the same load (-c 10 -k): the
 //           declared run's CPU a request over the script's (issue 65's "at most 1.2 × a declared
-//           one's CPU" is ≥ 0.83 here)
+//           one's CPU" is ≥ 0.83 here); and the runtime's floor of it: bench/bare-keepalive.js
+//           with LOOP=script beside its plain loop
 //   vus5k   bench/scripts/memory.js, 5000 VUs (get, check, sleep 1) for 15 s: peak RSS, k6 = 1.00
 //   feed    --feed of a CSV and of an NDJSON of about 38 MB each (-n 2000 -c 1 --cores 1, a
 //           templated URL): the peak RSS beyond the same run's without a feed, × the file's size
@@ -178,6 +179,11 @@ function rows() {
     for (const rt of ['node', 'bun', 'deno']) {
       out.push({ regime: 'script', name: `declared ${rt}`, cmd: ours(rt, null, 10, true, SCRIPT_SECONDS), read: readOurs, onlyBeside: true });
       out.push({ regime: 'script', name: `loadtest ${rt}`, cmd: script(rt, 'rate.js', during(SCRIPT_SECONDS)), read: readSummary, ceiling: `declared ${rt}` });
+      // The runtime's floor of a scripted request: bench/bare-keepalive.js's LOOP=script beside its
+      // plain loop, on the API our adapter uses (what of the script's ratio the runtime takes).
+      const loop = [...RUNTIMES[rt], join(ROOT, 'bench/bare-keepalive.js'), WHERE, '10', String(SCRIPT_SECONDS), rt === 'node' ? 'wrap' : 'native'];
+      out.push({ regime: 'script', name: `bare ${rt}`, cmd: loop, read: readJson, onlyBeside: true });
+      out.push({ regime: 'script', name: `bare script ${rt}`, cmd: ['env', 'LOOP=script', ...loop], read: readJson, ceiling: `bare ${rt}` });
     }
   }
   if (REGIMES.includes('vus5k')) {
