@@ -120,7 +120,7 @@ class VU {
   }
   responded() {
     const end = performance.now();
-    const timings = { duration: end - this.sentAt, blocked: 0, connecting: 0, tls_handshaking: 0, sending: this.sentAt - this.start, waiting: end - this.sentAt, receiving: 0 };
+    const timings = { duration: end - this.start, blocked: 0, connecting: 0, tls_handshaking: 0, sending: this.sentAt - this.start, waiting: end - this.sentAt, receiving: 0 };
     sink.reqs.add(1);
     sink.duration.add(timings.duration);
     sink.expected.add(timings.duration);
