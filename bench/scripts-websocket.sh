@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/.."
 VUS=${1:-5000}
 DURATION=${2:-30s}
-K6=${3:-/tmp/k6v13/k6}
+K6=${3:-/tmp/k6v2/k6}
 ulimit -n 20000 2>/dev/null || true
 taskset -c 0 node src/commands/testserver.js --quiet --host 127.0.0.1 8094 &
 SERVER=$!
@@ -23,7 +23,7 @@ run() {
   sessions=$(echo "$out" | awk '/ws_sessions/ {print $2}')
   echo "$name: peak RSS ${rss} MB, ws_msgs_received ${rate}, ws_sessions ${sessions}"
 }
-[ -x "$K6" ] && run "k6 v1.3" "$K6" run
+[ -x "$K6" ] && run "k6 $("$K6" version | awk '{print $2}')" "$K6" run
 run "loadtest (node)" node src/cli.js run
 run "loadtest (bun)" "$BIN/bun" src/cli.js run
 run "loadtest (deno)" "$BIN/deno" run -A src/cli.js run
