@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { readFileSync } from 'node:fs';
 import { loadTest } from '../src/index.js';
 import { ok, writeForever, until } from './servers.js';
+import { freePort } from '../runtimes/processes/groups.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -52,27 +52,19 @@ function server(onRequest, port = 0, { read = true } = {}) {
 }
 
 /**
- * server() on a port the kernel never hands out by itself (below its ephemeral range), for a
- * server that is to come back on the same port: one drawn by port 0 may be drawn again, while the
- * server is down, by another test's server or by a connect of the run's own to it (a TCP
- * self-connect), and be taken when it listens again (EADDRINUSE, seen in CI on Deno).
+ * server() on a port the kernel never hands out by itself (freePort(): below its ephemeral range),
+ * for a server that is to come back on the same port: one drawn by port 0 may be drawn again,
+ * while the server is down, by another test's server or by a connect of the run's own to it (a
+ * TCP self-connect), and be taken when it listens again (EADDRINUSE, seen in CI on Deno).
  */
 async function serverOnFixedPort(onRequest) {
-  let low = 0;
-  try {
-    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-  } catch {
-    // not Linux: port 0 and serverAgain()'s retries
-  }
-  for (let attempt = 1; low > 2048 && attempt <= 50; attempt++) {
-    const port = 1024 + Math.floor(Math.random() * (low - 1024));
+  for (let attempt = 1; ; attempt++) {
     try {
-      return await server(onRequest, port);
+      return await server(onRequest, await freePort());
     } catch (err) {
-      if (err.code !== 'EADDRINUSE') throw err;
+      if (err.code !== 'EADDRINUSE' || attempt === 20) throw err;
     }
   }
-  return server(onRequest);
 }
 
 /** server() on `port` again, once the runtime has let it go (it may after close() called back). */
