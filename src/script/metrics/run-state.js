@@ -33,6 +33,10 @@ export class RunState {
     this.dataReceived = m('data_received', COUNTER);
     // A request's metrics but http_req_duration (whose expected_response:true is k6's own).
     this.requestMetrics = [this.httpReqs, this.blocked, this.connecting, this.tls, this.sending, this.waiting, this.receiving, this.failed];
+    // Where a request's samples go when nothing reads their tags (request()): each metric's sink,
+    // in the order of requestValues, http_req_duration{expected_response:true}'s last.
+    this.requestSinks = [this.httpReqs, this.duration, this.blocked, this.connecting, this.tls, this.sending, this.waiting, this.receiving, this.failed, this.duration.subs[0]].map((m) => m.sink);
+    this.requestValues = new Float64Array(this.requestSinks.length);
     this.iterations = m('iterations', COUNTER);
     this.iterationDuration = m('iteration_duration', TREND, true);
     this.checks = m('checks', RATE);
@@ -71,6 +75,7 @@ export class RunState {
     if (systemTags.expected_response || this.ownSubs === 0) return;
     this.duration.subs = this.duration.subs.filter((s) => s.name !== 'http_req_duration{expected_response:true}');
     this.ownSubs = 0;
+    this.requestSinks.pop();
     this.tagsReadAt = -1;
   }
 
@@ -101,17 +106,44 @@ export class RunState {
     } else {
       this.statusCounts[status] = (this.statusCounts[status] || 0) + 1;
     }
-    r.add(this.httpReqs, 1, tags);
-    r.add(this.duration, t.duration, tags);
     if (this.secondHistogram !== null) this.secondHistogram.record(t.duration * 1000);
-    r.add(this.blocked, t.blocked, tags);
-    r.add(this.connecting, t.connecting, tags);
-    r.add(this.tls, t.tls_handshaking, tags);
-    r.add(this.sending, t.sending, tags);
-    r.add(this.waiting, t.waiting, tags);
-    r.add(this.receiving, t.receiving, tags);
-    if (expected !== null) r.add(this.failed, expected ? 0 : 1, tags);
+    if (this.requestTagsRead()) {
+      r.add(this.httpReqs, 1, tags);
+      r.add(this.duration, t.duration, tags);
+      r.add(this.blocked, t.blocked, tags);
+      r.add(this.connecting, t.connecting, tags);
+      r.add(this.tls, t.tls_handshaking, tags);
+      r.add(this.sending, t.sending, tags);
+      r.add(this.waiting, t.waiting, tags);
+      r.add(this.receiving, t.receiving, tags);
+      if (expected !== null) r.add(this.failed, expected ? 0 : 1, tags);
+    } else {
+      this.sinksAdd(t, expected);
+    }
     if (error) this.warn(`request failed: ${error}`);
+  }
+
+  // A request's samples when nothing reads their tags (no output, no breakdown, no sub-metric
+  // but k6's expected_response:true, whose answer is `expected`): straight into the sinks, in
+  // one loop, rather than each through the registry and its metric's sub-metrics. 2 to 7 % less
+  // CPU a scripted request in process on every runtime (bench/script-overhead.js, two at once);
+  // the same sinks each added in a line of its own were 8 % slower on bun than the loop.
+  sinksAdd(t, expected) {
+    const v = this.requestValues;
+    v[0] = 1;
+    v[1] = t.duration;
+    v[2] = t.blocked;
+    v[3] = t.connecting;
+    v[4] = t.tls_handshaking;
+    v[5] = t.sending;
+    v[6] = t.waiting;
+    v[7] = t.receiving;
+    v[8] = expected ? 0 : 1;
+    v[9] = t.duration;
+    // http_req_failed when there is an answer, and the sub-metric when it is true and k6's own.
+    const n = expected === null ? 8 : expected === true && this.ownSubs === 1 ? 10 : 9;
+    const sinks = this.requestSinks;
+    for (let i = 0; i < n; i++) sinks[i].add(v[i]);
   }
 
   /**
