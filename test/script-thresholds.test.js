@@ -108,3 +108,16 @@ export default function () { failing.add(0); console.log(Date.now()); sleep(0.1)
   // Evaluated each second, it stopped some 0.9 s after the first sample.
   assert.ok(times.at(-1) - times[0] >= 1500, `${times.at(-1) - times[0]} ms`);
 });
+
+test("a Trend's threshold on count is refused before the run, as k6 v2.2 refuses it (exit 104); on a Counter it is taken", async () => {
+  for (const key of ['http_req_duration', 'http_req_waiting{status:404}']) {
+    const r = await runScript(`import http from 'k6/http';
+export const options = { iterations: 1, thresholds: { '${key}': ['count>=0'], http_reqs: ['count>=0'] } };
+export default function () { http.get(__ENV.BASE); }
+`);
+    assert.equal(r.code, 104, r.stderr);
+    assert.equal(r.requests, 0);
+    assert.match(r.stderr, /'count' does not apply to a trend \(use avg, min, max, med, p\)/);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  }
+});

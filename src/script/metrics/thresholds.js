@@ -9,7 +9,7 @@ const ALLOWED = {
   [COUNTER]: ['count', 'rate'],
   [GAUGE]: ['value'],
   [RATE]: ['rate'],
-  [TREND]: ['avg', 'min', 'max', 'med', 'count', 'p'],
+  [TREND]: ['avg', 'min', 'max', 'med', 'p'], // k6 v2.2 refuses count on a Trend (exit 104)
 };
 
 /** The thresholds of `options.thresholds`, bound to the registry's metrics (and sub-metrics). */
