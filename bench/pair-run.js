@@ -30,9 +30,9 @@ function run(cmd) {
 const ratios = [];
 for (let r = 0; r < ROUNDS; r++) {
   const [ra, rb] = await Promise.all([run(a[1]), run(b[1])]);
-  const cpu = ra.cpu !== undefined && rb.cpu !== undefined;
   const show = (x) => (x.cpu !== undefined ? `${x.cpu.toFixed(2)} µs` : `${x.rate.toFixed(0)}/s`);
-  ratios.push(cpu ? rb.cpu / ra.cpu : ra.cpu !== undefined || rb.cpu !== undefined ? NaN : rb.rate / ra.rate);
+  // CPU beside CPU, rate beside rate; one of each (a run that failed) is NaN.
+  ratios.push(ra.cpu !== undefined ? rb.cpu / ra.cpu : rb.rate / ra.rate);
   console.log(`round ${r}: ${a[0]} ${show(ra)} ${b[0]} ${show(rb)} ${b[0]}/${a[0]} ${ratios.at(-1).toFixed(3)}  load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 }
 console.log(`median ${b[0]}/${a[0]} ${median(ratios).toFixed(3)} over ${ROUNDS} rounds`);

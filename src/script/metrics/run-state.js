@@ -140,9 +140,10 @@ export class RunState {
     v[7] = t.receiving;
     v[8] = expected ? 0 : 1;
     v[9] = t.duration;
-    // http_req_failed when there is an answer, and the sub-metric when it is true and k6's own.
-    const n = expected === null ? 8 : expected === true && this.ownSubs === 1 ? 10 : 9;
+    // http_req_failed when there is an answer, and k6's own sub-metric (the last, while there is
+    // one: useSystemTags()) when it is true.
     const sinks = this.requestSinks;
+    const n = expected === null ? 8 : expected === true ? sinks.length : 9;
     for (let i = 0; i < n; i++) sinks[i].add(v[i]);
   }
 
