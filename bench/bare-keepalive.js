@@ -20,6 +20,12 @@
 // histogram of src/run/histogram.js's layout. Nothing else a script has: no tags, no cookies,
 // no Response's text.
 //
+// LOOP=k6 is LOOP=script and what k6/http's API gives the script of every response whatever the
+// script reads of it: the response's bytes kept (copied out of the read buffer the runtime reuses,
+// into a slab responses share, as src/script/net/span-text.js does), an object of the request
+// (res.request's), and a Response with k6's fields (status, url, timings, error, error_code, proto,
+// remote_ip, remote_port, tls_version, tls_cipher_suite) and the text it keeps undecoded.
+//
 // Prints one JSON line: requests, seconds, api, connectMs (until every connection had its first
 // response). Connections open at a bounded pace, as loadtest opens them.
 
@@ -59,7 +65,8 @@ async function readText(file) {
 // Per connection: s = how much of '\r\n\r\n' was matched, skip = body bytes still to come;
 // next() sends the next request (scripted: resumes the VU, which sends it).
 function newState() {
-  const c = { s: 0, skip: 0, first: true, write: null, start: null, next: null, vu: null };
+  // LOOP=k6: read, the read the responses came in, and length, each one's length in it.
+  const c = { s: 0, skip: 0, first: true, write: null, start: null, next: null, vu: null, read: null, readLength: 0, length: 0 };
   c.start = SCRIPTED ? () => c.vu.begin() : () => c.write();
   c.next = SCRIPTED ? () => c.vu.responded() : () => c.write();
   if (SCRIPTED) c.vu = new VU(c);
@@ -67,7 +74,9 @@ function newState() {
 }
 
 // LOOP=script's VU, sinks and histograms (see the head of this file).
-const SCRIPTED = env('LOOP') === 'script';
+const LOOP = env('LOOP');
+const K6 = LOOP === 'k6';
+const SCRIPTED = LOOP === 'script' || K6;
 const LENGTH = 23552; // src/run/histogram.js's layout: 1024 sub-buckets a power of two
 class Sink {
   constructor(trend) {
@@ -121,6 +130,7 @@ class VU {
   responded() {
     const end = performance.now();
     const timings = { duration: end - this.start, blocked: 0, connecting: 0, tls_handshaking: 0, sending: this.sentAt - this.start, waiting: end - this.sentAt, receiving: 0 };
+    const res = K6 ? new K6Response(kept(this.c.read, this.c.length), new K6Request(), timings) : { status: 200, body: null, timings };
     sink.reqs.add(1);
     sink.duration.add(timings.duration);
     sink.expected.add(timings.duration);
@@ -131,7 +141,7 @@ class VU {
     sink.waiting.add(timings.waiting);
     sink.receiving.add(timings.receiving);
     sink.failed.add(0);
-    this.resolve({ status: 200, body: null, timings });
+    this.resolve(res);
   }
   stepped(res) {
     const r = this.gen.next(res);
@@ -148,6 +158,51 @@ class VU {
   }
 }
 
+// LOOP=k6's: what k6/http makes of every response (see the head of this file). Bun.connect hands
+// each read over in a buffer of its own, which is kept as it is (as ours keeps it: `freshReads`).
+const SLAB = 64 * 1024;
+let slab = new Uint8Array(SLAB);
+let used = 0;
+function kept(read, n) {
+  if (FRESH) return { buf: read, from: 0, to: n, head: null, body: null };
+  if (used + n > SLAB) {
+    slab = new Uint8Array(SLAB);
+    used = 0;
+  }
+  const at = used;
+  slab.set(read.subarray(0, n), at);
+  used += n;
+  return { buf: slab, from: at, to: at + n, head: null, body: null };
+}
+class K6Request {
+  constructor() {
+    this.method = 'GET';
+    this.url = URL;
+    this.headers = null;
+    this.body = null;
+    this.cookies = null;
+  }
+}
+class K6Response {
+  constructor(text, request, timings) {
+    this.text = text;
+    this.request = request;
+    this.headers = null;
+    this.status = 200;
+    this.url = URL;
+    this.timings = timings;
+    this.error = '';
+    this.error_code = 0;
+    this.proto = 'HTTP/1.1';
+    this.remote_ip = host;
+    this.remote_port = port;
+    this.tls_version = '';
+    this.tls_cipher_suite = '';
+  }
+}
+const URL = `http://${where}/`;
+const FRESH = netApi === 'Bun.connect';
+
 // The script's default function: one request an iteration.
 function* iteration(vu) {
   const res = yield vu.request();
@@ -160,6 +215,10 @@ function env(name) {
 
 // Responses completed in buf[0..n).
 function scan(c, buf, n) {
+  if (K6) {
+    c.read = buf;
+    c.readLength = n;
+  }
   let s = c.s;
   let skip = c.skip;
   let done = 0;
@@ -191,6 +250,7 @@ function responses(c, done) {
   if (done === 0) return;
   requests += done;
   if (opened < N) openSome();
+  if (K6) c.length = c.readLength / done;
   if (c.first) {
     c.first = false;
     if (++warm === N) connectMs = performance.now() - t0;
@@ -330,7 +390,7 @@ openSome();
 setTimeout(() => {
   stopping = true;
   const seconds = (performance.now() - t0) / 1000;
-  console.log(JSON.stringify({ tool: "bare-keepalive", api, loop: SCRIPTED ? "script" : "plain", connections: N, requests, seconds, connectMs: Math.round(connectMs), warm }));
+  console.log(JSON.stringify({ tool: "bare-keepalive", api, loop: LOOP || "plain", connections: N, requests, seconds, connectMs: Math.round(connectMs), warm }));
   client.close();
   // The runtime may keep closing sockets for a while; the figure is out.
   setTimeout(() => (globalThis.Deno ? globalThis.Deno.exit(0) : globalThis.process.exit(0)), 50);

@@ -13,7 +13,8 @@
 //           k6 (k6 = 1.00), and beside the runtime's declared run of the same load (-c 10 -k): the
 //           declared run's CPU a request over the script's (issue 65's "at most 1.2 × a declared
 //           one's CPU" is ≥ 0.83 here); and the runtime's floor of it: bench/bare-keepalive.js
-//           with LOOP=script beside its plain loop
+//           with LOOP=script beside its plain loop, and LOOP=k6 (the same, with what k6/http
+//           gives the script of each response: its bytes kept, a Response and a Request)
 //   vus5k   bench/scripts/memory.js, 5000 VUs (get, check, sleep 1) for 15 s: peak RSS, k6 = 1.00
 //   feed    --feed of a CSV and of an NDJSON of about 38 MB each (-n 2000 -c 1 --cores 1, a
 //           templated URL): the peak RSS beyond the same run's without a feed, × the file's size
@@ -184,6 +185,9 @@ function rows() {
       const loop = [...RUNTIMES[rt], join(ROOT, 'bench/bare-keepalive.js'), WHERE, '10', String(SCRIPT_SECONDS), rt === 'node' ? 'wrap' : 'native'];
       out.push({ regime: 'script', name: `bare ${rt}`, cmd: loop, read: readJson, onlyBeside: true });
       out.push({ regime: 'script', name: `bare script ${rt}`, cmd: ['env', 'LOOP=script', ...loop], read: readJson, ceiling: `bare ${rt}` });
+      // And with what k6/http gives the script of each response besides (its bytes kept, a
+      // Response and a Request): LOOP=k6.
+      out.push({ regime: 'script', name: `bare k6 ${rt}`, cmd: ['env', 'LOOP=k6', ...loop], read: readJson, ceiling: `bare ${rt}` });
     }
   }
   if (REGIMES.includes('vus5k')) {
