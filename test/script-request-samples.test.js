@@ -1,7 +1,8 @@
-// A scripted request's samples (src/script/metrics/run-state.js request()): where nothing reads
-// their tags they go straight into the sinks; where something does (an output, the breakdown, a
-// sub-metric), through the registry, each matched against the sub-metrics. Both ways must leave
-// every metric and sub-metric as the other does, for any mix of answers.
+// A scripted request's samples (src/script/metrics/run-state.js request()) and a full iteration's
+// (iterationEnd()): where nothing reads their tags they go straight into the sinks; where
+// something does (an output, the breakdown, a sub-metric), through the registry, each matched
+// against the sub-metrics. Both ways must leave every metric and sub-metric as the other does,
+// for any mix of answers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RunState } from '../src/script/metrics/run-state.js';
@@ -71,4 +72,41 @@ test('request samples: a sub-metric made after the first requests sends the next
   play(straight, mulberry32(8), 10);
   assert.ok(sub.sink.count > 0 && sub.sink.count <= 10);
   assert.equal(straight.httpReqs.sink.count, 20);
+});
+
+// A full iteration's samples (RunState iterationEnd()): the same two ways, the VU's tags asked
+// for only where something reads them.
+function playIterations(state, random, n) {
+  let asked = 0;
+  const tags = { scenario: 'default' };
+  const vu = { bytesSent: 0, bytesReceived: 0, currentTags: () => (asked++, tags) };
+  for (let i = 0; i < n; i++) {
+    vu.bytesSent = Math.floor(random() * 2000);
+    vu.bytesReceived = random() < 0.1 ? 0 : Math.floor(random() * 1e6);
+    state.iterationEnd(vu, random() * 10 ** (random() * 5 - 1), random() < 0.7 ? 'default' : 'other');
+    assert.equal(vu.bytesSent + vu.bytesReceived, 0, 'the VU\'s bytes are counted once');
+  }
+  return asked;
+}
+
+test('iteration samples: straight into the sinks as through the registry, for 100 seeded random runs', () => {
+  for (let seed = 1; seed <= 100; seed++) {
+    const { straight, matched } = pair(null);
+    const n = 1 + (seed % 40);
+    assert.equal(playIterations(straight, mulberry32(seed), n), 0);
+    assert.equal(playIterations(matched, mulberry32(seed), n), n);
+    assert.deepEqual(straight.registry.toJSON(), matched.registry.toJSON());
+    assert.deepEqual(straight.iterationsByScenario, matched.iterationsByScenario);
+    assert.equal(straight.iterations.sink.count, n);
+  }
+});
+
+test('iteration samples: a sub-metric of an iteration\'s metric made after the first iterations sends the next through the registry', () => {
+  const { straight } = pair(null);
+  playIterations(straight, mulberry32(3), 5);
+  const sub = straight.registry.get('data_sent', 'counter').sub('scenario:default');
+  assert.equal(playIterations(straight, mulberry32(4), 5), 5);
+  assert.equal(sub.sink.count, 5);
+  assert.equal(straight.iterations.sink.count, 10);
+  assert.equal(straight.requestTagsRead(), false, 'a request\'s samples are not read for it');
 });

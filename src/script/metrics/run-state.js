@@ -17,11 +17,6 @@ export class RunState {
     // tag of the run (useSystemTags()).
     this.duration.sub('expected_response:true');
     this.ownSubs = 1; // of http_req_duration's sub-metrics, those k6 makes itself
-    // requestTagsRead()'s answer, and what it was worked out from.
-    this.tagsRead = false;
-    this.tagsReadAt = -1;
-    this.tagsReadOut = null;
-    this.tagsReadBreakdown = null;
     this.blocked = m('http_req_blocked', TREND, true);
     this.connecting = m('http_req_connecting', TREND, true);
     this.tls = m('http_req_tls_handshaking', TREND, true);
@@ -33,12 +28,15 @@ export class RunState {
     this.dataReceived = m('data_received', COUNTER);
     // A request's metrics but http_req_duration (whose expected_response:true is k6's own).
     this.requestMetrics = [this.httpReqs, this.blocked, this.connecting, this.tls, this.sending, this.waiting, this.receiving, this.failed];
+    this.requestReaders = new TagReaders(registry, [this.duration, ...this.requestMetrics], this.ownSubs);
     // Where a request's samples go when nothing reads their tags (request()): each metric's sink,
     // in the order of requestValues, http_req_duration{expected_response:true}'s last.
     this.requestSinks = [this.httpReqs, this.duration, this.blocked, this.connecting, this.tls, this.sending, this.waiting, this.receiving, this.failed, this.duration.subs[0]].map((m) => m.sink);
     this.requestValues = new Float64Array(this.requestSinks.length);
     this.iterations = m('iterations', COUNTER);
     this.iterationDuration = m('iteration_duration', TREND, true);
+    // A full iteration's samples (iterationEnd()).
+    this.iterationReaders = new TagReaders(registry, [this.dataSent, this.dataReceived, this.iterationDuration, this.iterations], 0);
     this.checks = m('checks', RATE);
     this.groupDurations = m('group_duration', TREND, true);
     this.vus = m('vus', GAUGE);
@@ -76,7 +74,8 @@ export class RunState {
     this.duration.subs = this.duration.subs.filter((s) => s.name !== 'http_req_duration{expected_response:true}');
     this.ownSubs = 0;
     this.requestSinks.pop();
-    this.tagsReadAt = -1;
+    this.requestReaders.own = 0;
+    this.requestReaders.at = -1;
   }
 
   /**
@@ -85,15 +84,7 @@ export class RunState {
    * the tags k6's default gives a request are enough for: requestTags()).
    */
   requestTagsRead() {
-    const r = this.registry;
-    // Asked at each request; the answer changes only as outputs or sub-metrics are added.
-    if (this.tagsReadAt !== subsMade || this.tagsReadOut !== r.out || this.tagsReadBreakdown !== r.breakdown) {
-      this.tagsReadAt = subsMade;
-      this.tagsReadOut = r.out;
-      this.tagsReadBreakdown = r.breakdown;
-      this.tagsRead = r.out !== null || r.breakdown !== null || this.duration.subs.length > this.ownSubs || this.requestMetrics.some((m) => m.subs.length > 0);
-    }
-    return this.tagsRead;
+    return this.requestReaders.read();
   }
 
   request(t, status, expected, bytesIn, tags, error) {
@@ -158,6 +149,27 @@ export class RunState {
     r.add(this.dataReceived, vu.bytesReceived, tags);
     vu.bytesSent = 0;
     vu.bytesReceived = 0;
+  }
+
+  /**
+   * A full iteration's samples (io(), iteration()), the VU's tags (vu.currentTags()) asked for
+   * only when something reads them (an output, the breakdown, a sub-metric): else straight into
+   * the sinks, as a request's (sinksAdd()).
+   */
+  iterationEnd(vu, ms, scenario) {
+    if (this.iterationReaders.read()) {
+      const tags = vu.currentTags();
+      this.io(vu, tags);
+      this.iteration(ms, tags, scenario);
+      return;
+    }
+    this.iterationsByScenario[scenario] = (this.iterationsByScenario[scenario] || 0) + 1;
+    this.dataSent.sink.add(vu.bytesSent);
+    this.dataReceived.sink.add(vu.bytesReceived);
+    vu.bytesSent = 0;
+    vu.bytesReceived = 0;
+    this.iterationDuration.sink.add(ms);
+    this.iterations.sink.add(1);
   }
 
   group(path, name) {
@@ -247,6 +259,36 @@ export class RunState {
     const n = this.messages.get(message) || 0;
     this.messages.set(message, n + 1);
     if (n === 0 && this.onMessage !== null) this.onMessage(message);
+  }
+}
+
+/**
+ * Whether something reads the tags of some metrics' samples: an output, the full summary's
+ * breakdown, or a sub-metric but the `own` ones k6 makes itself. Asked at each sample: the answer
+ * is worked out again only when an output, the breakdown or a sub-metric may have come.
+ */
+class TagReaders {
+  constructor(registry, metrics, own) {
+    this.registry = registry;
+    this.metrics = metrics;
+    this.own = own;
+    this.answer = false;
+    this.at = -1; // subsMade when the answer was worked out
+    this.out = null;
+    this.breakdown = null;
+  }
+
+  read() {
+    const r = this.registry;
+    if (this.at !== subsMade || this.out !== r.out || this.breakdown !== r.breakdown) {
+      this.at = subsMade;
+      this.out = r.out;
+      this.breakdown = r.breakdown;
+      let subs = -this.own;
+      for (const m of this.metrics) subs += m.subs.length;
+      this.answer = r.out !== null || r.breakdown !== null || subs > 0;
+    }
+    return this.answer;
   }
 }
 

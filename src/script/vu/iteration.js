@@ -205,9 +205,7 @@ function completed(it) {
   const now = performance.now();
   vu.clockAt = now;
   it.run.shared.iterationsCompleted++;
-  const tags = vu.currentTags();
-  it.run.state.io(vu, tags);
-  it.run.state.iteration(now - it.t0, tags, it.scenario.name);
+  it.run.state.iterationEnd(vu, now - it.t0, it.scenario.name);
 }
 
 // An exception ends the iteration, which counts (an interruption's does not).
