@@ -87,7 +87,8 @@ export class RunState {
     return this.requestReaders.read();
   }
 
-  request(t, status, expected, bytesIn, tags, error) {
+  // `tagsRead`: requestTagsRead()'s answer, when the caller asked it already (k6/http, for the tags).
+  request(t, status, expected, bytesIn, tags, error, tagsRead = this.requestTagsRead()) {
     const r = this.registry;
     this.ended++;
     this.bytesIn += bytesIn;
@@ -98,7 +99,7 @@ export class RunState {
       this.statusCounts[status] = (this.statusCounts[status] || 0) + 1;
     }
     if (this.secondHistogram !== null) this.secondHistogram.record(t.duration * 1000);
-    if (this.requestTagsRead()) {
+    if (tagsRead) {
       r.add(this.httpReqs, 1, tags);
       r.add(this.duration, t.duration, tags);
       r.add(this.blocked, t.blocked, tags);

@@ -357,10 +357,10 @@ export class VU {
     this.shared.registry.add(metric, value, tags);
   }
 
-  emitRequest(timings, status, expected, bytesOut, bytesIn, tags, error) {
+  emitRequest(timings, status, expected, bytesOut, bytesIn, tags, error, tagsRead) {
     this.bytesSent += bytesOut;
     this.bytesReceived += bytesIn;
-    this.shared.state.request(timings, status, expected, bytesIn, tags, error);
+    this.shared.state.request(timings, status, expected, bytesIn, tags, error, tagsRead);
   }
 
   recordCheck(name, ok, extraTags) {

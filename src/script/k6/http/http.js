@@ -1,9 +1,8 @@
 // src/script/k6/http/: k6/http, its Response, params, cookies and URLs.
-// k6/http for one VU: request() and its shortcuts, batch(), the Response, cookies, redirects and
-// the http_req_* metrics, as k6 gives them. Requests go out through the VU's OriginClients
-// (src/script/net/client.js), the same HTTP/1.1 and HTTP/2 drivers as every other request of
-// loadtest. A call's body and params: http-params.js; compression: content-encoding.js;
-// --http-debug's lines: http-debug.js.
+// k6/http for one VU: request() and its shortcuts, batch(), the Response, cookies, redirects and the
+// http_req_* metrics, as k6 gives them. Requests go out through the VU's OriginClients, the same
+// HTTP/1.1 and HTTP/2 drivers as every other request of loadtest (src/script/net/client.js). A
+// call's body and params: http-params.js; compression: content-encoding.js; --http-debug's: http-debug.js.
 
 import { encodeH2Request } from '../../../http2/request.js';
 import { CookieJar, sentCookies } from './cookies.js';
@@ -521,8 +520,9 @@ function responded(r) {
   timings.blocked = Math.max(0, r.start - request.blockedStart);
   timings.duration = timings.sending + timings.waiting + timings.receiving;
   const expected = request.expected === null ? null : (request.expected || defaultExpected)(r.status);
-  const tags = requestSamplesTags(vu, method, r, expected, ex, info, ex.userTags !== NO_PARAMS);
-  vu.emitRequest(timings, r.status, expected, request.client === null ? 0 : request.bytes.length, r.bytesIn, tags, r.error);
+  const tagsRead = vu.shared.state.requestTagsRead();
+  const tags = requestSamplesTags(vu, method, r, expected, ex, info, ex.userTags !== NO_PARAMS, tagsRead);
+  vu.emitRequest(timings, r.status, expected, request.client === null ? 0 : request.bytes.length, r.bytesIn, tags, r.error, tagsRead);
   // res.request, made if the script reads it.
   const body = request.discard ? null : request.binary && r.body !== null ? r.body.buffer : r.body;
   const response = new Response(vu, r.status, r.proto, r.head, body, ex.digest ? info.bare : info.href, timings, r.error, ex.first, setCookies, r.peer || NO_PEER);

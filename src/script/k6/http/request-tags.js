@@ -9,10 +9,11 @@ import { isRequestEntry } from '../../metrics/tag-sets.js';
 
 /**
  * The tags of the samples of `ex`'s request whose result is `r` (the client's), its response
- * `expected` or not (null: no response callback); `ownTags`: the call gave tags of its own.
+ * `expected` or not (null: no response callback); `ownTags`: the call gave tags of its own;
+ * `tagsRead`: whether anything reads them (the run state's requestTagsRead()).
  */
-export function requestSamplesTags(vu, method, r, expected, ex, info, ownTags) {
-  if (vu.shared.state.requestTagsRead()) return requestTags(vu, method, r, expected, ex, info, ownTags);
+export function requestSamplesTags(vu, method, r, expected, ex, info, ownTags, tagsRead) {
+  if (tagsRead) return requestTags(vu, method, r, expected, ex, info, ownTags);
   return expected === true ? EXPECTED : expected === false ? UNEXPECTED : NO_TAGS;
 }
 
